@@ -1,0 +1,422 @@
+import type { AuthInfo } from "../auth-info.js";
+import { describeError, type Logger, stderrLogger } from "../logger.js";
+import { ErrorCode, McpError } from "../protocol/errors.js";
+import {
+  errorResponse,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  resultResponse,
+} from "../protocol/jsonrpc.js";
+import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
+import type { CacheScope, Implementation } from "../protocol/schemas/common.js";
+import { type RequestMeta, RequestMetaSchema } from "../protocol/schemas/envelope.js";
+import { InputRequestSchema } from "../protocol/schemas/input-required.js";
+import { NotificationMethod } from "../protocol/schemas/notifications.js";
+import {
+  INPUT_REQUIRED_CARRIERS,
+  type ListenParams,
+  RequestParamsByMethod,
+} from "../protocol/schemas/requests.js";
+import type { Tool } from "../protocol/schemas/tools.js";
+import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { assertCapabilitiesFor } from "./capability-gate.js";
+import {
+  createRequestContext,
+  type NotificationSink,
+  type RequestContext,
+  type TransportInfo,
+} from "./context.js";
+import type { Handlers } from "./handlers.js";
+import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
+import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
+
+export interface CachePolicy {
+  ttlMs: number;
+  cacheScope: CacheScope;
+}
+
+export interface ServerOptions {
+  instructions?: string;
+  /** Merged over the capabilities derived from the registered handlers. */
+  capabilities?: ServerCapabilities;
+  /** Defaults for cacheable results that do not set their own `ttlMs`/`cacheScope`. */
+  cache?: Partial<CachePolicy>;
+  logger?: Logger;
+}
+
+export interface HandleOptions {
+  signal?: AbortSignal;
+  auth?: AuthInfo;
+  notify?: NotificationSink;
+  transport?: TransportInfo;
+  /**
+   * Transport checks that run after the envelope is read and before the version check (on HTTP, the
+   * header/body agreement), in the order the reference implementations use.
+   */
+  checkTransport?: (request: JsonRpcRequest, meta: RequestMeta, tools: ToolLookup) => void | Promise<void>;
+}
+
+export type ToolLookup = (name: string) => Promise<Tool | undefined>;
+
+export interface HandledResponse {
+  message: JsonRpcResponse;
+  /** True when the request was refused before any handler or middleware ran. */
+  refusedBeforeDispatch: boolean;
+}
+
+const CACHEABLE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
+type MethodEntry = { handler: keyof Handlers; capability: keyof ServerCapabilities };
+const HANDLED_METHODS: Record<string, MethodEntry> = {
+  "tools/list": { handler: "listTools", capability: "tools" },
+  "tools/call": { handler: "callTool", capability: "tools" },
+  "prompts/list": { handler: "listPrompts", capability: "prompts" },
+  "prompts/get": { handler: "getPrompt", capability: "prompts" },
+  "resources/list": { handler: "listResources", capability: "resources" },
+  "resources/templates/list": { handler: "listResourceTemplates", capability: "resources" },
+  "resources/read": { handler: "readResource", capability: "resources" },
+  "completion/complete": { handler: "complete", capability: "completions" },
+};
+
+class RefusedBeforeDispatch extends McpError {}
+
+function refuse(error: McpError): RefusedBeforeDispatch {
+  return new RefusedBeforeDispatch(error.code, error.message, error.data);
+}
+
+function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid value";
+  const path = issue.path.map(String).join(".");
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+/**
+ * The low-level MCP 2026-07-28 server: one instance serves every request, with no per-connection
+ * state. Handlers may answer the three carrier methods with an InputRequiredResult; nothing is sealed
+ * until the request-state boundary middleware is added with `use`.
+ */
+export class Server {
+  readonly info: Implementation;
+  readonly logger: Logger;
+  readonly #options: ServerOptions;
+  readonly #handlers: Handlers = {};
+  readonly #middleware: Middleware[] = [];
+  readonly #subscriptions = new SubscriptionRegistry();
+  #toolCache: Map<string, Tool> | undefined;
+  #capabilities: ServerCapabilities | undefined;
+
+  constructor(info: Implementation, options: ServerOptions = {}) {
+    this.info = info;
+    this.#options = options;
+    this.logger = options.logger ?? stderrLogger;
+  }
+
+  get name(): string {
+    return this.info.name;
+  }
+
+  /** Adds middleware; the first added runs outermost. */
+  use(middleware: Middleware): this {
+    this.#middleware.push(middleware);
+    return this;
+  }
+
+  onListTools(handler: NonNullable<Handlers["listTools"]>): this {
+    return this.#set("listTools", handler);
+  }
+  onCallTool(handler: NonNullable<Handlers["callTool"]>): this {
+    return this.#set("callTool", handler);
+  }
+  onListPrompts(handler: NonNullable<Handlers["listPrompts"]>): this {
+    return this.#set("listPrompts", handler);
+  }
+  onGetPrompt(handler: NonNullable<Handlers["getPrompt"]>): this {
+    return this.#set("getPrompt", handler);
+  }
+  onListResources(handler: NonNullable<Handlers["listResources"]>): this {
+    return this.#set("listResources", handler);
+  }
+  onListResourceTemplates(handler: NonNullable<Handlers["listResourceTemplates"]>): this {
+    return this.#set("listResourceTemplates", handler);
+  }
+  onReadResource(handler: NonNullable<Handlers["readResource"]>): this {
+    return this.#set("readResource", handler);
+  }
+  onComplete(handler: NonNullable<Handlers["complete"]>): this {
+    return this.#set("complete", handler);
+  }
+
+  #set<K extends keyof Handlers>(key: K, handler: Handlers[K]): this {
+    this.#handlers[key] = handler;
+    this.#capabilities = undefined;
+    if (key === "listTools") this.#toolCache = undefined;
+    return this;
+  }
+
+  /** What `server/discover` advertises: derived from the handlers, then the configured overrides. */
+  get capabilities(): ServerCapabilities {
+    if (this.#capabilities) return this.#capabilities;
+    const h = this.#handlers;
+    const derived: ServerCapabilities = { logging: {} };
+    if (h.listTools || h.callTool) derived.tools = { listChanged: true };
+    if (h.listPrompts || h.getPrompt) derived.prompts = { listChanged: true };
+    if (h.listResources || h.listResourceTemplates || h.readResource) {
+      derived.resources = { subscribe: true, listChanged: true };
+    }
+    if (h.complete) derived.completions = {};
+    this.#capabilities = { ...derived, ...this.#options.capabilities };
+    return this.#capabilities;
+  }
+
+  notifyToolsListChanged(): void {
+    this.#toolCache = undefined;
+    this.#subscriptions.publish((f) => f.toolsListChanged === true, NotificationMethod.toolsListChanged);
+  }
+  notifyPromptsListChanged(): void {
+    this.#subscriptions.publish((f) => f.promptsListChanged === true, NotificationMethod.promptsListChanged);
+  }
+  notifyResourcesListChanged(): void {
+    this.#subscriptions.publish(
+      (f) => f.resourcesListChanged === true,
+      NotificationMethod.resourcesListChanged,
+    );
+  }
+  notifyResourceUpdated(uri: string): void {
+    this.#subscriptions.publish(
+      (f) => f.resourceSubscriptions?.includes(uri) === true,
+      NotificationMethod.resourceUpdated,
+      { uri },
+    );
+  }
+
+  /** Ends every open subscription stream with its final result. */
+  close(): void {
+    this.#subscriptions.closeAll();
+  }
+
+  /** Serves one JSON-RPC request and never throws: every failure becomes an error response. */
+  async handleRequest(request: JsonRpcRequest, options: HandleOptions = {}): Promise<HandledResponse> {
+    try {
+      const result = await this.#dispatch(request, options);
+      return { message: resultResponse(request.id, result), refusedBeforeDispatch: false };
+    } catch (error) {
+      if (error instanceof McpError) {
+        return {
+          message: errorResponse(request.id, error.toJSON()),
+          refusedBeforeDispatch: error instanceof RefusedBeforeDispatch,
+        };
+      }
+      this.logger.error({ method: request.method, ...describeError(error) }, "request failed");
+      return {
+        message: errorResponse(request.id, McpError.internal().toJSON()),
+        refusedBeforeDispatch: false,
+      };
+    }
+  }
+
+  async #dispatch(request: JsonRpcRequest, options: HandleOptions): Promise<ResultObject> {
+    const { method } = request;
+    const params = request.params ?? {};
+    if (method === "initialize") {
+      const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : "unknown";
+      throw refuse(
+        new McpError(
+          ErrorCode.UnsupportedProtocolVersion,
+          `Unsupported protocol version: this server speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")} only, which has no initialize; send server/discover or the request itself with the per-request _meta envelope`,
+          { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested },
+        ),
+      );
+    }
+    const meta = this.#readEnvelope(params);
+    await options.checkTransport?.(request, meta, (name) => this.#lookupTool(name, request, meta, options));
+    const version = meta[META.protocolVersion];
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      throw refuse(McpError.unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
+    }
+    const context = createRequestContext({
+      requestId: request.id,
+      method,
+      meta,
+      signal: options.signal ?? new AbortController().signal,
+      auth: options.auth,
+      transport: options.transport ?? { kind: "memory" },
+      sink: options.notify,
+    });
+
+    if (method === "server/discover") return this.#withServerInfo(this.#cacheable(method, this.#discover()));
+    if (method === "subscriptions/listen") return this.#withServerInfo(await this.#listen(context, params));
+
+    const entry = HANDLED_METHODS[method];
+    const handler = entry ? this.#handlers[entry.handler] : undefined;
+    if (!entry || !handler || !this.capabilities[entry.capability]) {
+      throw refuse(McpError.methodNotFound(method));
+    }
+    const mwRequest = { method, params, context };
+    const result = await runMiddleware(this.#middleware, mwRequest, () =>
+      this.#invoke(entry.handler, mwRequest.params, context),
+    );
+    return this.#withServerInfo(result);
+  }
+
+  #readEnvelope(params: Record<string, unknown>): RequestMeta {
+    const parsed = RequestMetaSchema.safeParse(params._meta);
+    if (parsed.success) return parsed.data;
+    const missing =
+      params._meta === undefined ? "params._meta is missing" : `params._meta.${firstIssue(parsed.error)}`;
+    throw refuse(
+      McpError.invalidParams(
+        `Invalid request envelope: ${missing}; every 2026-07-28 request carries _meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+      ),
+    );
+  }
+
+  #discover(): ResultObject {
+    const result: ResultObject = {
+      resultType: "complete",
+      supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      capabilities: this.capabilities,
+    };
+    if (this.#options.instructions !== undefined) result.instructions = this.#options.instructions;
+    return result;
+  }
+
+  async #listen(context: RequestContext, params: Record<string, unknown>): Promise<ResultObject> {
+    const parsed = RequestParamsByMethod["subscriptions/listen"].safeParse(params);
+    if (!parsed.success) throw refuse(McpError.invalidParams(`Invalid params: ${firstIssue(parsed.error)}`));
+    const filter = honouredFilter((parsed.data as ListenParams).notifications, this.capabilities);
+    await this.#subscriptions.listen(context, filter);
+    return { resultType: "complete", _meta: { [META.subscriptionId]: context.requestId } };
+  }
+
+  async #invoke(
+    key: keyof Handlers,
+    params: Record<string, unknown>,
+    context: RequestContext,
+  ): Promise<ResultObject> {
+    const schema = RequestParamsByMethod[context.method as keyof typeof RequestParamsByMethod];
+    const parsed = schema.safeParse(params);
+    if (!parsed.success) throw McpError.invalidParams(`Invalid params: ${firstIssue(parsed.error)}`);
+    const handler = this.#handlers[key] as (ctx: RequestContext, params: unknown) => Promise<ResultObject>;
+    let result: ResultObject;
+    try {
+      result = await handler(context, parsed.data);
+    } catch (error) {
+      if (context.method !== "tools/call" || error instanceof McpError) throw error;
+      // A tool that fails reports it to the model as a tool result, not as a protocol error.
+      this.logger.warn({ method: context.method, ...describeError(error) }, "tool handler threw");
+      const text = error instanceof Error ? error.message : "Tool execution failed";
+      return { resultType: "complete", content: [{ type: "text", text }], isError: true };
+    }
+    if (key === "listTools") this.#rememberTools(result);
+    return this.#checkResult(context, result, params);
+  }
+
+  #checkResult(context: RequestContext, result: ResultObject, params: Record<string, unknown>): ResultObject {
+    if (typeof result !== "object" || result === null) {
+      this.logger.error({ method: context.method }, "handler returned a non-object result");
+      throw McpError.internal();
+    }
+    const resultType = result.resultType ?? "complete";
+    if (resultType === "input_required") {
+      this.#checkInputRequired(context, result);
+      return result;
+    }
+    const complete = result.resultType === undefined ? { ...result, resultType } : result;
+    if (!CACHEABLE.has(context.method)) return complete;
+    // A retry's result answers one user's answers: it must never be served from a cache.
+    const isRetry = params.requestState != null || params.inputResponses != null;
+    return isRetry
+      ? { ...complete, ttlMs: 0, cacheScope: "private" }
+      : this.#cacheable(context.method, complete);
+  }
+
+  #checkInputRequired(context: RequestContext, result: ResultObject): void {
+    const fail = (reason: string): never => {
+      this.logger.error(
+        { method: context.method, reason },
+        "handler returned an invalid InputRequiredResult",
+      );
+      throw McpError.internal();
+    };
+    if (!INPUT_REQUIRED_CARRIERS.has(context.method)) {
+      fail("only tools/call, prompts/get and resources/read may return input_required");
+    }
+    const requests = result.inputRequests as Record<string, unknown> | undefined;
+    const hasRequests = requests !== undefined && Object.keys(requests).length > 0;
+    if (!hasRequests && result.requestState === undefined) fail("neither inputRequests nor requestState");
+    if (result.requestState !== undefined && typeof result.requestState !== "string") {
+      fail("requestState is not a string");
+    }
+    if (!hasRequests) return;
+    const parsed = [];
+    for (const [key, value] of Object.entries(requests)) {
+      const request = InputRequestSchema.safeParse(value);
+      if (!request.success) fail(`inputRequests.${key} is not an elicitation, sampling or roots request`);
+      else parsed.push(request.data);
+    }
+    assertCapabilitiesFor(parsed, context.clientCapabilities);
+  }
+
+  #cacheable(method: string, result: ResultObject): ResultObject {
+    if (!CACHEABLE.has(method)) return result;
+    const configured = this.#options.cache;
+    return {
+      ...result,
+      ttlMs: result.ttlMs ?? configured?.ttlMs ?? 0,
+      cacheScope: result.cacheScope ?? configured?.cacheScope ?? "private",
+    };
+  }
+
+  #withServerInfo(result: ResultObject): ResultObject {
+    const meta = result._meta as Record<string, unknown> | undefined;
+    return { ...result, _meta: { ...meta, [META.serverInfo]: this.info } };
+  }
+
+  #rememberTools(result: ResultObject): void {
+    const tools = result.tools as Tool[] | undefined;
+    if (!Array.isArray(tools)) return;
+    this.#toolCache ??= new Map();
+    for (const tool of tools) this.#toolCache.set(tool.name, tool);
+  }
+
+  /** The tool definition the transport checks `Mcp-Param-*` headers against: what tools/list says. */
+  async #lookupTool(
+    name: string,
+    request: JsonRpcRequest,
+    meta: RequestMeta,
+    options: HandleOptions,
+  ): Promise<Tool | undefined> {
+    const cached = this.#toolCache?.get(name);
+    if (cached || !this.#handlers.listTools) return cached;
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    do {
+      const context = createRequestContext({
+        requestId: request.id,
+        method: "tools/list",
+        meta,
+        signal: options.signal ?? new AbortController().signal,
+        auth: options.auth,
+        transport: options.transport ?? { kind: "memory" },
+        sink: undefined,
+      });
+      const page = await this.#handlers.listTools(
+        context,
+        cursor === undefined ? { _meta: meta } : { _meta: meta, cursor },
+      );
+      this.#rememberTools(page as ResultObject);
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+      if (cursor !== undefined && seen.has(cursor)) break;
+      if (cursor !== undefined) seen.add(cursor);
+    } while (cursor !== undefined && !this.#toolCache?.has(name));
+    return this.#toolCache?.get(name);
+  }
+}

@@ -1,0 +1,85 @@
+import { type JsonRpcNotification, notification } from "../protocol/jsonrpc.js";
+import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
+import type { RequestId } from "../protocol/schemas/common.js";
+import { NotificationMethod, type SubscriptionFilter } from "../protocol/schemas/notifications.js";
+import { META } from "../protocol/versions.js";
+import type { RequestContext } from "./context.js";
+
+interface Listener {
+  id: RequestId;
+  filter: SubscriptionFilter;
+  context: RequestContext;
+  close: () => void;
+}
+
+/** The subset of a requested filter this server can honour, given what it advertises. */
+export function honouredFilter(
+  requested: SubscriptionFilter,
+  capabilities: ServerCapabilities,
+): SubscriptionFilter {
+  const honoured: SubscriptionFilter = {};
+  if (requested.toolsListChanged && capabilities.tools?.listChanged) honoured.toolsListChanged = true;
+  if (requested.promptsListChanged && capabilities.prompts?.listChanged) honoured.promptsListChanged = true;
+  if (requested.resourcesListChanged && capabilities.resources?.listChanged)
+    honoured.resourcesListChanged = true;
+  if (requested.resourceSubscriptions && capabilities.resources?.subscribe) {
+    honoured.resourceSubscriptions = [...requested.resourceSubscriptions];
+  }
+  return honoured;
+}
+
+/**
+ * Open `subscriptions/listen` streams. Each lives exactly as long as its request: it ends when the
+ * client goes away or the server closes, and every notification carries the subscription id.
+ */
+export class SubscriptionRegistry {
+  readonly #listeners = new Set<Listener>();
+
+  /** Acknowledges, then holds the request open until it is cancelled or the server closes. */
+  async listen(context: RequestContext, filter: SubscriptionFilter): Promise<void> {
+    await context.notify(
+      notification(NotificationMethod.subscriptionsAcknowledged, {
+        notifications: filter,
+        _meta: { [META.subscriptionId]: context.requestId },
+      }),
+    );
+    await new Promise<void>((resolve) => {
+      if (context.signal.aborted) return resolve();
+      const listener: Listener = {
+        id: context.requestId,
+        filter,
+        context,
+        close: () => {
+          this.#listeners.delete(listener);
+          context.signal.removeEventListener("abort", listener.close);
+          resolve();
+        },
+      };
+      context.signal.addEventListener("abort", listener.close, { once: true });
+      this.#listeners.add(listener);
+    });
+  }
+
+  get size(): number {
+    return this.#listeners.size;
+  }
+
+  publish(
+    wants: (filter: SubscriptionFilter) => boolean,
+    method: string,
+    params: Record<string, unknown> = {},
+  ): void {
+    for (const listener of this.#listeners) {
+      if (!wants(listener.filter)) continue;
+      const message: JsonRpcNotification = notification(method, {
+        ...params,
+        _meta: { [META.subscriptionId]: listener.id },
+      });
+      void listener.context.notify(message).catch(() => listener.close());
+    }
+  }
+
+  closeAll(): void {
+    for (const listener of [...this.#listeners]) listener.close();
+  }
+}

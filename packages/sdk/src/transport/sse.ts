@@ -1,0 +1,44 @@
+import type { ServerResponse } from "node:http";
+
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * One request's SSE response: opened lazily by the first notification, ended by the final response.
+ * Keep-alive comments stop idle proxies from cutting a long-lived stream.
+ */
+export class SseStream {
+  readonly #res: ServerResponse;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    });
+    res.flushHeaders();
+    this.#timer = setInterval(() => this.#write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+    this.#timer.unref();
+    res.once("close", () => this.#stop());
+  }
+
+  send(message: unknown): void {
+    this.#write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  end(message: unknown): void {
+    this.send(message);
+    this.#stop();
+    this.#res.end();
+  }
+
+  #write(chunk: string): void {
+    if (!this.#res.writableEnded && !this.#res.destroyed) this.#res.write(chunk);
+  }
+
+  #stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+}
