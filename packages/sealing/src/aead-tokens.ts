@@ -1,0 +1,61 @@
+import { createCipheriv, createDecipheriv } from "node:crypto";
+import { decodeBase64UrlCanonical } from "./base64url.js";
+import { InvalidRequestState } from "./invalid-request-state.js";
+import { type KeyRing, KID_BYTES, type TokenProfile } from "./key-ring.js";
+import { type RandomSource, systemRandom } from "./random-source.js";
+
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const NONCE_END = KID_BYTES + NONCE_BYTES;
+const MIN_RAW_BYTES = NONCE_END + TAG_BYTES;
+
+/**
+ * The AES-256-GCM token engine shared by the built-in and the KMS codecs:
+ * `prefix + base64url_nopad(kid(4) || nonce(12) || ciphertext || tag(16))`, AAD = `prefix || kid`.
+ */
+export class AeadTokens {
+  /** Replaced only by test vectors that pin the nonce. */
+  random: RandomSource = systemRandom;
+
+  constructor(
+    readonly profile: TokenProfile,
+    readonly ring: KeyRing,
+  ) {}
+
+  seal(payload: Uint8Array): string {
+    const { kid, key, aad } = this.ring.minting;
+    const nonce = this.random(NONCE_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", key, nonce, { authTagLength: TAG_BYTES });
+    cipher.setAAD(aad);
+    const ciphertext = cipher.update(payload);
+    cipher.final();
+    const raw = Buffer.concat([kid, nonce, ciphertext, cipher.getAuthTag()]);
+    return this.profile.prefix + raw.toString("base64url");
+  }
+
+  open(token: string): Buffer {
+    const raw = this.#decode(token);
+    const ringKey = this.ring.find(raw.readUInt32BE(0));
+    if (ringKey === undefined) throw new InvalidRequestState("unknown key");
+    const decipher = createDecipheriv("aes-256-gcm", ringKey.key, raw.subarray(KID_BYTES, NONCE_END), {
+      authTagLength: TAG_BYTES,
+    });
+    decipher.setAAD(ringKey.aad);
+    decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+    const plaintext = decipher.update(raw.subarray(NONCE_END, raw.length - TAG_BYTES));
+    try {
+      decipher.final();
+    } catch {
+      throw new InvalidRequestState("seal");
+    }
+    return plaintext;
+  }
+
+  #decode(token: string): Buffer {
+    const { prefix } = this.profile;
+    if (typeof token !== "string" || !token.startsWith(prefix)) throw new InvalidRequestState("malformed");
+    const raw = decodeBase64UrlCanonical(token.slice(prefix.length));
+    if (raw === undefined || raw.length < MIN_RAW_BYTES) throw new InvalidRequestState("malformed");
+    return raw;
+  }
+}

@@ -1,0 +1,46 @@
+import type { OpenedClaims } from "./claims.js";
+import { InvalidRequestState } from "./invalid-request-state.js";
+import { principalClaimMatches } from "./principal.js";
+import type { BindPrincipal, RequestStateContext } from "./request-state-context.js";
+import { typeName } from "./type-name.js";
+
+/** How far a token's `iat` may lie in the future: the clocks of a fleet are never quite in step. */
+export const CLOCK_SKEW_SECONDS = 60;
+
+/** `iat` no later than now + skew, and now strictly before `exp` (a NaN anywhere fails). */
+export function checkTimes(claims: OpenedClaims, now: number): void {
+  const { iat, exp } = claims;
+  if (typeof iat !== "number" || iat > now + CLOCK_SKEW_SECONDS)
+    throw new InvalidRequestState("minted in the future");
+  if (typeof exp !== "number" || !(now < exp)) throw new InvalidRequestState("expired");
+}
+
+/** Symmetric: a claim without a principal, or a principal without a claim, is drift; both must match. */
+export function checkPrincipal(claims: OpenedClaims, principal: string | null): void {
+  if (Object.hasOwn(claims, "p") !== (principal !== null)) throw new InvalidRequestState("principal drift");
+  if (principal !== null && !principalClaimMatches(claims.p, principal))
+    throw new InvalidRequestState("principal");
+}
+
+/** How a failed principal binding is reported: a seal error when minting, an invalid state when verifying. */
+export interface PrincipalFailure {
+  threw(cause: unknown): Error;
+  returned(description: string): Error;
+}
+
+/** Runs the principal binding; a throw or a result other than a string or null fails the call. */
+export function derivePrincipal(
+  bind: BindPrincipal | null,
+  context: RequestStateContext,
+  fail: PrincipalFailure,
+): string | null {
+  if (bind === null) return null;
+  let principal: unknown;
+  try {
+    principal = bind(context.identity ?? undefined, context);
+  } catch (error) {
+    throw fail.threw(error);
+  }
+  if (principal === null || typeof principal === "string") return principal;
+  throw fail.returned(`bindPrincipal returned ${typeName(principal)}, expected string or null`);
+}

@@ -1,0 +1,20 @@
+export { AesGcmRequestStateCodec } from "./aes-gcm-codec.js";
+export { argumentsDigest, EMPTY_ARGUMENTS_DIGEST } from "./args-digest.js";
+export { CLOCK_SKEW_SECONDS } from "./claim-checks.js";
+export type { RequestStateClaims } from "./claims.js";
+export { InvalidRequestState } from "./invalid-request-state.js";
+export {
+  INVALID_REQUEST_STATE_ERROR,
+  type InvalidRequestStateErrorBody,
+} from "./invalid-request-state-error.js";
+export { KEYGEN_HINT, MIN_KEY_BYTES, type RequestStateKey } from "./keys.js";
+export {
+  DEFAULT_TTL_SECONDS,
+  type EphemeralRequestStateSecurityOptions,
+  type RequestStateSecurityOptions,
+} from "./policy-options.js";
+export { authenticatedPrincipal, type RequestIdentity } from "./principal.js";
+export type { RequestStateCodec } from "./request-state-codec.js";
+export type { BindPrincipal, RequestStateContext, RequestStateRequest } from "./request-state-context.js";
+export { RequestStateSealError } from "./request-state-seal-error.js";
+export { RequestStateSecurity } from "./request-state-security.js";

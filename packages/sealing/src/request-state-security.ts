@@ -1,0 +1,160 @@
+import { randomBytes } from "node:crypto";
+import { checkPrincipal, checkTimes, derivePrincipal, type PrincipalFailure } from "./claim-checks.js";
+import { parseClaims, serializeClaims } from "./claims.js";
+import { InvalidRequestState } from "./invalid-request-state.js";
+import {
+  checkPolicyOptions,
+  type EphemeralRequestStateSecurityOptions,
+  type RequestStateSecurityOptions,
+} from "./policy-options.js";
+import { principalClaim } from "./principal.js";
+import { type RandomSource, systemRandom } from "./random-source.js";
+import { bindingMatches, requestDigest } from "./request-binding.js";
+import type { RequestStateCodec } from "./request-state-codec.js";
+import type { BindPrincipal, RequestStateContext, RequestStateRequest } from "./request-state-context.js";
+import { RequestStateSealError } from "./request-state-seal-error.js";
+import { typeName } from "./type-name.js";
+
+let setSaltSource: (policy: RequestStateSecurity, source: RandomSource) => void;
+
+const sealFailure: PrincipalFailure = {
+  threw: (cause) => new RequestStateSealError("bindPrincipal threw", { cause }),
+  returned: (description) => new RequestStateSealError(description),
+};
+const openFailure: PrincipalFailure = {
+  threw: (cause) => new InvalidRequestState("principal binding error", { cause }),
+  returned: (description) => new InvalidRequestState(description),
+};
+
+/**
+ * How a server protects the requestState it hands to clients: seals the handler's plaintext in a
+ * claims envelope (expiry, method, target, arguments digest, audience, principal) and, on the echo,
+ * opens and checks all of it before any handler runs. Every failure to open is an
+ * `InvalidRequestState` whose reason is for the log only; every failure to seal is a
+ * `RequestStateSealError`.
+ */
+export class RequestStateSecurity {
+  readonly codec: RequestStateCodec;
+  /** Seconds each round's token stays valid. */
+  readonly ttl: number;
+  readonly bindPrincipal: BindPrincipal | null;
+  /** The audience every token carries; undefined defers to the context's (the server name). */
+  readonly audience: string | undefined;
+  #random: RandomSource = systemRandom;
+
+  static {
+    setSaltSource = (policy, source) => {
+      policy.#random = source;
+    };
+  }
+
+  constructor(options: RequestStateSecurityOptions) {
+    ({
+      codec: this.codec,
+      ttl: this.ttl,
+      bindPrincipal: this.bindPrincipal,
+      audience: this.audience,
+    } = checkPolicyOptions(options));
+  }
+
+  /**
+   * A policy under a fresh random 32-byte key that lives only in this process: fine for one instance,
+   * but tokens do not survive a restart and other instances refuse them. Pass `keys` for a fleet.
+   */
+  static ephemeral(options: EphemeralRequestStateSecurityOptions = {}): RequestStateSecurity {
+    const key = randomBytes(32);
+    try {
+      return new RequestStateSecurity({ ...options, keys: [key] });
+    } finally {
+      key.fill(0);
+    }
+  }
+
+  /** Seals a handler's plaintext state for this request. Throws `RequestStateSealError`. */
+  seal(state: string, request: RequestStateRequest, context: RequestStateContext = {}): string {
+    const now = context.now ?? Date.now() / 1000;
+    checkSealInputs(state, request, now);
+    const principal = derivePrincipal(this.bindPrincipal, context, sealFailure);
+    const audience = this.#audience(context);
+    const claims = serializeClaims({
+      v: 1,
+      iat: now,
+      exp: now + this.ttl,
+      m: request.method,
+      t: request.target,
+      a: sealDigest(request),
+      s: state,
+      aud: audience ?? undefined,
+      p: principal === null ? undefined : principalClaim(principal, this.#random),
+    });
+    // serializeClaims escapes everything outside ASCII, so latin1 is the exact UTF-8 here.
+    return this.#sealPayload(Buffer.from(claims, "latin1"));
+  }
+
+  /**
+   * Verifies an echoed requestState for this request and returns the plaintext state. Throws
+   * `InvalidRequestState` at the first failing check, in the reference order.
+   */
+  open(token: unknown, request: RequestStateRequest, context: RequestStateContext = {}): string {
+    if (typeof token !== "string") throw new InvalidRequestState("non-string requestState");
+    const claims = parseClaims(this.#unseal(token));
+    checkTimes(claims, context.now ?? Date.now() / 1000);
+    if (!bindingMatches(claims, request)) throw new InvalidRequestState("request binding");
+    if ((claims.aud ?? null) !== this.#audience(context)) throw new InvalidRequestState("audience");
+    checkPrincipal(claims, derivePrincipal(this.bindPrincipal, context, openFailure));
+    return claims.s;
+  }
+
+  #audience(context: RequestStateContext): string | null {
+    return this.audience ?? context.audience ?? null;
+  }
+
+  #sealPayload(payload: Uint8Array): string {
+    let token: unknown;
+    try {
+      token = this.codec.seal(payload);
+    } catch (error) {
+      throw new RequestStateSealError("codec seal failed", { cause: error });
+    }
+    if (typeof token === "string") return token;
+    throw new RequestStateSealError(`codec seal returned ${typeName(token)}, expected string`);
+  }
+
+  /** Codec errors keep their reason; anything else a codec throws fails closed as `codec error`. */
+  #unseal(token: string): Uint8Array {
+    let payload: unknown;
+    try {
+      payload = this.codec.unseal(token);
+    } catch (error) {
+      if (error instanceof InvalidRequestState) throw error;
+      throw new InvalidRequestState("codec error", { cause: error });
+    }
+    if (payload instanceof Uint8Array) return payload;
+    throw new InvalidRequestState("codec error");
+  }
+}
+
+/**
+ * Internal, for test vectors only (not exported by the package): pins the principal-claim salts.
+ * Production tokens must use fresh salts, or two tokens of one user become linkable.
+ */
+export function pinSaltSource(policy: RequestStateSecurity, source: RandomSource): void {
+  setSaltSource(policy, source);
+}
+
+function checkSealInputs(state: unknown, request: RequestStateRequest, now: number): void {
+  if (typeof state !== "string")
+    throw new RequestStateSealError(`state is ${typeName(state)}, expected string`);
+  if (typeof request.method !== "string" || typeof request.target !== "string") {
+    throw new RequestStateSealError("request method and target must be strings");
+  }
+  if (!Number.isFinite(now)) throw new RequestStateSealError("clock is not a finite number");
+}
+
+function sealDigest(request: RequestStateRequest): string {
+  try {
+    return requestDigest(request);
+  } catch (error) {
+    throw new RequestStateSealError("arguments are not JSON", { cause: error });
+  }
+}
