@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
-import type { Server } from "./server/server.js";
+import type { ServerSource } from "./server/server.js";
 import { HttpError } from "./transport/http-errors.js";
 import {
   createNodeHandler,
@@ -8,7 +8,8 @@ import {
 } from "./transport/http-server.js";
 
 export interface McpFastifyOptions extends HttpHandlerOptions {
-  server: Server;
+  /** A low-level Server or an McpServer. */
+  server: ServerSource;
   /** Where the MCP endpoint is mounted. Default `/mcp`. */
   path?: string;
 }

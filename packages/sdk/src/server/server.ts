@@ -91,6 +91,17 @@ function refuse(error: McpError): RefusedBeforeDispatch {
   return new RefusedBeforeDispatch(error.code, error.message, error.data);
 }
 
+/** `"requestState": null` (or a null `inputResponses`) means absent, as the reference SDK reads it. */
+function withoutNullRetryFields(params: Record<string, unknown>): Record<string, unknown> {
+  if (params.requestState !== null && params.inputResponses !== null) return params;
+  const { requestState, inputResponses, ...rest } = params;
+  return {
+    ...rest,
+    ...(requestState === null ? {} : { requestState }),
+    ...(inputResponses === null ? {} : { inputResponses }),
+  };
+}
+
 function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0];
   if (!issue) return "invalid value";
@@ -225,7 +236,9 @@ export class Server {
   async #dispatch(request: JsonRpcRequest, options: HandleOptions): Promise<ResultObject> {
     const { method } = request;
     const params = request.params ?? {};
-    if (method === "initialize") {
+    // Only a legacy client's opening (no modern envelope) learns which versions to use instead; an
+    // `initialize` carrying the 2026-07-28 envelope is a modern request for a removed method (-32601).
+    if (method === "initialize" && !RequestMetaSchema.safeParse(params._meta).success) {
       const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : "unknown";
       throw refuse(
         new McpError(
@@ -259,7 +272,7 @@ export class Server {
     if (!entry || !handler || !this.capabilities[entry.capability]) {
       throw refuse(McpError.methodNotFound(method));
     }
-    const mwRequest = { method, params, context };
+    const mwRequest = { method, params: withoutNullRetryFields(params), context };
     const result = await runMiddleware(this.#middleware, mwRequest, () =>
       this.#invoke(entry.handler, mwRequest.params, context),
     );
@@ -419,4 +432,11 @@ export class Server {
     } while (cursor !== undefined && !this.#toolCache?.has(name));
     return this.#toolCache?.get(name);
   }
+}
+
+/** What transports serve: a low-level Server, or an object that owns one (such as McpServer). */
+export type ServerSource = Server | { readonly server: Server };
+
+export function serverOf(source: ServerSource): Server {
+  return source instanceof Server ? source : source.server;
 }

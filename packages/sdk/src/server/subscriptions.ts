@@ -37,26 +37,36 @@ export class SubscriptionRegistry {
 
   /** Acknowledges, then holds the request open until it is cancelled or the server closes. */
   async listen(context: RequestContext, filter: SubscriptionFilter): Promise<void> {
-    await context.notify(
-      notification(NotificationMethod.subscriptionsAcknowledged, {
-        notifications: filter,
-        _meta: { [META.subscriptionId]: context.requestId },
-      }),
-    );
-    await new Promise<void>((resolve) => {
-      if (context.signal.aborted) return resolve();
+    if (context.signal.aborted) return;
+    await new Promise<void>((resolve, reject) => {
+      const remove = (): void => {
+        this.#listeners.delete(listener);
+        context.signal.removeEventListener("abort", listener.close);
+      };
       const listener: Listener = {
         id: context.requestId,
         filter,
         context,
         close: () => {
-          this.#listeners.delete(listener);
-          context.signal.removeEventListener("abort", listener.close);
+          remove();
           resolve();
         },
       };
       context.signal.addEventListener("abort", listener.close, { once: true });
+      // Registered before the acknowledgement is sent, so a publish or close() that follows it is never
+      // missed; the acknowledgement still reaches the sink before anything published afterwards.
       this.#listeners.add(listener);
+      context
+        .notify(
+          notification(NotificationMethod.subscriptionsAcknowledged, {
+            notifications: filter,
+            _meta: { [META.subscriptionId]: context.requestId },
+          }),
+        )
+        .catch((error: unknown) => {
+          remove();
+          reject(error);
+        });
     });
   }
 

@@ -11,7 +11,7 @@ import {
 } from "../protocol/jsonrpc.js";
 import type { RequestMeta } from "../protocol/schemas/envelope.js";
 import { META } from "../protocol/versions.js";
-import type { Server, ToolLookup } from "../server/server.js";
+import { type Server, type ServerSource, serverOf, type ToolLookup } from "../server/server.js";
 import { HttpError, statusForError } from "./http-errors.js";
 import { checkParamHeaders, decodeHeaderValue, HEADER, headerParamsOf, headerText } from "./http-headers.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
@@ -69,8 +69,10 @@ function accepts(req: IncomingMessage, type: string): boolean {
   const accept = req.headers.accept;
   if (!accept) return true;
   return accept.split(",").some((part) => {
-    const media = part.split(";")[0]?.trim().toLowerCase();
-    return media === type || media === "*/*" || media === `${type.split("/")[0]}/*`;
+    const [rawMedia, ...parameters] = part.split(";");
+    const media = rawMedia?.trim().toLowerCase();
+    const refused = parameters.some((p) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/i.test(p));
+    return !refused && (media === type || media === "*/*" || media === `${type.split("/")[0]}/*`);
   });
 }
 
@@ -167,7 +169,8 @@ async function checkHeaders(
  * POST only; one JSON-RPC message per body; JSON responses, or SSE when the request produces
  * notifications; a client disconnect aborts the request's handler.
  */
-export function createNodeHandler(server: Server, options: HttpHandlerOptions = {}): NodeMcpHandler {
+export function createNodeHandler(source: ServerSource, options: HttpHandlerOptions = {}): NodeMcpHandler {
+  const server = serverOf(source);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return async (req, res, preRead) => {
     try {
@@ -260,6 +263,8 @@ async function serveMessage(
   });
   if (controller.signal.aborted) return;
   if (stream) return stream.end(handled.message);
+  // A client that takes only event streams gets even a lone response as one event.
+  if (!accepts(req, "application/json")) return new SseStream(res).end(handled.message);
   const status =
     "error" in handled.message
       ? statusForError(handled.message.error.code, handled.refusedBeforeDispatch)

@@ -9,7 +9,7 @@ import {
 } from "../protocol/jsonrpc.js";
 import type { RequestId } from "../protocol/schemas/common.js";
 import { CancelledParamsSchema, NotificationMethod } from "../protocol/schemas/notifications.js";
-import type { Server } from "../server/server.js";
+import { type ServerSource, serverOf } from "../server/server.js";
 
 export interface StdioServerOptions {
   input?: Readable;
@@ -21,7 +21,8 @@ export interface StdioServerOptions {
  * `notifications/cancelled` aborts the matching one. Resolves when the input ends (the client's
  * shutdown signal), after in-flight requests have answered.
  */
-export async function serveStdio(server: Server, options: StdioServerOptions = {}): Promise<void> {
+export async function serveStdio(source: ServerSource, options: StdioServerOptions = {}): Promise<void> {
+  const server = serverOf(source);
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const inFlight = new Map<RequestId, AbortController>();

@@ -1,0 +1,186 @@
+import { existsSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { rpcRequest } from "./messages.js";
+import {
+  assertClientRequest,
+  assertErrorResponse,
+  assertResultResponse,
+  assertServerMessage,
+  assertServerNotification,
+  SCHEMA_PATH,
+  schemaDefinitions,
+  schemaErrors,
+  schemaExamples,
+} from "./wire-schema.js";
+
+const serverInfo = { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } };
+
+describe("wire schema: the official schema and examples", () => {
+  it("finds the shared schema beside the repository", () => {
+    expect(existsSync(SCHEMA_PATH)).toBe(true);
+    expect(isAbsolute(SCHEMA_PATH)).toBe(true);
+    expect(relative(process.cwd(), SCHEMA_PATH)).toMatch(/shared[\\/]spec[\\/]schema-2026-07-28\.json$/);
+    expect(schemaDefinitions().has("InputRequiredResult")).toBe(true);
+  });
+
+  it("accepts every official example as its own $defs type", () => {
+    const examples = schemaExamples();
+    expect(examples.length).toBeGreaterThan(100);
+    const failures = examples
+      .map((e) => ({ at: `${e.def}/${e.file}`, errors: schemaErrors(e.def, e.value) }))
+      .filter((f) => f.errors.length > 0);
+    expect(failures).toEqual([]);
+  });
+
+  it("refuses an unknown $defs type instead of passing silently", () => {
+    expect(() => schemaErrors("InitializeResult", {})).toThrow(/no \$defs type/);
+  });
+});
+
+describe("wire schema: results", () => {
+  it("accepts a complete tools/call result and an input_required one", () => {
+    expect(() =>
+      assertResultResponse("tools/call", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "complete", content: [{ type: "text", text: "hi" }], _meta: serverInfo },
+      }),
+    ).not.toThrow();
+    expect(() =>
+      assertResultResponse("tools/call", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "input_required", requestState: "s1" },
+      }),
+    ).not.toThrow();
+  });
+
+  it("refuses a result without resultType", () => {
+    expect(() =>
+      assertResultResponse("tools/call", { jsonrpc: "2.0", id: 1, result: { content: [] } }),
+    ).toThrow(/resultType/);
+  });
+
+  it("refuses a complete tools/call result without content, although the schema's anyOf admits it", () => {
+    expect(() =>
+      assertResultResponse("tools/call", { jsonrpc: "2.0", id: 1, result: { resultType: "complete" } }),
+    ).toThrow(/CallToolResult/);
+  });
+
+  it("refuses input_required outside the three carriers", () => {
+    expect(() =>
+      assertResultResponse("tools/list", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: {
+          resultType: "input_required",
+          requestState: "x",
+          tools: [],
+          ttlMs: 0,
+          cacheScope: "private",
+        },
+      }),
+    ).toThrow(/only tools\/call/);
+  });
+
+  it("refuses an InputRequiredResult with neither inputRequests nor requestState, or with cache hints", () => {
+    expect(() =>
+      assertResultResponse("prompts/get", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "input_required" },
+      }),
+    ).toThrow(/neither/);
+    expect(() =>
+      assertResultResponse("resources/read", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "input_required", requestState: "s", ttlMs: 5, cacheScope: "public" },
+      }),
+    ).toThrow(/not cacheable/);
+  });
+
+  it("refuses an input request of an unknown kind", () => {
+    expect(() =>
+      assertResultResponse("tools/call", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "input_required", inputRequests: { a: { method: "ping", params: {} } } },
+      }),
+    ).toThrow(/inputRequests\/a\/method/);
+  });
+
+  it("refuses cacheable results without ttlMs and cacheScope, and unknown result types", () => {
+    expect(() =>
+      assertResultResponse("server/discover", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "complete", supportedVersions: ["2026-07-28"], capabilities: {} },
+      }),
+    ).toThrow(/DiscoverResult/);
+    expect(() =>
+      assertResultResponse("completion/complete", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "task", completion: { values: [] } },
+      }),
+    ).toThrow(/unexpected resultType/);
+  });
+});
+
+describe("wire schema: errors and notifications", () => {
+  it("checks each defined code against its typed error", () => {
+    expect(() =>
+      assertErrorResponse({ jsonrpc: "2.0", id: 1, error: { code: -32021, message: "m" } }),
+    ).toThrow(/MissingRequiredClientCapabilityError/);
+    expect(() =>
+      assertErrorResponse({
+        jsonrpc: "2.0",
+        id: 1,
+        error: { code: -32022, message: "m", data: { supported: [] } },
+      }),
+    ).toThrow(/UnsupportedProtocolVersionError/);
+    expect(() =>
+      assertErrorResponse({
+        jsonrpc: "2.0",
+        id: 1,
+        error: { code: -32021, message: "m", data: { requiredCapabilities: { roots: {} } } },
+      }),
+    ).not.toThrow();
+  });
+
+  it("refuses reserved codes the protocol does not define", () => {
+    for (const code of [-32002, -32042, -32001, -32099]) {
+      expect(() => assertErrorResponse({ jsonrpc: "2.0", id: 1, error: { code, message: "m" } })).toThrow(
+        /reserved/,
+      );
+    }
+  });
+
+  it("refuses a request id that is neither string nor integer, and a wrong expected code", () => {
+    expect(() =>
+      assertErrorResponse({ jsonrpc: "2.0", id: 1.5, error: { code: -32600, message: "m" } }),
+    ).toThrow(/JSONRPCErrorResponse/);
+    expect(() =>
+      assertErrorResponse({ jsonrpc: "2.0", error: { code: -32600, message: "m" } }, -32700),
+    ).toThrow(/expected error code -32700/);
+  });
+
+  it("checks notifications against their own type and refuses server-sent requests", () => {
+    expect(() =>
+      assertServerNotification({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } }),
+    ).toThrow(/ProgressNotification/);
+    expect(() => assertServerNotification({ jsonrpc: "2.0", method: "notifications/initialized" })).toThrow(
+      /not a server notification/,
+    );
+    expect(() =>
+      assertServerMessage({ jsonrpc: "2.0", id: 3, method: "elicitation/create", params: {} }, "tools/call"),
+    ).toThrow(/never sends JSON-RPC requests/);
+  });
+
+  it("validates the test clients' own requests", () => {
+    expect(() => assertClientRequest(rpcRequest("tools/list"))).not.toThrow();
+    expect(() => assertClientRequest({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })).toThrow();
+  });
+});

@@ -1,0 +1,278 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import ajvFormats from "ajv-formats";
+
+/**
+ * Validation of what a Roundtrip server puts on the wire, against the official MCP 2026-07-28 JSON
+ * Schema (`shared/spec/schema-2026-07-28.json`, draft 2020-12). The schema is compiled once per test
+ * worker; every assertion throws a readable error naming the `$defs` type and the failing paths.
+ *
+ * The schema alone is lenient where the protocol is strict (`resultType` is a plain string, so
+ * `CallToolResultResponse.result` = `InputRequiredResult | CallToolResult` accepts anything with a
+ * `resultType`). The assertions therefore discriminate on `resultType` first and add the prose rules
+ * the schema cannot express (see `assertResultResponse`).
+ */
+
+type Json = Record<string, unknown>;
+
+function findRepositoryRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    if (existsSync(join(dir, "pnpm-workspace.yaml"))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no pnpm-workspace.yaml above ${start}`);
+    dir = parent;
+  }
+}
+
+/** `<repo>/../shared`: CI places the reference material beside the repository, wherever that is. */
+export const SHARED_DIR = resolve(
+  findRepositoryRoot(dirname(fileURLToPath(import.meta.url))),
+  "..",
+  "shared",
+);
+export const SCHEMA_PATH = join(SHARED_DIR, "spec", "schema-2026-07-28.json");
+export const EXAMPLES_DIR = join(SHARED_DIR, "spec", "examples-2026-07-28");
+
+const SCHEMA_ID = "mcp-2026-07-28";
+
+interface Compiled {
+  ajv: Ajv2020;
+  defs: ReadonlySet<string>;
+  validators: Map<string, ValidateFunction>;
+}
+
+let compiled: Compiled | undefined;
+
+function load(): Compiled {
+  if (compiled) return compiled;
+  const schema = JSON.parse(readFileSync(SCHEMA_PATH, "utf8")) as { $defs: Json };
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  ajvFormats.default(ajv);
+  ajv.addSchema(schema, SCHEMA_ID);
+  compiled = { ajv, defs: new Set(Object.keys(schema.$defs)), validators: new Map() };
+  return compiled;
+}
+
+function validatorFor(def: string): ValidateFunction {
+  const state = load();
+  const cached = state.validators.get(def);
+  if (cached) return cached;
+  if (!state.defs.has(def)) throw new Error(`the 2026-07-28 schema has no $defs type "${def}"`);
+  const validate = state.ajv.getSchema(`${SCHEMA_ID}#/$defs/${def}`);
+  if (!validate) throw new Error(`could not compile $defs type "${def}"`);
+  state.validators.set(def, validate);
+  return validate;
+}
+
+/** Every `$defs` type name of the official schema. */
+export function schemaDefinitions(): ReadonlySet<string> {
+  return load().defs;
+}
+
+function describe(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .slice(0, 8)
+    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}${paramsText(e)}`)
+    .join("; ");
+}
+
+function paramsText(error: ErrorObject): string {
+  const params = error.params as Json;
+  if ("additionalProperty" in params) return ` (${String(params.additionalProperty)})`;
+  if ("missingProperty" in params) return "";
+  if ("allowedValue" in params) return ` (${JSON.stringify(params.allowedValue)})`;
+  return "";
+}
+
+/** The validation errors of `value` against one `$defs` type; empty when valid. */
+export function schemaErrors(def: string, value: unknown): string[] {
+  const validate = validatorFor(def);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}`);
+}
+
+export class WireSchemaError extends Error {
+  override readonly name = "WireSchemaError";
+}
+
+function fail(message: string, value: unknown): never {
+  throw new WireSchemaError(`${message}\n  message: ${JSON.stringify(value)}`);
+}
+
+/** Throws unless `value` is valid against the `$defs` type `def`. */
+export function assertSchema(def: string, value: unknown): void {
+  const validate = validatorFor(def);
+  if (!validate(value)) fail(`not a valid ${def}: ${describe(validate.errors)}`, value);
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `*ResultResponse` type of each client request of 2026-07-28. */
+const RESULT_RESPONSE: Readonly<Record<string, string>> = {
+  "server/discover": "DiscoverResultResponse",
+  "tools/list": "ListToolsResultResponse",
+  "tools/call": "CallToolResultResponse",
+  "prompts/list": "ListPromptsResultResponse",
+  "prompts/get": "GetPromptResultResponse",
+  "resources/list": "ListResourcesResultResponse",
+  "resources/templates/list": "ListResourceTemplatesResultResponse",
+  "resources/read": "ReadResourceResultResponse",
+  "completion/complete": "CompleteResultResponse",
+  "subscriptions/listen": "SubscriptionsListenResultResponse",
+};
+
+/** The complete-result type of the three methods whose result may also be an InputRequiredResult. */
+const CARRIER_COMPLETE: Readonly<Record<string, string>> = {
+  "tools/call": "CallToolResult",
+  "prompts/get": "GetPromptResult",
+  "resources/read": "ReadResourceResult",
+};
+
+const CACHEABLE = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
+/**
+ * A successful response to `method`, validated against its `*ResultResponse` type, plus the rules the
+ * schema cannot express:
+ * - `resultType` is `"complete"`, or `"input_required"` on `tools/call`, `prompts/get` and
+ *   `resources/read` only (no extension result types are advertised by the servers under test);
+ * - an `input_required` result is a valid `InputRequiredResult` with at least one of `inputRequests`
+ *   and `requestState`, and carries no cache hints;
+ * - a `complete` result of a carrier is valid against the complete type alone (the `anyOf` of the
+ *   schema would also accept it as an InputRequiredResult).
+ */
+export function assertResultResponse(method: string, message: unknown): void {
+  assertSchema("JSONRPCResultResponse", message);
+  const responseDef = RESULT_RESPONSE[method];
+  if (responseDef) assertSchema(responseDef, message);
+  const result = (message as { result: Json }).result;
+  const { resultType } = result;
+  if (resultType === "input_required") {
+    if (!CARRIER_COMPLETE[method]) {
+      fail(
+        `${method} answered with input_required: only tools/call, prompts/get, resources/read may`,
+        message,
+      );
+    }
+    assertSchema("InputRequiredResult", result);
+    const hasRequests = isObject(result.inputRequests) && Object.keys(result.inputRequests).length > 0;
+    if (!hasRequests && result.requestState === undefined) {
+      fail("an InputRequiredResult carries neither inputRequests nor requestState", message);
+    }
+    if ("ttlMs" in result || "cacheScope" in result) {
+      fail("an InputRequiredResult is not cacheable and carries no ttlMs/cacheScope", message);
+    }
+    return;
+  }
+  if (resultType !== "complete") fail(`unexpected resultType ${JSON.stringify(resultType)}`, message);
+  const completeDef = CARRIER_COMPLETE[method];
+  if (completeDef) assertSchema(completeDef, result);
+  if (CACHEABLE.has(method)) assertSchema("CacheableResult", result);
+}
+
+/** The typed error of the schema for each code the protocol defines. */
+const ERROR_TYPE: Readonly<Record<number, { def: string; whole: boolean }>> = {
+  [-32700]: { def: "ParseError", whole: false },
+  [-32600]: { def: "InvalidRequestError", whole: false },
+  [-32601]: { def: "MethodNotFoundError", whole: false },
+  [-32602]: { def: "InvalidParamsError", whole: false },
+  [-32603]: { def: "InternalError", whole: false },
+  [-32020]: { def: "HeaderMismatchError", whole: true },
+  [-32021]: { def: "MissingRequiredClientCapabilityError", whole: true },
+  [-32022]: { def: "UnsupportedProtocolVersionError", whole: true },
+};
+
+/**
+ * An error response: a valid `JSONRPCErrorResponse` whose error is the schema's typed error for its
+ * code. Codes in the reserved range (-32768..-32000) that the protocol does not define (-32002,
+ * -32042, the legacy -32000..-32019 range, undefined -32020..-32099 codes) are refused.
+ */
+export function assertErrorResponse(message: unknown, expectedCode?: number): void {
+  assertSchema("JSONRPCErrorResponse", message);
+  const error = (message as { error: { code: number } }).error;
+  if (expectedCode !== undefined && error.code !== expectedCode) {
+    fail(`expected error code ${expectedCode}, got ${error.code}`, message);
+  }
+  const typed = ERROR_TYPE[error.code];
+  if (typed) {
+    assertSchema(typed.def, typed.whole ? message : error);
+  } else if (error.code >= -32768 && error.code <= -32000) {
+    fail(`error code ${error.code} is reserved and not defined by 2026-07-28`, message);
+  }
+}
+
+/** The notification type of each server-to-client notification method. */
+const NOTIFICATION_TYPE: Readonly<Record<string, string>> = {
+  "notifications/cancelled": "CancelledNotification",
+  "notifications/progress": "ProgressNotification",
+  "notifications/message": "LoggingMessageNotification",
+  "notifications/resources/list_changed": "ResourceListChangedNotification",
+  "notifications/resources/updated": "ResourceUpdatedNotification",
+  "notifications/prompts/list_changed": "PromptListChangedNotification",
+  "notifications/tools/list_changed": "ToolListChangedNotification",
+  "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotification",
+};
+
+/** A notification a server may send: one of `ServerNotification`, checked against its own type. */
+export function assertServerNotification(message: unknown): void {
+  assertSchema("JSONRPCNotification", message);
+  const method = (message as { method: string }).method;
+  const def = NOTIFICATION_TYPE[method];
+  if (!def) fail(`${method} is not a server notification of 2026-07-28`, message);
+  assertSchema(def, message);
+  assertSchema("ServerNotification", message);
+}
+
+/**
+ * Any message a server emits, given the method of the request it belongs to (undefined when the
+ * request could not be read). Servers never send requests in 2026-07-28.
+ */
+export function assertServerMessage(message: unknown, method: string | undefined): void {
+  if (!isObject(message)) fail("a server message must be a JSON object", message);
+  if ("error" in message) {
+    assertErrorResponse(message);
+  } else if ("result" in message) {
+    if (method === undefined) fail("a result answers no readable request", message);
+    assertResultResponse(method, message);
+  } else if ("method" in message) {
+    if ("id" in message) fail("a 2026-07-28 server never sends JSON-RPC requests", message);
+    assertServerNotification(message);
+  } else {
+    fail("neither a response nor a notification", message);
+  }
+}
+
+/** A request as a correct client sends it: one of `ClientRequest` (used to keep tests honest). */
+export function assertClientRequest(message: unknown): void {
+  assertSchema("JSONRPCRequest", message);
+  assertSchema("ClientRequest", message);
+}
+
+export interface SchemaExample {
+  def: string;
+  file: string;
+  value: unknown;
+}
+
+/** The official wire examples, named by the `$defs` type each one illustrates. */
+export function schemaExamples(): SchemaExample[] {
+  const examples: SchemaExample[] = [];
+  for (const def of readdirSync(EXAMPLES_DIR).sort()) {
+    for (const file of readdirSync(join(EXAMPLES_DIR, def)).sort()) {
+      const value: unknown = JSON.parse(readFileSync(join(EXAMPLES_DIR, def, file), "utf8"));
+      examples.push({ def, file, value });
+    }
+  }
+  return examples;
+}
