@@ -1,0 +1,22 @@
+import type { InputResponses } from "../protocol/schemas/input-required.js";
+import type { ProgressParams } from "../protocol/schemas/notifications.js";
+
+/** Options every client request takes. */
+export interface CallOptions {
+  /** Abandons the call; for the automatic loop, every round of it. */
+  signal?: AbortSignal;
+  /** Wall-clock bound of the whole call, rounds and waits included; overrides the client's timeoutMs. */
+  timeoutMs?: number;
+  /** Asks the server for progress (a progressToken is added) and receives it. */
+  onProgress?: (progress: ProgressParams) => void;
+  /** Extra `_meta` keys for this request, such as traceparent; the protocol's own keys win. */
+  meta?: Record<string, unknown>;
+}
+
+/** Options of callTool/getPrompt/readResource, which run the input_required rounds. */
+export interface CarrierCallOptions extends CallOptions {
+  /** Answers for the first request: resume a flow whose previous round was saved elsewhere. */
+  inputResponses?: InputResponses;
+  /** The saved requestState of that round, exactly as received. */
+  requestState?: string;
+}

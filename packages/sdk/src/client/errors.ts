@@ -1,0 +1,116 @@
+/**
+ * Errors the client raises on its own. They are never JSON-RPC errors from the server (those arrive as
+ * McpError), so a caller can tell a local refusal from a peer's answer.
+ */
+
+/** The automatic loop met more InputRequiredResults than `inputRequiredMaxRounds` allows. */
+export class InputRequiredRoundsExceededError extends Error {
+  override readonly name = "InputRequiredRoundsExceededError";
+  readonly maxRounds: number;
+  readonly method: string;
+
+  constructor(method: string, maxRounds: number) {
+    super(
+      `Server answered ${method} with input_required for more than ${maxRounds} rounds; raise inputRequiredMaxRounds in the Client options, or drive the loop yourself with client.session.${methodName(method)}(..., { allowInputRequired: true })`,
+    );
+    this.maxRounds = maxRounds;
+    this.method = method;
+  }
+}
+
+/** A `client.session` call met an InputRequiredResult without opting in to receive one. */
+export class InputRequiredNotAllowedError extends Error {
+  override readonly name = "InputRequiredNotAllowedError";
+  readonly method: string;
+
+  constructor(method: string) {
+    super(
+      `Server answered ${method} with input_required; pass { allowInputRequired: true } to client.session.${methodName(method)} to receive it, answer its inputRequests and retry with inputResponses and requestState, or use client.${methodName(method)} to let the client run the rounds`,
+    );
+    this.method = method;
+  }
+}
+
+/** The server embedded a request that no registered callback can answer. */
+export class InputRequestUnsupportedError extends Error {
+  override readonly name = "InputRequestUnsupportedError";
+  readonly key: string;
+  readonly method: string;
+
+  constructor(key: string, method: string, remedy: string) {
+    super(`Server sent a ${method} input request (key "${key}") this client cannot answer: ${remedy}`);
+    this.key = key;
+    this.method = method;
+  }
+}
+
+/** A callback threw, or answered with something that is not the result its request asks for. */
+export class InputCallbackError extends Error {
+  override readonly name = "InputCallbackError";
+  readonly key: string;
+  readonly method: string;
+
+  constructor(key: string, method: string, detail: string, cause?: unknown) {
+    super(`The ${callbackName(method)} callback failed for input request "${key}" (${method}): ${detail}`, {
+      cause,
+    });
+    this.key = key;
+    this.method = method;
+  }
+}
+
+/** The server sent something the 2026-07-28 protocol does not allow. */
+export class ProtocolViolationError extends Error {
+  override readonly name = "ProtocolViolationError";
+  readonly method: string;
+
+  constructor(method: string, detail: string) {
+    super(`Invalid ${method} answer from the server: ${detail}`);
+    this.method = method;
+  }
+}
+
+/** A tool the client dropped from tools/list (its x-mcp-header annotations break the rules) was called. */
+export class ToolRejectedError extends Error {
+  override readonly name = "ToolRejectedError";
+  readonly tool: string;
+
+  constructor(tool: string, reason: string) {
+    super(
+      `Tool "${tool}" cannot be called: the client dropped it from tools/list because ${reason}; the server must fix the tool's inputSchema`,
+    );
+    this.tool = tool;
+  }
+}
+
+/** No protocol version both sides speak. */
+export class VersionNegotiationError extends Error {
+  override readonly name = "VersionNegotiationError";
+  readonly serverVersions: readonly string[];
+  readonly clientVersions: readonly string[];
+
+  constructor(serverVersions: readonly string[], clientVersions: readonly string[]) {
+    super(
+      `The server speaks protocol versions ${list(serverVersions)} and this client speaks ${list(clientVersions)}: there is no version in common; upgrade whichever side is older`,
+    );
+    this.serverVersions = serverVersions;
+    this.clientVersions = clientVersions;
+  }
+}
+
+function list(versions: readonly string[]): string {
+  return versions.length === 0 ? "(none named)" : versions.join(", ");
+}
+
+function methodName(method: string): string {
+  if (method === "prompts/get") return "getPrompt";
+  if (method === "resources/read") return "readResource";
+  return "callTool";
+}
+
+export function callbackName(method: string): string {
+  if (method === "elicitation/create") return "onElicit";
+  if (method === "sampling/createMessage") return "onSample";
+  if (method === "roots/list") return "onListRoots";
+  return method;
+}

@@ -1,0 +1,9 @@
+import { serveStdio } from "../../transport/stdio-server.js";
+import { roundsServer } from "./rounds-server.js";
+
+// The child process of the stdio tests: the rounds server on stdin/stdout. Cancellations are reported
+// on stderr, the one channel the test can watch besides the protocol.
+const { server } = roundsServer({
+  onCancelled: (requestId) => process.stderr.write(`cancelled ${String(requestId)}\n`),
+});
+await serveStdio(server);
