@@ -1,0 +1,122 @@
+import {
+  INVALID_REQUEST_STATE_ERROR,
+  InvalidRequestState,
+  type RequestStateContext,
+  type RequestStateRequest,
+  RequestStateSealError,
+  type RequestStateSecurity,
+} from "@roundtrip/sealing";
+import { describeError, type Logger, stderrLogger } from "../logger.js";
+import { McpError } from "../protocol/errors.js";
+import { INPUT_REQUIRED_CARRIERS } from "../protocol/schemas/requests.js";
+import type { RequestContext } from "./context.js";
+import type { Middleware } from "./middleware.js";
+
+export interface RequestStateBoundaryOptions {
+  /**
+   * The audience claim when the policy sets none: normally the server's name, so two services
+   * sharing a key still cannot accept each other's state. `null` binds no audience.
+   */
+  defaultAudience: string | null;
+  logger?: Logger;
+  /** The current time in unix seconds (fractional). Defaults to the system clock; tests pin it. */
+  now?: () => number;
+}
+
+/** The single error every rejected requestState gets: the real reason goes to the log only. */
+export function invalidRequestStateError(): McpError {
+  const { code, message, data } = INVALID_REQUEST_STATE_ERROR;
+  return new McpError(code, message, { ...data });
+}
+
+/**
+ * What a token is bound to: the method, the tool or prompt name (or the exact resource URI) and the
+ * raw wire arguments. Undefined when the target is not a string: such a request never reaches a
+ * handler, so no state can have been minted for it.
+ */
+function requestBinding(method: string, params: Record<string, unknown>): RequestStateRequest | undefined {
+  if (method === "resources/read") {
+    return typeof params.uri === "string" ? { method, target: params.uri } : undefined;
+  }
+  return typeof params.name === "string"
+    ? { method, target: params.name, arguments: params.arguments }
+    : undefined;
+}
+
+function identityOf(context: RequestContext) {
+  const auth = context.auth;
+  return auth
+    ? { clientId: auth.clientId, issuer: auth.issuer ?? null, subject: auth.subject ?? null }
+    : undefined;
+}
+
+/**
+ * The request-state boundary: on tools/call, prompts/get and resources/read it verifies every inbound
+ * `requestState` before anything else sees it (handlers get the plaintext) and seals every outbound
+ * one in a fresh envelope, bound to the request, the audience and the authenticated principal.
+ * Add it first, so that later middleware and handlers work with plaintext.
+ *
+ * Every rejection is the one frozen error (`-32602 Invalid or expired requestState`) plus one
+ * warning that names the reason; a failure to seal is `-32603 Internal error` plus one error line.
+ * Neither the token, the plaintext nor the principal is ever logged.
+ */
+export function requestStateBoundary(
+  security: RequestStateSecurity,
+  options: RequestStateBoundaryOptions,
+): Middleware {
+  const logger = options.logger ?? stderrLogger;
+  const audience = options.defaultAudience;
+  const clock = options.now;
+
+  const reject = (method: string, error: unknown): McpError => {
+    const reason = error instanceof InvalidRequestState ? error.reason : "codec error";
+    // A codec that fails with anything but InvalidRequestState is broken, not attacked: say how.
+    const cause = error instanceof InvalidRequestState ? error.cause : error;
+    const detail = cause === undefined ? {} : describeError(cause);
+    logger.warn({ method, reason, ...detail }, `requestState rejected on ${method}: ${reason}`);
+    return invalidRequestStateError();
+  };
+
+  return async (request, next) => {
+    const { method, context } = request;
+    if (!INPUT_REQUIRED_CARRIERS.has(method)) return next();
+    const binding = requestBinding(method, request.params);
+    const sealContext = (): RequestStateContext => ({
+      identity: identityOf(context),
+      audience,
+      ...(clock ? { now: clock() } : {}),
+    });
+
+    const inbound = request.params.requestState;
+    if (inbound === null) {
+      // An explicit null is no state at all, exactly like an absent field.
+      const { requestState: _absent, ...rest } = request.params;
+      request.params = rest;
+    } else if (inbound !== undefined) {
+      if (binding === undefined) throw reject(method, new InvalidRequestState("request binding"));
+      let plaintext: string;
+      try {
+        plaintext = security.open(inbound, binding, sealContext());
+      } catch (error) {
+        throw reject(method, error);
+      }
+      request.params = { ...request.params, requestState: plaintext };
+    }
+
+    const result = await next();
+    if (result.resultType !== "input_required" || typeof result.requestState !== "string") return result;
+    try {
+      if (binding === undefined) throw new Error("the request names no tool, prompt or resource");
+      return { ...result, requestState: security.seal(result.requestState, binding, sealContext()) };
+    } catch (error) {
+      logger.error({ method, ...sealFailure(error) }, `refusing to seal requestState on ${method}`);
+      throw McpError.internal();
+    }
+  };
+}
+
+/** The log fields of a failed seal: the policy's reason and whatever the binding or codec threw. */
+function sealFailure(error: unknown): Record<string, unknown> {
+  if (!(error instanceof RequestStateSealError)) return describeError(error);
+  return { reason: error.reason, ...describeError(error.cause ?? error) };
+}
