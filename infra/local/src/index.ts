@@ -1,0 +1,18 @@
+export { DEFAULT_USERS, type LocalUser } from "./accounts.js";
+export {
+  DEFAULT_CLIENTS,
+  DEFAULT_REDIRECT_URI,
+  type InteractiveClient,
+  type IntrospectorClient,
+  type LocalClient,
+  type MachineClient,
+} from "./clients.js";
+export { generateSigningKey, publicJwk, type SigningKey } from "./keys.js";
+export {
+  type AuthorizationCodeOptions,
+  DEFAULT_SCOPES,
+  type LocalAuthServer,
+  type LocalAuthServerOptions,
+  startLocalAuthServer,
+} from "./server.js";
+export { basicAuthorization, requestToken, TokenRequestError, type TokenResponse } from "./token-endpoint.js";

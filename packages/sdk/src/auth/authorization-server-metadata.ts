@@ -1,0 +1,72 @@
+import { secureUrl } from "./secure-url.js";
+
+/** The fields of RFC 8414 / OpenID Discovery metadata a resource server uses. */
+export interface AuthorizationServerMetadata {
+  issuer: string;
+  jwks_uri?: string;
+  introspection_endpoint?: string;
+  [field: string]: unknown;
+}
+
+export interface MetadataFetchOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  allowInsecureHttp?: boolean;
+}
+
+/**
+ * Where an issuer's metadata may live, in the order MCP clients try them: RFC 8414 path insertion, then
+ * OpenID Discovery with path insertion, then OpenID Discovery appended to the issuer path.
+ */
+export function metadataUrls(issuer: string | URL): URL[] {
+  const base = new URL(issuer);
+  const path = base.pathname.replace(/\/+$/, "");
+  const at = (wellKnown: string) => new URL(`${wellKnown}${path}`, base.origin);
+  if (path === "") {
+    return [at("/.well-known/oauth-authorization-server"), at("/.well-known/openid-configuration")];
+  }
+  return [
+    at("/.well-known/oauth-authorization-server"),
+    at("/.well-known/openid-configuration"),
+    new URL(`${path}/.well-known/openid-configuration`, base.origin),
+  ];
+}
+
+/**
+ * Fetches the issuer's metadata. The document must name exactly the configured issuer (RFC 8414 §3.3):
+ * anything else is a misconfiguration or an impersonation, and is refused rather than skipped.
+ */
+export async function fetchAuthorizationServerMetadata(
+  issuer: string,
+  options: MetadataFetchOptions = {},
+): Promise<AuthorizationServerMetadata> {
+  secureUrl(issuer, "issuer", options.allowInsecureHttp);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const tried: string[] = [];
+  for (const url of metadataUrls(issuer)) {
+    const response = await fetchImpl(url, {
+      headers: { accept: "application/json" },
+      redirect: "error",
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      tried.push(`${url.href} (${response.status})`);
+      continue;
+    }
+    const document: unknown = await response.json().catch(() => undefined);
+    if (typeof document !== "object" || document === null || Array.isArray(document)) {
+      throw new Error(`authorization server metadata at ${url.href} is not a JSON object`);
+    }
+    const metadata = document as Record<string, unknown>;
+    if (metadata.issuer !== issuer) {
+      throw new Error(
+        `authorization server metadata at ${url.href} names issuer ${JSON.stringify(metadata.issuer)}, not "${issuer}"; configure the issuer exactly as the authorization server publishes it`,
+      );
+    }
+    return metadata as AuthorizationServerMetadata;
+  }
+  throw new Error(
+    `no authorization server metadata for issuer "${issuer}" (tried ${tried.join(", ")}); check the issuer URL or configure the endpoint explicitly`,
+  );
+}

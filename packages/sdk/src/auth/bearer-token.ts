@@ -1,0 +1,33 @@
+import type { IncomingMessage } from "node:http";
+
+export type BearerCredentials =
+  | { kind: "absent" }
+  | { kind: "token"; token: string }
+  | { kind: "malformed"; problem: string };
+
+/** RFC 6750 §2.1 b64token. */
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * The bearer token of a request, from the Authorization header only. A token in the query string is
+ * refused outright (MCP forbids it: URLs end up in logs and Referer headers), even next to a valid header.
+ */
+export function bearerCredentialsOf(req: IncomingMessage): BearerCredentials {
+  const query = new URL(req.url ?? "/", "http://request.invalid").searchParams;
+  if (query.has("access_token")) {
+    return {
+      kind: "malformed",
+      problem: "Access tokens are not accepted in the query string; send them in the Authorization header",
+    };
+  }
+  const header = req.headers.authorization;
+  if (header === undefined) return { kind: "absent" };
+  const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
+  // Another scheme (Basic, DPoP...) carries no bearer credentials; the challenge asks for them.
+  if (match?.[1]?.toLowerCase() !== "bearer") return { kind: "absent" };
+  const token = match[2]?.trim() ?? "";
+  if (!B64TOKEN.test(token)) {
+    return { kind: "malformed", problem: "The Authorization header is not of the form 'Bearer <token>'" };
+  }
+  return { kind: "token", token };
+}

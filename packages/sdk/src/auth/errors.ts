@@ -1,0 +1,8 @@
+/**
+ * A bearer token this resource server must not accept: malformed, badly signed, expired, from another
+ * issuer, or for another audience. The bearer hook answers it with 401 `error="invalid_token"`; the
+ * message becomes `error_description`, so it says what is wrong without echoing the token.
+ */
+export class InvalidTokenError extends Error {
+  override readonly name = "InvalidTokenError";
+}
