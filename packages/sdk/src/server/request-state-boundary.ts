@@ -58,7 +58,8 @@ function identityOf(context: RequestContext) {
  *
  * Every rejection is the one frozen error (`-32602 Invalid or expired requestState`) plus one
  * warning that names the reason; a failure to seal is `-32603 Internal error` plus one error line.
- * Neither the token, the plaintext nor the principal is ever logged.
+ * The boundary never logs the token, the plaintext or the principal; an exception thrown by the codec
+ * or by `bindPrincipal` is logged by name and message, so keep secrets out of those.
  */
 export function requestStateBoundary(
   security: RequestStateSecurity,
