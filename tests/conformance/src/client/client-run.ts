@@ -1,0 +1,76 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { type ConformanceRun, runConformance, type ScenarioResult } from "../conformance-cli.js";
+import { listRequirements, type Requirements } from "../requirements.js";
+
+export const REVISION = "2026-07-28";
+
+/** The auth/* scenarios wait for the reference client's OAuth support; see the file's comment. */
+export const EXPECTED_FAILURES = fileURLToPath(new URL("./expected-failures.yaml", import.meta.url));
+
+/**
+ * The command the suite runs once per scenario (it appends the mock server's URL): this Node and the
+ * fixture compiled to JavaScript, each quoted, since the suite hands the command line to a shell. The
+ * suite starts dozens of clients at once; a precompiled fixture starts fast enough that its mock
+ * servers do not time out idle connections on a loaded two-core machine, as they did under tsx.
+ */
+export function fixtureCommand(): string {
+  const fixture = fileURLToPath(new URL("../../dist/client/fixture.js", import.meta.url));
+  if (!existsSync(fixture)) {
+    throw new Error(
+      `${fixture} is missing: build the conformance package first (pnpm --filter @roundtrip/conformance build)`,
+    );
+  }
+  return [process.execPath, fixture].map((part) => `"${part}"`).join(" ");
+}
+
+export interface ClientConformance {
+  requirements: Requirements;
+  run: ConformanceRun;
+  /** Required scenarios other than auth/*, in the requirement set's order. */
+  required: ScenarioResult[];
+  /** Required auth/* scenarios: listed in the expected-failures file. */
+  auth: ScenarioResult[];
+  /** Required scenarios the run wrote no results for. */
+  missing: string[];
+  /** Everything else the run reported (extensions, scenarios added after the release). */
+  unscored: ScenarioResult[];
+}
+
+export interface ClientRunOptions {
+  echo?: boolean;
+  outputDir?: string;
+  extraArgs?: readonly string[];
+  requirements?: Requirements;
+}
+
+export const isAuthScenario = (scenario: string): boolean => scenario.startsWith("auth/");
+
+/** Runs the revision's frozen client requirement set against the fixture, with the auth baseline. */
+export async function runClientConformance(options: ClientRunOptions = {}): Promise<ClientConformance> {
+  const requirements = options.requirements ?? (await listRequirements(REVISION));
+  const run = await runConformance(
+    [
+      "client",
+      "--command",
+      fixtureCommand(),
+      "--requirements",
+      REVISION,
+      "--expected-failures",
+      EXPECTED_FAILURES,
+      ...(options.extraArgs ?? []),
+    ],
+    { echo: options.echo ?? false, ...(options.outputDir ? { outputDir: options.outputDir } : {}) },
+  );
+  const byScenario = new Map(run.scenarios.map((result) => [result.scenario, result]));
+  const requiredNames = new Set(requirements.client);
+  const present = (names: string[]) => names.flatMap((name) => byScenario.get(name) ?? []);
+  return {
+    requirements,
+    run,
+    required: present(requirements.client.filter((name) => !isAuthScenario(name))),
+    auth: present(requirements.client.filter(isAuthScenario)),
+    missing: requirements.client.filter((name) => !byScenario.has(name)),
+    unscored: run.scenarios.filter((result) => !requiredNames.has(result.scenario)),
+  };
+}

@@ -1,0 +1,157 @@
+import {
+  Client,
+  type ElicitParams,
+  type ElicitResult,
+  type InputResponses,
+  isInputRequiredResult,
+  silentLogger,
+  type Tool,
+} from "@roundtrip/sdk";
+
+/**
+ * The client the official conformance suite drives: `conformance client --command "<this>"` starts it
+ * once per scenario with the scenario's mock server URL as the last argument and the scenario's name
+ * in MCP_CONFORMANCE_SCENARIO. Each branch does what its scenario expects a client to do, using
+ * nothing but the public API of @roundtrip/sdk.
+ */
+
+const url = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+if (!url?.startsWith("http")) {
+  console.error("usage: fixture.ts <server url> (the conformance suite passes it last)");
+  process.exit(2);
+}
+
+/** Accepts every form with the values its schema suggests; a conformance run has no user to ask. */
+function elicit(params: ElicitParams): ElicitResult {
+  if (params.mode === "url") return { action: "accept" };
+  const content: Record<string, string | number | boolean> = {};
+  for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
+    if (property.type === "boolean") content[name] = true;
+    else if (property.type === "number" || property.type === "integer") content[name] = 1;
+    else if (property.type === "string") content[name] = "conformance";
+  }
+  return { action: "accept", content };
+}
+
+const client = new Client(url, {
+  info: { name: "roundtrip-conformance-client", version: "0.1.0" },
+  logger: silentLogger,
+  onElicit: elicit,
+  onSample: () => ({ role: "assistant", content: { type: "text", text: "conformance" }, model: "fixture" }),
+  onListRoots: () => ({ roots: [{ uri: "file:///conformance", name: "conformance" }] }),
+});
+
+/** Arguments that satisfy a tool's required properties, from their declared types. */
+function sampleArguments(tool: Tool): Record<string, unknown> {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
+  const args: Record<string, unknown> = {};
+  for (const name of schema.required ?? []) {
+    const type = schema.properties?.[name]?.type;
+    args[name] =
+      type === "integer" || type === "number"
+        ? 1
+        : type === "boolean"
+          ? true
+          : type === "object"
+            ? {}
+            : "us-west1";
+  }
+  return args;
+}
+
+async function allTools(): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools({ cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
+
+interface ToolCall {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+function contextToolCalls(): ToolCall[] {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (!raw) return [];
+  const context = JSON.parse(raw) as { toolCalls?: ToolCall[] };
+  return context.toolCalls ?? [];
+}
+
+const scenarios: Record<string, () => Promise<void>> = {
+  async tools_call() {
+    await allTools();
+    await client.callTool("add_numbers", { a: 5, b: 3 });
+  },
+
+  async "request-metadata"() {
+    await allTools();
+  },
+
+  async "sep-2322-client-request-state"() {
+    await allTools();
+    // One flow driven by hand, with an unrelated call between its rounds: that call must carry
+    // neither the flow's answers nor its requestState.
+    const round = await client.session.callTool("test_mrtr_echo_state", {}, { allowInputRequired: true });
+    await client.callTool("test_mrtr_unrelated", {});
+    if (isInputRequiredResult(round)) {
+      const inputResponses: InputResponses = Object.fromEntries(
+        Object.entries(round.inputRequests ?? {}).map(([key]) => [
+          key,
+          { action: "accept", content: { confirmed: true } },
+        ]),
+      );
+      await client.session.callTool(
+        "test_mrtr_echo_state",
+        {},
+        { allowInputRequired: true, inputResponses, requestState: round.requestState },
+      );
+    }
+    await client.callTool("test_mrtr_no_state", {});
+    await client.callTool("test_mrtr_no_result_type", {});
+  },
+
+  async "http-standard-headers"() {
+    for (const tool of await allTools()) await client.callTool(tool.name, sampleArguments(tool));
+    const { resources } = await client.listResources();
+    for (const resource of resources) await client.readResource(resource.uri);
+    const { prompts } = await client.listPrompts();
+    for (const prompt of prompts) await client.getPrompt(prompt.name);
+  },
+
+  async "http-custom-headers"() {
+    await allTools();
+    for (const call of contextToolCalls()) await client.callTool(call.name, call.arguments);
+  },
+
+  async "http-invalid-tool-headers"() {
+    // listTools leaves out the tools whose x-mcp-header annotations are invalid.
+    for (const tool of await allTools()) await client.callTool(tool.name, sampleArguments(tool));
+  },
+
+  async "json-schema-ref-no-deref"() {
+    await allTools();
+  },
+
+  async "json-schema-2020-12-preservation"() {
+    const tools = await allTools();
+    const focal = tools.find((tool) => tool.name !== "json_schema_echo");
+    if (focal) await client.callTool("json_schema_echo", { schema: focal.inputSchema });
+  },
+};
+
+try {
+  const run = scenarios[scenario];
+  if (run) await run();
+  else await allTools();
+} catch (error) {
+  console.error(`${scenario}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await client.close();
+}

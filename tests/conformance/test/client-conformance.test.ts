@@ -1,0 +1,81 @@
+import { readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ClientConformance,
+  EXPECTED_FAILURES,
+  isAuthScenario,
+  REVISION,
+  runClientConformance,
+} from "../src/client/client-run.js";
+import { type Check, checksWith, type ScenarioResult, scenarioPassed } from "../src/conformance-cli.js";
+import { listRequirements } from "../src/requirements.js";
+
+/**
+ * The official conformance suite judges Roundtrip's client: one run of the revision's client
+ * requirement set against the fixture client, then one test per scenario. auth/* scenarios are the
+ * expected-failures baseline (the reference client's OAuth work); everything else must pass cleanly.
+ */
+
+const requirements = await listRequirements(REVISION);
+const required = requirements.client.filter((scenario) => !isAuthScenario(scenario));
+const unscored = requirements.notScored.filter(
+  (entry) => entry.leg === "client" && !isAuthScenario(entry.scenario) && entry.reason !== "extension",
+);
+
+let outcome: ClientConformance;
+
+beforeAll(async () => {
+  outcome = await runClientConformance({ requirements });
+}, 300_000);
+
+afterAll(async () => {
+  // A failed run keeps its per-scenario checks.json for inspection; the assertions name the folder.
+  if (outcome?.run.exitCode === 0) await rm(outcome.run.outputDir, { recursive: true, force: true });
+});
+
+function resultFor(scenario: string): ScenarioResult {
+  const result = outcome.run.scenarios.find((entry) => entry.scenario === scenario);
+  if (!result) throw new Error(`the suite wrote no results for ${scenario} under ${outcome.run.outputDir}`);
+  return result;
+}
+
+function describeChecks(checks: readonly Check[]): string[] {
+  return checks.map((check) => `${check.id}: ${check.errorMessage ?? check.description ?? ""}`);
+}
+
+/** Passed with neither failures nor warnings: the baseline run counts a warning as a failure. */
+function expectClean(scenario: string): void {
+  const result = resultFor(scenario);
+  expect(result.checks.length, "the scenario ran no checks").toBeGreaterThan(0);
+  expect(describeChecks(checksWith(result, "FAILURE"))).toEqual([]);
+  expect(describeChecks(checksWith(result, "WARNING"))).toEqual([]);
+}
+
+describe(`official conformance suite, client requirement set ${REVISION}`, () => {
+  it("exits 0 with only the auth/* scenarios as expected failures", () => {
+    const context = `results in ${outcome.run.outputDir}\n${outcome.run.stdout.slice(-4000)}`;
+    expect(outcome.run.exitCode, context).toBe(0);
+    expect(outcome.missing).toEqual([]);
+  });
+
+  it("lists every required auth/* scenario, and nothing else, in the baseline; each still fails", () => {
+    const baseline = readFileSync(EXPECTED_FAILURES, "utf8")
+      .split(/\r?\n/)
+      .flatMap((line) => /^\s+- (\S+)\s*$/.exec(line)?.[1] ?? []);
+    expect(baseline).toEqual(requirements.client.filter(isAuthScenario));
+    expect(outcome.auth.filter(scenarioPassed).map((result) => result.scenario)).toEqual([]);
+  });
+
+  describe("required scenarios", () => {
+    for (const scenario of required) {
+      it(scenario, () => expectClean(scenario));
+    }
+  });
+
+  describe("scenarios run but not scored for this revision", () => {
+    for (const { scenario } of unscored) {
+      it(scenario, () => expectClean(scenario));
+    }
+  });
+});
