@@ -1,0 +1,101 @@
+import type { KMSClientConfig } from "@aws-sdk/client-kms";
+import type { McpServer } from "@roundtrip/sdk";
+import type { TokenVerifier } from "@roundtrip/sdk/auth";
+import { protectedResourceMetadataFastify } from "@roundtrip/sdk/auth/fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { DestinationStream } from "pino";
+import { createAuthentication } from "./auth/authentication.js";
+import type { ServerConfig } from "./config/server-config.js";
+import { endConnectionsAfterDraining } from "./http/connection-draining.js";
+import { registerCors } from "./http/cors.js";
+import { echoRequestId, requestIdOf } from "./http/request-id.js";
+import { Keyring } from "./keyring/keyring.js";
+import { createLogger } from "./logging/create-logger.js";
+import { createMcpServer } from "./mcp/create-mcp-server.js";
+import { APPROVALS_PATH, registerApprovalPage } from "./routes/approval-page.js";
+import { registerHealthRoutes } from "./routes/health.js";
+import { registerMcpRoute } from "./routes/mcp-route.js";
+
+/** A hop count trusts that many proxies nearest the server, as proxy-addr counts them. */
+function trustProxySetting(value: boolean | number): boolean | ((address: string, hop: number) => boolean) {
+  return typeof value === "number" ? (_address, hop) => hop < value : value;
+}
+
+export interface BuildOptions {
+  /** Receives the JSON log lines instead of stdout. */
+  logStream?: DestinationStream;
+  /** Merged over the KMS client settings (retries, timeouts, credentials). */
+  kmsClientConfig?: KMSClientConfig;
+  /** Verifies access tokens in place of the JWT or introspection verifier the configuration selects. */
+  verifier?: TokenVerifier;
+}
+
+export interface RoundtripServer {
+  readonly app: FastifyInstance;
+  /** Register more tools, prompts and resources here before `listen`. */
+  readonly mcp: McpServer;
+  readonly keyring: Keyring;
+  readonly config: ServerConfig;
+  /** Listens on the configured host and port; resolves to the bound address, e.g. `http://127.0.0.1:3000`. */
+  listen(): Promise<string>;
+  /** Fails readiness, stops accepting connections, lets in-flight requests finish, then resolves. */
+  close(): Promise<void>;
+}
+
+/**
+ * The reference server: the MCP endpoint behind OAuth, with its RFC 9728 metadata, health routes and
+ * the deploy approval page. It returns at once; the request-state keys load in the background and
+ * `/readyz` turns 200 when they are in place.
+ */
+export async function buildServer(
+  config: ServerConfig,
+  options: BuildOptions = {},
+): Promise<RoundtripServer> {
+  const logger: FastifyBaseLogger = createLogger(config, options.logStream);
+  const app = Fastify({
+    loggerInstance: logger,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    trustProxy: trustProxySetting(config.http.trustProxy),
+    bodyLimit: config.http.maxBodyBytes,
+  });
+  let closing = false;
+  const keyring = new Keyring({
+    source: config.keys,
+    ttlSeconds: config.requestStateTtlSeconds,
+    logger: app.log.child({ component: "keyring" }),
+    ...(options.kmsClientConfig ? { kmsClientConfig: options.kmsClientConfig } : {}),
+  });
+  const mcp = createMcpServer({
+    name: config.serverName,
+    version: config.serverVersion,
+    security: keyring.security,
+    logger: app.log.child({ component: "mcp" }),
+    approvalUrl: (release) => new URL(`${APPROVALS_PATH}/${release}`, config.publicUrl).href,
+  });
+  const authentication = createAuthentication(config, options.verifier ? { verifier: options.verifier } : {});
+
+  echoRequestId(app);
+  endConnectionsAfterDraining(app);
+  await registerCors(app, config.http.corsOrigins);
+  registerHealthRoutes(app, { keyring, closing: () => closing });
+  registerApprovalPage(app);
+  await app.register(protectedResourceMetadataFastify, { metadata: authentication.metadata });
+  await registerMcpRoute(app, { config, mcp, keyring, authentication });
+
+  return {
+    app,
+    mcp,
+    keyring,
+    config,
+    async listen() {
+      return app.listen({ host: config.http.host, port: config.http.port });
+    },
+    async close() {
+      closing = true;
+      // Open subscription streams never end on their own; in-flight calls are left to finish.
+      mcp.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Parsers for single environment values. Each throws InvalidValue with a message that completes the
+ * sentence "<VARIABLE> ...": the loader prefixes the variable's name, so a user sees which one to fix.
+ */
+export class InvalidValue extends Error {
+  override readonly name = "InvalidValue";
+}
+
+const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.test(hostname);
+}
+
+/** A whole number within bounds; `unit` ("seconds", "bytes") completes the message. */
+export function integer(value: string, min: number, max: number, unit: string): number {
+  const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(parsed >= min && parsed <= max)) {
+    throw new InvalidValue(`must be a whole number from ${min} to ${max} (${unit}), got "${value}"`);
+  }
+  return parsed;
+}
+
+export function boolean(value: string): boolean {
+  const normalized = value.toLowerCase();
+  if (["true", "1", "yes", "on"].includes(normalized)) return true;
+  if (["false", "0", "no", "off"].includes(normalized)) return false;
+  throw new InvalidValue(`must be true or false, got "${value}"`);
+}
+
+export function list(value: string): string[] {
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+/** OAuth scopes, separated by spaces (as in a token) or commas (as in most configuration). */
+export function scopes(value: string): string[] {
+  const parsed = [...new Set(value.split(/[\s,]+/).filter((scope) => scope !== ""))];
+  for (const scope of parsed) {
+    if (!/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)) {
+      throw new InvalidValue(`has "${scope}", which is not a valid OAuth scope (RFC 6749 §3.3)`);
+    }
+  }
+  return parsed;
+}
+
+/** `deploy=mcp:deploy; admin_tool=mcp:admin mcp:deploy`: tools and the extra scopes each needs. */
+export function toolScopes(value: string): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const entry of value
+    .split(";")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const separator = entry.indexOf("=");
+    const tool = entry.slice(0, separator).trim();
+    const needed = separator > 0 ? scopes(entry.slice(separator + 1)) : [];
+    if (separator <= 0 || tool === "" || needed.length === 0) {
+      throw new InvalidValue(
+        `has "${entry}"; write each tool as <tool>=<scope> [<scope>...], separated by ";" (e.g. deploy=mcp:deploy)`,
+      );
+    }
+    result[tool] = needed;
+  }
+  return result;
+}
+
+export interface UrlRules {
+  /** Allows http:// on non-loopback hosts. */
+  allowInsecureHttp: boolean;
+  example: string;
+}
+
+export function httpUrl(value: string, rules: UrlRules): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidValue(`must be an absolute URL such as ${rules.example}, got "${value}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new InvalidValue(`must be an http(s) URL such as ${rules.example}, got "${value}"`);
+  }
+  if (url.protocol === "http:" && !rules.allowInsecureHttp && !isLoopbackHost(url.hostname)) {
+    throw new InvalidValue(
+      `must use https (http is accepted for loopback hosts only, or with OAUTH_ALLOW_INSECURE_HTTP=true, never in production), got "${value}"`,
+    );
+  }
+  if (url.hash !== "") throw new InvalidValue(`must not have a #fragment, got "${value}"`);
+  return url;
+}
+
+/** Browser origins as a browser sends them: scheme, host and port only. */
+export function origins(value: string): string[] {
+  return list(value).map((origin) => {
+    if (origin === "*") {
+      throw new InvalidValue(
+        'must list origins explicitly; "*" would let any web page call this server with a user\'s token',
+      );
+    }
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === undefined || parsed.origin === "null" || parsed.origin !== origin.replace(/\/$/, "")) {
+      throw new InvalidValue(
+        `has "${origin}", which is not an origin; write scheme://host[:port] with no path, e.g. https://app.example.com`,
+      );
+    }
+    return parsed.origin;
+  });
+}
+
+export function hostNames(value: string): string[] {
+  return list(value).map((host) => {
+    if (!/^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/i.test(host)) {
+      throw new InvalidValue(
+        `has "${host}", which is not a host name; list names without scheme or port, e.g. mcp.example.com,localhost`,
+      );
+    }
+    return host.toLowerCase();
+  });
+}
+
+export function trustProxy(value: string): boolean | number {
+  if (/^\d+$/.test(value)) return integer(value, 0, 32, "proxies in front of the server");
+  try {
+    return boolean(value);
+  } catch {
+    throw new InvalidValue(
+      `must be true, false or the number of proxies in front of the server, got "${value}"`,
+    );
+  }
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Wrapped keys are ciphertext, safe to mention by index but never echoed. */
+export function wrappedKeys(value: string): string[] {
+  const keys = list(value);
+  keys.forEach((key, index) => {
+    if (!BASE64.test(key)) {
+      throw new InvalidValue(
+        `entry ${index} is not base64; paste the single line printed by roundtrip-kms-keygen, entries separated by commas, newest first`,
+      );
+    }
+  });
+  if (keys.length === 0) throw new InvalidValue("is set but lists no wrapped key");
+  return keys;
+}
+
+export function oneOf<T extends string>(value: string, allowed: readonly T[]): T {
+  const normalized = value.toLowerCase();
+  const found = allowed.find((option) => option === normalized);
+  if (found === undefined) throw new InvalidValue(`must be one of ${allowed.join(", ")}, got "${value}"`);
+  return found;
+}

@@ -1,0 +1,178 @@
+import { type Env, EnvSchema } from "./env-schema.js";
+import { isLoopbackHost } from "./env-values.js";
+import type { AuthConfig, HttpConfig, KeySourceConfig, ServerConfig } from "./server-config.js";
+
+/** The server refused its configuration; `problems` has one line per variable to fix. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(
+      `Invalid configuration (see .env.example for every variable):\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
+    this.problems = problems;
+  }
+}
+
+export const DEFAULTS = {
+  port: 3000,
+  host: "127.0.0.1",
+  serverName: "roundtrip",
+  requiredScopes: ["mcp:tools"],
+  toolScopes: { deploy: ["mcp:deploy"] },
+  requestStateTtlSeconds: 600,
+  rateLimitMax: 300,
+  rateLimitWindowMs: 60_000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  shutdownTimeoutMs: 10_000,
+} as const;
+
+/** Paths this server serves itself, which the MCP endpoint must not shadow. */
+const RESERVED_PATHS = ["/healthz", "/readyz", "/.well-known", "/approvals"];
+
+type Source = Record<string, string | undefined>;
+
+/** Reads and checks the whole configuration; throws ConfigError listing every problem at once. */
+export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? "environment")} ${issue.message}`),
+    );
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  const publicUrl = new URL(env.PUBLIC_URL);
+  const config: ServerConfig = {
+    publicUrl: env.PUBLIC_URL,
+    mcpPath: publicUrl.pathname,
+    serverName: env.SERVER_NAME ?? DEFAULTS.serverName,
+    serverVersion: version,
+    auth: authConfig(env, problems),
+    keys: keySource(env, problems),
+    requestStateTtlSeconds: env.REQUEST_STATE_TTL_SECONDS ?? DEFAULTS.requestStateTtlSeconds,
+    http: httpConfig(env, publicUrl),
+    log: { level: env.LOG_LEVEL ?? "info", format: env.LOG_FORMAT ?? "json" },
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? DEFAULTS.shutdownTimeoutMs,
+  };
+  checkUrls(env, problems);
+  if (RESERVED_PATHS.some((path) => config.mcpPath === path || config.mcpPath.startsWith(`${path}/`))) {
+    problems.push(
+      `PUBLIC_URL has the path ${config.mcpPath}, which this server uses itself; put the MCP endpoint elsewhere, e.g. /mcp`,
+    );
+  }
+  if (publicUrl.search !== "") {
+    problems.push("PUBLIC_URL must not have a query string; use the bare endpoint URL");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function authConfig(env: Env, problems: string[]): AuthConfig {
+  const introspection = [
+    env.OAUTH_INTROSPECTION_URL,
+    env.OAUTH_INTROSPECTION_CLIENT_ID,
+    env.OAUTH_INTROSPECTION_CLIENT_SECRET,
+  ];
+  const configured = introspection.filter((value) => value !== undefined).length;
+  if (configured > 0 && configured < 3) {
+    problems.push(
+      "OAUTH_INTROSPECTION_URL, OAUTH_INTROSPECTION_CLIENT_ID and OAUTH_INTROSPECTION_CLIENT_SECRET go together: set all three to verify opaque tokens by introspection, or none to verify JWTs",
+    );
+  }
+  if (configured === 3 && env.OAUTH_JWKS_URI !== undefined) {
+    problems.push(
+      "OAUTH_JWKS_URI is set together with introspection; introspected tokens are not verified with keys, so unset one of them",
+    );
+  }
+  return {
+    issuer: env.OAUTH_ISSUER,
+    audiences: env.OAUTH_AUDIENCE ?? [env.PUBLIC_URL],
+    requiredScopes: env.OAUTH_REQUIRED_SCOPES ?? [...DEFAULTS.requiredScopes],
+    toolScopes:
+      env.OAUTH_TOOL_SCOPES ??
+      Object.fromEntries(Object.entries(DEFAULTS.toolScopes).map(([k, v]) => [k, [...v]])),
+    jwksUri: env.OAUTH_JWKS_URI?.href,
+    acceptPlainJwt: env.OAUTH_ACCEPT_PLAIN_JWT ?? false,
+    introspection:
+      configured === 3
+        ? {
+            endpoint: env.OAUTH_INTROSPECTION_URL?.href ?? "",
+            clientId: env.OAUTH_INTROSPECTION_CLIENT_ID ?? "",
+            clientSecret: env.OAUTH_INTROSPECTION_CLIENT_SECRET ?? "",
+          }
+        : undefined,
+    allowInsecureHttp: env.OAUTH_ALLOW_INSECURE_HTTP ?? false,
+  };
+}
+
+function keySource(env: Env, problems: string[]): KeySourceConfig {
+  if (env.KMS_WRAPPED_KEYS !== undefined && env.REQUEST_STATE_KEY_FILE !== undefined) {
+    problems.push(
+      "KMS_WRAPPED_KEYS and REQUEST_STATE_KEY_FILE are both set; the keys come from one place, so unset one of them",
+    );
+  }
+  if (env.KMS_WRAPPED_KEYS !== undefined) {
+    return {
+      kind: "kms",
+      wrappedKeys: env.KMS_WRAPPED_KEYS,
+      service: env.KMS_SERVICE_NAME ?? env.SERVER_NAME ?? DEFAULTS.serverName,
+      keyId: env.KMS_KEY_ID,
+      endpoint: env.KMS_ENDPOINT?.href,
+    };
+  }
+  const strayKms = (["KMS_KEY_ID", "KMS_SERVICE_NAME", "KMS_ENDPOINT"] as const).filter(
+    (name) => env[name] !== undefined,
+  );
+  if (strayKms.length > 0) {
+    problems.push(
+      `${strayKms.join(", ")} ${strayKms.length > 1 ? "are" : "is"} set but KMS_WRAPPED_KEYS is empty; mint a wrapped key with roundtrip-kms-keygen and set KMS_WRAPPED_KEYS, or unset ${strayKms.length > 1 ? "them" : "it"}`,
+    );
+  }
+  if (env.REQUEST_STATE_KEY_FILE !== undefined) return { kind: "file", path: env.REQUEST_STATE_KEY_FILE };
+  return { kind: "ephemeral" };
+}
+
+function httpConfig(env: Env, publicUrl: URL): HttpConfig {
+  const host = env.HOST ?? DEFAULTS.host;
+  return {
+    host,
+    port: env.PORT ?? DEFAULTS.port,
+    corsOrigins: env.CORS_ORIGINS ?? [],
+    allowedHosts: env.ALLOWED_HOSTS ?? defaultAllowedHosts(host, publicUrl),
+    trustProxy: env.TRUST_PROXY ?? false,
+    maxBodyBytes: env.MAX_BODY_BYTES ?? DEFAULTS.maxBodyBytes,
+    rateLimit: {
+      max: env.RATE_LIMIT_MAX ?? DEFAULTS.rateLimitMax,
+      windowMs: env.RATE_LIMIT_WINDOW_MS ?? DEFAULTS.rateLimitWindowMs,
+    },
+  };
+}
+
+/**
+ * A server bound to loopback is the classic DNS-rebinding target, so it answers only to loopback
+ * names and its public host; one bound elsewhere sits behind a proxy that routes by Host already.
+ */
+function defaultAllowedHosts(host: string, publicUrl: URL): string[] | undefined {
+  const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  if (!isLoopbackHost(bracketed)) return undefined;
+  return [...new Set(["localhost", "127.0.0.1", "[::1]", publicUrl.hostname.toLowerCase()])];
+}
+
+function checkUrls(env: Env, problems: string[]): void {
+  const insecureOk = env.OAUTH_ALLOW_INSECURE_HTTP ?? false;
+  const urls: [string, URL | undefined][] = [
+    ["PUBLIC_URL", new URL(env.PUBLIC_URL)],
+    ["OAUTH_ISSUER", new URL(env.OAUTH_ISSUER)],
+    ["OAUTH_JWKS_URI", env.OAUTH_JWKS_URI],
+    ["OAUTH_INTROSPECTION_URL", env.OAUTH_INTROSPECTION_URL],
+  ];
+  for (const [name, url] of urls) {
+    if (url?.protocol === "http:" && !insecureOk && !isLoopbackHost(url.hostname)) {
+      problems.push(
+        `${name} must use https (http is accepted for loopback hosts only, or with OAUTH_ALLOW_INSECURE_HTTP=true, never in production), got "${url.href}"`,
+      );
+    }
+  }
+}

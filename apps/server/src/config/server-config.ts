@@ -1,0 +1,68 @@
+import type { LevelWithSilent } from "pino";
+
+/** Where the request-state keys come from; exactly one source is in force. */
+export type KeySourceConfig =
+  | {
+      kind: "kms";
+      /** Base64 wrapped data keys, newest (minting) first. */
+      wrappedKeys: string[];
+      /** KMS encryption context `{ service }` the keys were minted for. */
+      service: string;
+      /** Restricts Decrypt to this KMS key (id, ARN or alias). */
+      keyId: string | undefined;
+      /** Another KMS endpoint (an emulator); otherwise the AWS SDK's own resolution. */
+      endpoint: string | undefined;
+    }
+  | { kind: "file"; path: string }
+  | { kind: "ephemeral" };
+
+export interface IntrospectionConfig {
+  endpoint: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface AuthConfig {
+  issuer: string;
+  /** Accepted `aud` values; the first is the canonical URI. */
+  audiences: string[];
+  /** Scopes every MCP request needs; also what the metadata lists as scopes_supported. */
+  requiredScopes: string[];
+  /** Extra scopes per tool name, e.g. `{ deploy: ["mcp:deploy"] }`. */
+  toolScopes: Record<string, string[]>;
+  jwksUri: string | undefined;
+  /** Accept access tokens whose header typ is `JWT` or absent, not only RFC 9068 `at+jwt`. */
+  acceptPlainJwt: boolean;
+  /** When set, tokens are verified by RFC 7662 introspection instead of as JWTs. */
+  introspection: IntrospectionConfig | undefined;
+  allowInsecureHttp: boolean;
+}
+
+export interface HttpConfig {
+  host: string;
+  port: number;
+  /** Browser origins allowed by CORS and by the Origin check; empty admits loopback pages only. */
+  corsOrigins: string[];
+  /** Host header allow-list; undefined admits any Host. */
+  allowedHosts: string[] | undefined;
+  /** Fastify trustProxy: false, true, or the number of proxy hops in front of the server. */
+  trustProxy: boolean | number;
+  maxBodyBytes: number;
+  rateLimit: { max: number; windowMs: number };
+}
+
+export interface ServerConfig {
+  /** The canonical resource URI, e.g. `https://mcp.example.com/mcp`: what clients call and tokens name. */
+  publicUrl: string;
+  /** The MCP endpoint's path, taken from publicUrl. */
+  mcpPath: string;
+  /** The MCP server name; also the audience of sealed requestState, so the same on every instance. */
+  serverName: string;
+  serverVersion: string;
+  auth: AuthConfig;
+  keys: KeySourceConfig;
+  requestStateTtlSeconds: number;
+  http: HttpConfig;
+  log: { level: LevelWithSilent; format: "json" | "pretty" };
+  shutdownTimeoutMs: number;
+}

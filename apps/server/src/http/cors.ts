@@ -1,0 +1,26 @@
+import fastifyCors from "@fastify/cors";
+import type { FastifyInstance } from "fastify";
+
+/**
+ * CORS for browser-based MCP clients on the allow-listed origins only. The challenge and the limits
+ * are exposed so a browser client can read them; request headers are reflected, which covers the
+ * per-tool `Mcp-Param-*` headers no fixed list could. No credentials mode: tokens travel in
+ * Authorization, never in cookies.
+ */
+export async function registerCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
+  if (origins.length === 0) return;
+  await app.register(fastifyCors, {
+    origin: [...origins],
+    methods: ["GET", "HEAD", "POST"],
+    exposedHeaders: [
+      "WWW-Authenticate",
+      "Retry-After",
+      "X-Request-Id",
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+    ],
+    credentials: false,
+    maxAge: 600,
+  });
+}

@@ -1,0 +1,47 @@
+import type { IncomingMessage } from "node:http";
+import fastifyRateLimit from "@fastify/rate-limit";
+import type { AuthInfo } from "@roundtrip/sdk";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+
+export interface RateLimitOptions {
+  max: number;
+  windowMs: number;
+  /** The request's verified principal, if its token is good (the verdict is shared with the transport). */
+  authenticate: (req: IncomingMessage) => Promise<AuthInfo>;
+}
+
+/**
+ * Counts requests per verified principal (client, issuer, subject), so users behind one address do
+ * not share a budget and one user cannot dodge it by switching addresses. Requests without a valid
+ * token are counted per client address. The principal comes from a verified token only: keying on
+ * unverified claims would let anyone spend another user's budget.
+ */
+async function keyOf(request: FastifyRequest, options: RateLimitOptions): Promise<string> {
+  const auth = await options.authenticate(request.raw).catch(() => undefined);
+  if (auth === undefined) return `address:${request.ip}`;
+  return `principal:${JSON.stringify([auth.clientId, auth.issuer ?? null, auth.subject ?? null])}`;
+}
+
+/** Adds the limit to every route of `scope`, answering 429 with Retry-After when a budget is spent. */
+export async function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  await scope.register(fastifyRateLimit, { global: false });
+  const check = scope.createRateLimit({
+    max: options.max,
+    timeWindow: options.windowMs,
+    keyGenerator: (request) => keyOf(request, options),
+  });
+  scope.addHook("onRequest", async (request, reply) => {
+    const verdict = await check(request);
+    if (verdict.isAllowed) return;
+    reply
+      .header("x-ratelimit-limit", verdict.max)
+      .header("x-ratelimit-remaining", verdict.remaining)
+      .header("x-ratelimit-reset", verdict.ttlInSeconds);
+    if (!verdict.isExceeded) return;
+    request.log.warn({ keyKind: verdict.key.split(":")[0] }, "rate limit exceeded");
+    return reply
+      .code(429)
+      .header("retry-after", verdict.ttlInSeconds)
+      .send({ error: `Too many requests: retry in ${verdict.ttlInSeconds} s` });
+  });
+}

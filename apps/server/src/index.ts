@@ -1,0 +1,15 @@
+export { type Authentication, createAuthentication } from "./auth/authentication.js";
+export { createTokenVerifier } from "./auth/token-verifier.js";
+export { type BuildOptions, buildServer, type RoundtripServer } from "./build-server.js";
+export { ConfigError, DEFAULTS, loadConfig } from "./config/load-config.js";
+export type {
+  AuthConfig,
+  HttpConfig,
+  IntrospectionConfig,
+  KeySourceConfig,
+  ServerConfig,
+} from "./config/server-config.js";
+export { Keyring, type KeyringStatus } from "./keyring/keyring.js";
+export { REDACTED_PATHS } from "./logging/redaction.js";
+export { createMcpServer, type McpServerSettings } from "./mcp/create-mcp-server.js";
+export { closeOnSignals, type ShutdownOptions } from "./shutdown.js";

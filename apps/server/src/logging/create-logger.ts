@@ -1,0 +1,50 @@
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from "pino";
+import type { ServerConfig } from "../config/server-config.js";
+import { REDACTED_PATHS, REDACTION_CENSOR } from "./redaction.js";
+
+interface RequestLike {
+  method?: string;
+  url?: string;
+  ip?: string;
+}
+
+interface ReplyLike {
+  statusCode?: number;
+}
+
+/** Only the path: a query string could carry a token from a misbehaving client. */
+function pathOf(url: string | undefined): string | undefined {
+  return url?.split("?")[0];
+}
+
+/** Request and response are logged by these fields alone: no headers, no body. */
+const serializers = {
+  req: (req: RequestLike) => ({ method: req.method, path: pathOf(req.url), remoteAddress: req.ip }),
+  res: (res: ReplyLike) => ({ statusCode: res.statusCode }),
+  err: pino.stdSerializers.err,
+};
+
+export function loggerOptions(config: Pick<ServerConfig, "log" | "serverName">): LoggerOptions {
+  return {
+    level: config.log.level,
+    base: { service: config.serverName },
+    redact: { paths: [...REDACTED_PATHS], censor: REDACTION_CENSOR },
+    serializers,
+  };
+}
+
+/**
+ * Structured JSON on stdout by default; `pretty` renders lines for a terminal (through pino-pretty,
+ * in a worker thread). A stream, when given, receives the JSON lines instead (tests read them).
+ */
+export function createLogger(
+  config: Pick<ServerConfig, "log" | "serverName">,
+  stream?: DestinationStream,
+): Logger {
+  const options = loggerOptions(config);
+  if (stream) return pino(options, stream);
+  if (config.log.format === "pretty") {
+    return pino({ ...options, transport: { target: "pino-pretty", options: { colorize: true } } });
+  }
+  return pino(options);
+}

@@ -1,0 +1,32 @@
+import { buildServer } from "./build-server.js";
+import { ConfigError, loadConfig } from "./config/load-config.js";
+import type { ServerConfig } from "./config/server-config.js";
+import { closeOnSignals } from "./shutdown.js";
+import { packageVersion } from "./version.js";
+
+async function configuration(): Promise<ServerConfig> {
+  try {
+    return loadConfig(process.env, await packageVersion());
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // No logger exists yet, and this message is for the person starting the server.
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+}
+
+const config = await configuration();
+const server = await buildServer(config);
+closeOnSignals(server, { timeoutMs: config.shutdownTimeoutMs });
+
+const address = await server.listen();
+server.app.log.info(
+  { address, publicUrl: config.publicUrl, serverName: config.serverName, keySource: config.keys.kind },
+  "listening",
+);
+// Fail closed: without the configured keys no round can be sealed, so stop and let the supervisor see it.
+server.keyring.ready.catch(async () => {
+  server.app.log.fatal({}, "cannot serve without the configured request-state keys; exiting");
+  await server.close().catch(() => {});
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+import { type Logger, McpServer } from "@roundtrip/sdk";
+import type { RequestStateSecurity } from "@roundtrip/sealing";
+import { registerIncidentBrief } from "./prompts/incident-brief.js";
+import { registerServiceStatus } from "./resources/service-status.js";
+import { registerCreateService } from "./tools/create-service.js";
+import { registerDeploy } from "./tools/deploy.js";
+import { registerListWorkspace } from "./tools/list-workspace.js";
+import { registerSummarize } from "./tools/summarize.js";
+
+export interface McpServerSettings {
+  /** Also the audience of sealed requestState: every instance of a fleet must use the same one. */
+  name: string;
+  version: string;
+  security: RequestStateSecurity;
+  logger: Logger;
+  /** Where the deploy tool sends people to approve a release. */
+  approvalUrl: (release: string) => string;
+}
+
+const INSTRUCTIONS =
+  "Reference server for multi round-trip requests. Tools ask the user (forms and a URL), the model " +
+  "(sampling) and the client (roots) for what they need; deploy needs the deploy scope.";
+
+/** The MCP server with the example tools, prompt and resource template registered. */
+export function createMcpServer(settings: McpServerSettings): McpServer {
+  const mcp = new McpServer(
+    { name: settings.name, version: settings.version },
+    { requestStateSecurity: settings.security, logger: settings.logger, instructions: INSTRUCTIONS },
+  );
+  registerCreateService(mcp);
+  registerSummarize(mcp);
+  registerListWorkspace(mcp);
+  registerDeploy(mcp, { approvalUrl: (release) => settings.approvalUrl(release) });
+  registerIncidentBrief(mcp);
+  registerServiceStatus(mcp);
+  return mcp;
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from "fastify";
+import type { Keyring } from "../keyring/keyring.js";
+
+export interface HealthOptions {
+  keyring: Keyring;
+  /** True once shutdown began: readiness drops first so load balancers stop sending traffic. */
+  closing: () => boolean;
+}
+
+/**
+ * `/healthz` answers while the process can serve HTTP at all (liveness: restart me if not).
+ * `/readyz` answers 200 only when requests can be served: keys loaded and not shutting down.
+ */
+export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions): void {
+  app.get("/healthz", { logLevel: "warn" }, async (_request, reply) =>
+    reply.header("cache-control", "no-store").send({ status: "ok" }),
+  );
+  app.get("/readyz", { logLevel: "warn" }, async (_request, reply) => {
+    reply.header("cache-control", "no-store");
+    if (options.closing()) return reply.code(503).send({ status: "shutting down" });
+    switch (options.keyring.status) {
+      case "ready":
+        return reply.send({ status: "ready" });
+      case "loading":
+        return reply.code(503).send({ status: "loading request-state keys" });
+      case "failed":
+        return reply.code(503).send({ status: "request-state keys failed to load; see the server log" });
+    }
+  });
+}

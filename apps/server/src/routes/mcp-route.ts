@@ -1,0 +1,42 @@
+import type { McpServer } from "@roundtrip/sdk";
+import { mcpFastify } from "@roundtrip/sdk/fastify";
+import type { FastifyInstance } from "fastify";
+import type { Authentication } from "../auth/authentication.js";
+import type { ServerConfig } from "../config/server-config.js";
+import { keepHookHeaders } from "../http/hijacked-headers.js";
+import { registerRateLimit } from "../http/rate-limit.js";
+import { gateOnKeyring } from "../http/readiness-gate.js";
+import type { Keyring } from "../keyring/keyring.js";
+
+export interface McpRouteOptions {
+  config: ServerConfig;
+  mcp: McpServer;
+  keyring: Keyring;
+  authentication: Authentication;
+}
+
+/**
+ * POST on the MCP path, in its own scope so that its hooks touch nothing else. In order: closed until
+ * the keys are loaded, counted against the caller's rate limit, then the transport checks Origin and
+ * Host, authenticates (401/403 with challenges), and serves the request.
+ */
+export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
+  const { config, authentication } = options;
+  await app.register(async (scope) => {
+    gateOnKeyring(scope, options.keyring);
+    await registerRateLimit(scope, {
+      max: config.http.rateLimit.max,
+      windowMs: config.http.rateLimit.windowMs,
+      authenticate: authentication.authenticate,
+    });
+    keepHookHeaders(scope);
+    await scope.register(mcpFastify, {
+      server: options.mcp,
+      path: config.mcpPath,
+      authenticate: authentication.authenticate,
+      ...(config.http.corsOrigins.length > 0 ? { allowedOrigins: config.http.corsOrigins } : {}),
+      ...(config.http.allowedHosts === undefined ? {} : { allowedHosts: config.http.allowedHosts }),
+      maxBodyBytes: config.http.maxBodyBytes,
+    });
+  });
+}

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/index.js";
+
+const MINIMAL = { PUBLIC_URL: "https://mcp.example.com/mcp", OAUTH_ISSUER: "https://auth.example.com" };
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  throw new Error("expected the configuration to be refused");
+}
+
+describe("loadConfig", () => {
+  it("fills every default from two variables", () => {
+    const config = loadConfig(MINIMAL, "1.2.3");
+    expect(config).toMatchObject({
+      publicUrl: "https://mcp.example.com/mcp",
+      mcpPath: "/mcp",
+      serverName: "roundtrip",
+      serverVersion: "1.2.3",
+      keys: { kind: "ephemeral" },
+      requestStateTtlSeconds: 600,
+      log: { level: "info", format: "json" },
+      shutdownTimeoutMs: 10_000,
+      auth: {
+        issuer: "https://auth.example.com",
+        audiences: ["https://mcp.example.com/mcp"],
+        requiredScopes: ["mcp:tools"],
+        toolScopes: { deploy: ["mcp:deploy"] },
+        acceptPlainJwt: false,
+        introspection: undefined,
+      },
+      http: {
+        host: "127.0.0.1",
+        port: 3000,
+        corsOrigins: [],
+        allowedHosts: ["localhost", "127.0.0.1", "[::1]", "mcp.example.com"],
+        trustProxy: false,
+        maxBodyBytes: 4 * 1024 * 1024,
+        rateLimit: { max: 300, windowMs: 60_000 },
+      },
+    });
+  });
+
+  it("keeps the canonical URI and the issuer exactly as written", () => {
+    const config = loadConfig({
+      PUBLIC_URL: "https://mcp.example.com",
+      OAUTH_ISSUER: "https://tenant.auth.example/",
+    });
+    expect([config.publicUrl, config.auth.issuer, config.mcpPath]).toEqual([
+      "https://mcp.example.com",
+      "https://tenant.auth.example/",
+      "/",
+    ]);
+  });
+
+  it("names every missing required variable and says what to set", () => {
+    const problems = problemsOf({});
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^PUBLIC_URL is required: set it to the URL clients use/);
+    expect(problems[1]).toMatch(/^OAUTH_ISSUER is required: set it to your authorization server's issuer/);
+  });
+
+  it("reports every bad value at once, each under its variable", () => {
+    const problems = problemsOf({
+      ...MINIMAL,
+      PORT: "http",
+      LOG_LEVEL: "loud",
+      OAUTH_ACCEPT_PLAIN_JWT: "maybe",
+      REQUEST_STATE_TTL_SECONDS: "0",
+    });
+    expect(problems).toEqual([
+      'PORT must be a whole number from 0 to 65535 (a TCP port; 0 picks a free one), got "http"',
+      'OAUTH_ACCEPT_PLAIN_JWT must be true or false, got "maybe"',
+      'REQUEST_STATE_TTL_SECONDS must be a whole number from 1 to 86400 (seconds), got "0"',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ]);
+  });
+
+  it("requires https for authorization URLs off loopback, unless explicitly allowed", () => {
+    const env = { ...MINIMAL, OAUTH_ISSUER: "http://auth.internal" };
+    expect(problemsOf(env)).toEqual([
+      expect.stringMatching(/^OAUTH_ISSUER must use https .*OAUTH_ALLOW_INSECURE_HTTP/),
+    ]);
+    expect(loadConfig({ ...env, OAUTH_ALLOW_INSECURE_HTTP: "true" }).auth.issuer).toBe(
+      "http://auth.internal",
+    );
+    expect(loadConfig({ ...MINIMAL, OAUTH_ISSUER: "http://127.0.0.1:9000" }).auth.issuer).toBe(
+      "http://127.0.0.1:9000",
+    );
+  });
+
+  it("reads per-tool scopes and refuses an entry without scopes", () => {
+    const config = loadConfig({
+      ...MINIMAL,
+      OAUTH_TOOL_SCOPES: "deploy=mcp:deploy; purge=mcp:admin mcp:deploy",
+    });
+    expect(config.auth.toolScopes).toEqual({ deploy: ["mcp:deploy"], purge: ["mcp:admin", "mcp:deploy"] });
+    expect(problemsOf({ ...MINIMAL, OAUTH_TOOL_SCOPES: "deploy" })).toEqual([
+      expect.stringMatching(/^OAUTH_TOOL_SCOPES has "deploy"; write each tool as <tool>=<scope>/),
+    ]);
+  });
+
+  it("takes KMS keys, with the server name as their service unless told otherwise", () => {
+    const config = loadConfig({ ...MINIMAL, SERVER_NAME: "billing", KMS_WRAPPED_KEYS: "AQID, BAUG" });
+    expect(config.keys).toEqual({
+      kind: "kms",
+      wrappedKeys: ["AQID", "BAUG"],
+      service: "billing",
+      keyId: undefined,
+      endpoint: undefined,
+    });
+  });
+
+  it("refuses two key sources, and KMS settings without wrapped keys", () => {
+    expect(problemsOf({ ...MINIMAL, KMS_WRAPPED_KEYS: "AQID", REQUEST_STATE_KEY_FILE: "/run/keys" })).toEqual(
+      [expect.stringMatching(/^KMS_WRAPPED_KEYS and REQUEST_STATE_KEY_FILE are both set/)],
+    );
+    expect(problemsOf({ ...MINIMAL, KMS_KEY_ID: "alias/roundtrip" })).toEqual([
+      expect.stringMatching(
+        /^KMS_KEY_ID is set but KMS_WRAPPED_KEYS is empty; mint a wrapped key with roundtrip-kms-keygen/,
+      ),
+    ]);
+  });
+
+  it("names a wrapped key that is not base64 by position, without echoing any key", () => {
+    const problems = problemsOf({ ...MINIMAL, KMS_WRAPPED_KEYS: "AQID,not base64!" });
+    expect(problems).toEqual([expect.stringMatching(/^KMS_WRAPPED_KEYS entry 1 is not base64/)]);
+    expect(problems.join()).not.toContain("AQID");
+  });
+
+  it("wants all three introspection settings or none, and never echoes the secret", () => {
+    const problems = problemsOf({
+      ...MINIMAL,
+      OAUTH_INTROSPECTION_URL: "https://auth.example.com/introspect",
+      OAUTH_INTROSPECTION_CLIENT_SECRET: "s3cr3t-value-1234",
+    });
+    expect(problems).toEqual([expect.stringMatching(/go together: set all three/)]);
+    expect(problems.join()).not.toContain("s3cr3t-value-1234");
+    const config = loadConfig({
+      ...MINIMAL,
+      OAUTH_INTROSPECTION_URL: "https://auth.example.com/introspect",
+      OAUTH_INTROSPECTION_CLIENT_ID: "mcp-rs",
+      OAUTH_INTROSPECTION_CLIENT_SECRET: "s3cr3t-value-1234",
+    });
+    expect(config.auth.introspection?.clientId).toBe("mcp-rs");
+  });
+
+  it("refuses a wildcard or a path in CORS_ORIGINS", () => {
+    expect(problemsOf({ ...MINIMAL, CORS_ORIGINS: "*" })).toEqual([
+      expect.stringMatching(/^CORS_ORIGINS must list origins explicitly/),
+    ]);
+    expect(problemsOf({ ...MINIMAL, CORS_ORIGINS: "https://app.example.com/ui" })).toEqual([
+      expect.stringMatching(/^CORS_ORIGINS has "https:\/\/app.example.com\/ui", which is not an origin/),
+    ]);
+    expect(
+      loadConfig({ ...MINIMAL, CORS_ORIGINS: "https://app.example.com, http://localhost:5173" }).http
+        .corsOrigins,
+    ).toEqual(["https://app.example.com", "http://localhost:5173"]);
+  });
+
+  it("refuses an MCP path that this server already serves", () => {
+    expect(problemsOf({ ...MINIMAL, PUBLIC_URL: "https://mcp.example.com/healthz" })).toEqual([
+      expect.stringMatching(/^PUBLIC_URL has the path \/healthz, which this server uses itself/),
+    ]);
+  });
+
+  it("checks Host only when bound to loopback, unless a list is given", () => {
+    expect(loadConfig({ ...MINIMAL, HOST: "0.0.0.0" }).http.allowedHosts).toBeUndefined();
+    expect(loadConfig({ ...MINIMAL, HOST: "::1" }).http.allowedHosts).toContain("[::1]");
+    expect(loadConfig({ ...MINIMAL, ALLOWED_HOSTS: "MCP.example.com" }).http.allowedHosts).toEqual([
+      "mcp.example.com",
+    ]);
+  });
+
+  it("takes a proxy hop count or a boolean for TRUST_PROXY", () => {
+    expect(loadConfig({ ...MINIMAL, TRUST_PROXY: "2" }).http.trustProxy).toBe(2);
+    expect(loadConfig({ ...MINIMAL, TRUST_PROXY: "true" }).http.trustProxy).toBe(true);
+    expect(problemsOf({ ...MINIMAL, TRUST_PROXY: "lb" })).toEqual([
+      'TRUST_PROXY must be true, false or the number of proxies in front of the server, got "lb"',
+    ]);
+  });
+});

@@ -1,0 +1,117 @@
+import { randomBytes } from "node:crypto";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LocalAuthServer } from "@roundtrip/local-auth";
+import { type InputResponses, isInputRequiredResult, McpError } from "@roundtrip/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readKeyFile } from "../src/keyring/key-file.js";
+import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { LeakWatch } from "./support/leak-watch.js";
+import { mcpClient } from "./support/mcp-client.js";
+import { type RunningServer, startServer } from "./support/running-server.js";
+
+const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };
+
+let folder: string;
+const secret = randomBytes(32).toString("hex");
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "roundtrip-keys-"));
+});
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function keyFile(name: string, text: string, mode = 0o600): Promise<string> {
+  const path = join(folder, name);
+  await writeFile(path, text);
+  await chmod(path, mode);
+  return path;
+}
+
+describe("readKeyFile", () => {
+  it("reads one secret per line, newest first, skipping comments and blank lines", async () => {
+    const older = randomBytes(32).toString("hex");
+    const path = await keyFile("ring", `# rotated 2026-11\n${secret}\n\n${older}\n`);
+    expect(await readKeyFile(path)).toEqual({ keys: [secret, older], readableByOthers: false });
+  });
+
+  it("flags a file that group or others can read", async () => {
+    const path = await keyFile("open", `${secret}\n`, 0o644);
+    expect((await readKeyFile(path)).readableByOthers).toBe(true);
+  });
+
+  it("names the short key and says how to make a good one, without printing it", async () => {
+    const path = await keyFile("short", "too-short-secret\n");
+    const message = await readKeyFile(path).then(
+      () => "",
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(message).toMatch(/key 1 is shorter than 32 bytes; replace it .*randomBytes\(32\)/);
+    expect(message).not.toContain("too-short-secret");
+  });
+
+  it("says what to do when the file is missing or empty", async () => {
+    await expect(readKeyFile(join(folder, "absent"))).rejects.toThrow(/cannot be read \(ENOENT\); create it/);
+    await expect(readKeyFile(await keyFile("empty", "# nothing yet\n"))).rejects.toThrow(/holds no key/);
+  });
+});
+
+describe("two instances sharing a key file", () => {
+  let as: LocalAuthServer;
+  let first: RunningServer;
+  let second: RunningServer;
+  let stranger: RunningServer;
+  const watch = new LeakWatch();
+
+  beforeAll(async () => {
+    as = await startAuthorizationServer();
+    const path = await keyFile("shared", `${secret}\n`, 0o644);
+    first = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }));
+    second = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }));
+    stranger = await startServer(serverEnvironment(as));
+  });
+
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await stranger?.close();
+    await as?.close();
+  });
+
+  it("complete each other's rounds, which an instance with its own key refuses", async () => {
+    const token = (await as.authorizationCodeToken("alice", "mcp:tools mcp:deploy")).accessToken;
+    const args = { service: "ledger", env: "staging" };
+    const manualRounds = (server: RunningServer) =>
+      mcpClient(server.url, token, watch, { onElicit: () => ({ action: "cancel" }) }).session;
+    const asked = await manualRounds(first).callTool("deploy", args, { allowInputRequired: true });
+    if (!isInputRequiredResult(asked) || asked.requestState === undefined)
+      throw new Error("expected a sealed round");
+    const next = {
+      allowInputRequired: true as const,
+      requestState: asked.requestState,
+      inputResponses: CONFIRMED,
+    };
+
+    const carried = await manualRounds(second).callTool("deploy", args, next);
+    const refused = await manualRounds(stranger)
+      .callTool("deploy", args, next)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+
+    expect(isInputRequiredResult(carried) && Object.keys(carried.inputRequests ?? {})).toEqual(["approval"]);
+    expect(refused).toBeInstanceOf(McpError);
+    expect(stranger.logs.lines().some((line) => line.reason === "unknown key")).toBe(true);
+  });
+
+  it("warns that the shared file is readable by others", () => {
+    const warning = first.logs.lines().find((line) => line.keySource === "file" && line.level === 40);
+    expect(warning?.msg).toMatch(/chmod 600/);
+    expect(watch.leaksIn(first.logs.text() + second.logs.text())).toEqual([]);
+    expect(first.logs.text()).not.toContain(secret);
+  });
+});

@@ -1,0 +1,302 @@
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import type { KMSClient } from "@aws-sdk/client-kms";
+import type { LocalAuthServer } from "@roundtrip/local-auth";
+import {
+  type InputRequiredResult,
+  type InputResponses,
+  isInputRequiredResult,
+  McpError,
+} from "@roundtrip/sdk";
+import { generateWrappedDataKey } from "@roundtrip/sealing/kms";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  adminClient,
+  clientConfigFor,
+  createKey,
+  useDummyAwsEnvironment,
+} from "../../../packages/sealing/test/support/kms-fixture.js";
+import {
+  type MotoServer,
+  READY_WITHIN_MS,
+  startMotoServer,
+} from "../../../packages/sealing/test/support/moto-server.js";
+import {
+  CHILD_START_WITHIN_MS,
+  type ChildServer,
+  runChildToExit,
+  startChildServer,
+} from "./support/child-server.js";
+import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { heldProxy } from "./support/held-proxy.js";
+import { LeakWatch } from "./support/leak-watch.js";
+import { mcpClient } from "./support/mcp-client.js";
+import { type RunningServer, startServer } from "./support/running-server.js";
+
+const FLEET = "roundtrip-fleet";
+const ARGS = { service: "ledger", env: "production" };
+
+let moto: MotoServer;
+let admin: KMSClient;
+let as: LocalAuthServer;
+let alice: string;
+let keyAlias: string;
+/** Two wrapped data keys, minted under the same KMS key for the fleet's service name. */
+let older: string;
+let newer: string;
+const watch = new LeakWatch();
+const servers: RunningServer[] = [];
+const proxies: { close(): Promise<void> }[] = [];
+const children: ChildServer[] = [];
+
+beforeAll(async () => {
+  useDummyAwsEnvironment();
+  moto = await startMotoServer();
+  admin = adminClient(moto.url);
+  ({ alias: keyAlias } = await createKey(admin));
+  const mint = async () =>
+    (
+      await generateWrappedDataKey({
+        keyId: keyAlias,
+        service: FLEET,
+        clientConfig: clientConfigFor(moto.url),
+      })
+    ).wrappedKey;
+  older = await mint();
+  newer = await mint();
+  watch.remember("wrapped key", older);
+  watch.remember("wrapped key", newer);
+  as = await startAuthorizationServer();
+  alice = (await as.authorizationCodeToken("alice", "mcp:tools mcp:deploy")).accessToken;
+}, READY_WITHIN_MS + 30_000);
+
+afterAll(async () => {
+  for (const child of children) await child.stop();
+  for (const server of servers) await server.close();
+  for (const proxy of proxies) await proxy.close();
+  await as?.close();
+  admin?.destroy();
+  await moto?.stop();
+  vi.unstubAllEnvs();
+});
+
+/** The fleet's environment: one public URL, one server name, the same wrapped keys on every instance. */
+function fleetEnvironment(overrides: Record<string, string> = {}): Record<string, string> {
+  return serverEnvironment(as, {
+    SERVER_NAME: FLEET,
+    KMS_WRAPPED_KEYS: `${older},${newer}`,
+    KMS_KEY_ID: keyAlias,
+    KMS_ENDPOINT: moto.url,
+    ...overrides,
+  });
+}
+
+async function inProcess(env: Record<string, string>): Promise<RunningServer> {
+  const server = await startServer(env);
+  servers.push(server);
+  return server;
+}
+
+async function child(env: Record<string, string>): Promise<ChildServer> {
+  const started = await startChildServer(env);
+  children.push(started);
+  return started;
+}
+
+/** One deploy round by alice against `url`, handing back what the server answered. */
+function round(url: string, options: { requestState?: string; inputResponses?: InputResponses } = {}) {
+  const client = mcpClient(url, alice, watch, { onElicit: () => ({ action: "cancel" }) });
+  return client.session.callTool("deploy", ARGS, { allowInputRequired: true, ...options });
+}
+
+function expectInputRequired(result: unknown): InputRequiredResult & { requestState: string } {
+  if (!isInputRequiredResult(result) || typeof result.requestState !== "string") {
+    throw new Error(`expected another round, got ${JSON.stringify(result)}`);
+  }
+  return result as InputRequiredResult & { requestState: string };
+}
+
+/** Tests that start a server process wait for its cold start, on top of their own work. */
+const WITH_CHILD = { timeout: CHILD_START_WITHIN_MS + 30_000 };
+
+const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };
+const APPROVED: InputResponses = { approval: { action: "accept" } };
+
+describe("request-state keys unwrapped by KMS (moto_server)", () => {
+  it("stays unready, and closed to MCP traffic, until KMS has answered", async () => {
+    const slowKms = await heldProxy(moto.url);
+    proxies.push(slowKms);
+    const server = await startServer(fleetEnvironment({ KMS_ENDPOINT: slowKms.url }), { waitForKeys: false });
+    servers.push(server);
+
+    const ready = await fetch(`${server.origin}/readyz`);
+    const mcp = await fetch(server.url, { method: "POST", headers: { authorization: `Bearer ${alice}` } });
+    expect([ready.status, server.server.keyring.status]).toEqual([503, "loading"]);
+    expect([mcp.status, mcp.headers.get("retry-after")]).toEqual([503, "1"]);
+    expect(slowKms.arrived()).toBeGreaterThan(0);
+
+    slowKms.release();
+    await server.server.keyring.ready;
+
+    expect((await fetch(`${server.origin}/readyz`)).status).toBe(200);
+    const client = mcpClient(server.url, alice, watch, {
+      onElicit: (params) =>
+        params.mode === "url" ? { action: "accept" } : { action: "accept", content: { confirm: true } },
+    });
+    const result = await client.callTool("deploy", ARGS);
+    expect(result.content).toEqual([
+      { type: "text", text: expect.stringMatching(/^Deployed rel-[0-9a-f]{8} of ledger to production$/) },
+    ]);
+    expect(server.logs.lines().find((line) => line.keySource === "kms")?.msg).toBe(
+      "request-state keys unwrapped by KMS",
+    );
+  });
+
+  it(
+    "lets a second process with the same wrapped keys and name complete rounds the first minted",
+    WITH_CHILD,
+    async () => {
+      const first = await inProcess(fleetEnvironment());
+      const second = await child(fleetEnvironment());
+
+      const asked = expectInputRequired(await round(first.url));
+      const approval = expectInputRequired(
+        await round(second.url, { requestState: asked.requestState, inputResponses: CONFIRMED }),
+      );
+      const done = await round(first.url, { requestState: approval.requestState, inputResponses: APPROVED });
+
+      expect(Object.keys(approval.inputRequests ?? {})).toEqual(["approval"]);
+      expect(done).toMatchObject({
+        resultType: "complete",
+        content: [
+          { type: "text", text: expect.stringMatching(/^Deployed rel-[0-9a-f]{8} of ledger to production$/) },
+        ],
+      });
+    },
+  );
+
+  it("refuses those rounds on an instance with the same keys under another server name", async () => {
+    const first = await inProcess(fleetEnvironment());
+    const renamed = await inProcess(
+      fleetEnvironment({ SERVER_NAME: "roundtrip-fleet-2", KMS_SERVICE_NAME: FLEET }),
+    );
+
+    const asked = expectInputRequired(await round(first.url));
+    const refusal = await round(renamed.url, {
+      requestState: asked.requestState,
+      inputResponses: CONFIRMED,
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(refusal).toBeInstanceOf(McpError);
+    expect((refusal as McpError).message).toBe("Invalid or expired requestState");
+    expect(renamed.logs.lines().some((line) => line.reason === "audience")).toBe(true);
+  });
+
+  it("rotates: the new key first still opens the old key's rounds, dropping the old key refuses them", async () => {
+    const minting = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: `${older},${newer}` }));
+    const rotated = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: `${newer},${older}` }));
+    const retired = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: newer }));
+
+    const asked = expectInputRequired(await round(minting.url));
+    const carried = await round(rotated.url, { requestState: asked.requestState, inputResponses: CONFIRMED });
+    const refused = await round(retired.url, {
+      requestState: asked.requestState,
+      inputResponses: CONFIRMED,
+    }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(Object.keys(expectInputRequired(carried).inputRequests ?? {})).toEqual(["approval"]);
+    expect((refused as McpError).code).toBe(-32602);
+    expect(retired.logs.lines().some((line) => line.reason === "unknown key")).toBe(true);
+  });
+
+  it(
+    "exits 1 with a message that names the key and the fix when KMS refuses to unwrap",
+    WITH_CHILD,
+    async () => {
+      const exit = await runChildToExit(fleetEnvironment({ KMS_SERVICE_NAME: "another-service" }));
+
+      const failure = exit.output
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
+        .find((line) => line.msg === "request-state keys failed to load");
+      expect(exit.code).toBe(1);
+      expect(failure?.reason).toMatch(
+        /^Cannot unwrap wrappedKeys\[0\] .* for service "another-service": InvalidCiphertextException/,
+      );
+      expect(failure?.reason).toContain("roundtrip-kms-keygen --key-id");
+      expect(watch.leaksIn(exit.output)).toEqual([]);
+    },
+  );
+
+  it("drains an in-flight request on SIGTERM, then exits 0", WITH_CHILD, async () => {
+    const server = await child(fleetEnvironment());
+    const body = JSON.stringify(discoverRequest());
+    const request = httpRequest(server.url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${alice}`,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        accept: "application/json",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "server/discover",
+        "x-request-id": "drain-check",
+      },
+    });
+    const response = new Promise<IncomingMessage>((resolve, reject) => {
+      request.on("response", resolve);
+      request.on("error", reject);
+    });
+    request.write(body.slice(0, 20));
+    await server.waitForLog((line) => line.reqId === "drain-check", "the in-flight request");
+
+    server.kill("SIGTERM");
+    await server.waitForLog(
+      (line) => line.msg === "shutting down: draining in-flight requests",
+      "the shutdown",
+    );
+    request.end(body.slice(20));
+
+    const answered = await response;
+    const text = await readAll(answered);
+    expect(answered.statusCode).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ id: 7, result: { resultType: "complete" } });
+    // Told to close, so a keep-alive client cannot hold the connection, and the shutdown, open.
+    expect(answered.headers.connection).toBe("close");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("logged, in every process, no token, requestState or wrapped key", () => {
+    const text = [...servers.map((s) => s.logs.text()), ...children.map((c) => c.output())].join("\n");
+    expect(watch.size).toBeGreaterThan(5);
+    expect(text).toContain("request completed");
+    expect(watch.leaksIn(text)).toEqual([]);
+  });
+});
+
+function discoverRequest() {
+  return {
+    jsonrpc: "2.0",
+    id: 7,
+    method: "server/discover",
+    params: {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "drain-check", version: "0.0.0" },
+      },
+    },
+  };
+}
+
+async function readAll(stream: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
