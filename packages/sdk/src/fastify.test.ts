@@ -200,3 +200,43 @@ describe("mcpFastify: protocol errors instead of Fastify's own", () => {
     expect(reply.status).toBe(403);
   });
 });
+
+describe("mcpFastify: living with other plugins' hooks", () => {
+  let hooked: FastifyInstance;
+  let hookedUrl: string;
+
+  beforeAll(async () => {
+    hooked = Fastify({ logger: false });
+    await hooked.register(async (scope) => {
+      scope.addHook("onRequest", async (request, reply) => {
+        reply.header("x-request-id", "req-42");
+        if (request.headers["x-refuse"] === "yes") {
+          throw Object.assign(new Error("Too many requests, retry later"), { statusCode: 429 });
+        }
+      });
+      await scope.register(mcpFastify, { server: fixture.server, path: "/mcp" });
+    });
+    const address = await hooked.listen({ host: "127.0.0.1", port: 0 });
+    hookedUrl = `${address}/mcp`;
+  });
+
+  afterAll(async () => {
+    await hooked.close();
+  });
+
+  it("keeps headers that hooks set through Fastify on the MCP response", async () => {
+    const reply = await post(hookedUrl, rpcRequest("server/discover"));
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get("x-request-id")).toBe("req-42");
+  });
+
+  it("keeps a hook's own refusal status and message instead of turning it into a 500", async () => {
+    const response = await fetch(hookedUrl, {
+      method: "POST",
+      headers: { ...JSON_HEADERS, ...mcpHeaders(rpcRequest("server/discover")), "x-refuse": "yes" },
+      body: JSON.stringify(rpcRequest("server/discover")),
+    });
+    expect(response.status).toBe(429);
+    expect(await response.json()).toEqual({ error: "Too many requests, retry later" });
+  });
+});

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
 import type { ServerSource } from "./server/server.js";
-import { HttpError } from "./transport/http-errors.js";
 import {
   createNodeHandler,
   DEFAULT_MAX_BODY_BYTES,
@@ -31,28 +30,29 @@ export const mcpFastify: FastifyPluginAsync<McpFastifyOptions> = async (app: Fas
     scope.setErrorHandler(
       (error: { code?: string; statusCode?: number; message: string }, request, reply) => {
         if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-          reply.hijack();
-          const tooLarge = new HttpError(
-            413,
-            `Request body exceeds ${limit} bytes; send a smaller request or raise maxBodyBytes`,
-            {
-              code: -32600,
-            },
-          );
-          reply.raw.writeHead(413, { "content-type": "application/json" });
-          reply.raw.end(
-            JSON.stringify({ jsonrpc: "2.0", error: { code: tooLarge.code, message: tooLarge.message } }),
-          );
+          const message = `Request body exceeds ${limit} bytes; send a smaller request or raise maxBodyBytes`;
+          void reply.status(413).send({ jsonrpc: "2.0", error: { code: -32600, message } });
+          return;
+        }
+        const status = error.statusCode ?? 500;
+        // A hook's own refusal (a 429 from a rate limiter, a 401 from an auth hook) keeps its status and text.
+        if (status < 500) {
+          void reply.status(status).send({ error: error.message });
           return;
         }
         request.log.error({ err: { message: error.message, code: error.code } }, "MCP route failed");
-        void reply.status(error.statusCode ?? 500).send({ error: "Internal error" });
+        void reply.status(status).send({ error: "Internal error" });
       },
     );
     scope.route({
       method: ["POST", "GET", "DELETE", "PUT", "PATCH"],
       url: path,
       handler: async (request, reply) => {
+        // The transport writes on the raw response; headers that hooks set through Fastify (CORS,
+        // rate-limit counters, request ids) are carried over first. The transport's own still win.
+        for (const [name, value] of Object.entries(reply.getHeaders())) {
+          if (value !== undefined) reply.raw.setHeader(name, value);
+        }
         reply.hijack();
         await handle(request.raw, reply.raw, request.method === "POST" ? request.body : undefined);
       },

@@ -3,7 +3,6 @@ import { mcpFastify } from "@roundtrip/sdk/fastify";
 import type { FastifyInstance } from "fastify";
 import type { Authentication } from "../auth/authentication.js";
 import type { ServerConfig } from "../config/server-config.js";
-import { keepHookHeaders } from "../http/hijacked-headers.js";
 import { registerRateLimit } from "../http/rate-limit.js";
 import { gateOnKeyring } from "../http/readiness-gate.js";
 import type { Keyring } from "../keyring/keyring.js";
@@ -29,7 +28,6 @@ export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOp
       windowMs: config.http.rateLimit.windowMs,
       authenticate: authentication.authenticate,
     });
-    keepHookHeaders(scope);
     await scope.register(mcpFastify, {
       server: options.mcp,
       path: config.mcpPath,
