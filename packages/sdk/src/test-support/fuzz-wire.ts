@@ -14,14 +14,15 @@ export interface RawRequest {
 }
 
 /**
- * One request over node:http with exactly the headers given (no defaults added but Host and
- * Content-Length), on a fresh connection so one bad request cannot leave a socket in a state that
- * spoils the next.
+ * One request over node:http with exactly the headers given (plus Host, Content-Length and
+ * Connection), on a fresh connection so one bad request cannot leave a socket in a state that spoils
+ * the next.
  */
 export function rawRequest(url: string, message: RawRequest): Promise<RawResponse> {
   const target = new URL(url);
   const body = message.body === undefined ? undefined : Buffer.from(message.body, "utf8");
-  const headers: Record<string, string> = { ...message.headers };
+  // A fresh connection each time: "close" keeps the default pool from reusing the socket.
+  const headers: Record<string, string> = { ...message.headers, connection: "close" };
   if (body !== undefined) headers["content-length"] = String(body.length);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -31,7 +32,6 @@ export function rawRequest(url: string, message: RawRequest): Promise<RawRespons
         path: target.pathname,
         method: message.method ?? "POST",
         headers,
-        agent: false,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -54,7 +54,7 @@ export function rawRequest(url: string, message: RawRequest): Promise<RawRespons
 /** Which JSON-RPC error codes each HTTP status may carry (Streamable HTTP 2026-07-28 and our README). */
 export const CODES_BY_STATUS: Readonly<Record<number, readonly number[]>> = {
   200: [-32602],
-  400: [-32700, -32600, -32020, -32021, -32022],
+  400: [-32700, -32600, -32602, -32020, -32021, -32022],
   403: [-32600],
   404: [-32601],
   405: [-32600],

@@ -1,0 +1,108 @@
+/**
+ * `pnpm bench`: every target in turn, each server in its own process and the load driver in another,
+ * with the same driver, tool and payloads for all. Prints the table and the verdicts, and writes
+ * bench/RESULTS.md and bench/results/latest.json.
+ *
+ *   pnpm bench [--quick] [-c 16] [--warmup 3s] [--duration 10s] [--repeat 1]
+ *              [--targets roundtrip,official-hmac] [--no-pin] [--profile] [--no-write]
+ *
+ * Environment: BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_DURATION, BENCH_REPEAT, BENCH_TARGETS.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { cliArgs, parseDuration, parsePositive, pick } from "./cli/args.js";
+import { canPin, describeMachine, machineLine } from "./proc/machine.js";
+import { evaluateGoals } from "./report/goals.js";
+import { resultsMarkdown, type Settings } from "./report/markdown.js";
+import { formatTable, toRows } from "./report/table.js";
+import { measureTarget } from "./run/measure.js";
+import { isValid, medianRun, type TargetRun } from "./run/target-run.js";
+import { TARGETS, type Target, targetNamed } from "./targets/catalog.js";
+
+const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
+
+const { values } = parseArgs({
+  args: cliArgs(),
+  allowNegative: true,
+  options: {
+    quick: { type: "boolean", default: false },
+    concurrency: { type: "string", short: "c" },
+    warmup: { type: "string" },
+    duration: { type: "string" },
+    repeat: { type: "string" },
+    targets: { type: "string" },
+    pin: { type: "boolean" },
+    profile: { type: "boolean", default: false },
+    write: { type: "boolean", default: true },
+  },
+});
+
+const quick = values.quick === true;
+const settings: Settings = {
+  concurrency: parsePositive(pick(values.concurrency, "BENCH_CONCURRENCY", "16"), "--concurrency"),
+  warmupMs: parseDuration(pick(values.warmup, "BENCH_WARMUP", quick ? "1s" : "3s"), "--warmup"),
+  durationMs: parseDuration(pick(values.duration, "BENCH_DURATION", quick ? "3s" : "10s"), "--duration"),
+  repeat: parsePositive(pick(values.repeat, "BENCH_REPEAT", "1"), "--repeat"),
+  pinned: values.pin ?? canPin(),
+  quick,
+  profiled: values.profile === true,
+};
+const selected: Target[] =
+  (values.targets ?? process.env.BENCH_TARGETS)
+    ? String(values.targets ?? process.env.BENCH_TARGETS)
+        .split(",")
+        .map((name) => targetNamed(name.trim()))
+    : [...TARGETS];
+
+const machine = describeMachine();
+console.log(`machine: ${machineLine(machine)}`);
+console.log(
+  `${selected.length} target(s) × ${settings.repeat}, ${settings.concurrency} flows, ${settings.warmupMs / 1000} s warm-up + ${settings.durationMs / 1000} s each${settings.pinned ? ", pinned" : ""}\n`,
+);
+
+const runs = new Map<string, TargetRun[]>();
+// Repeats go round the whole list, so a burst of noise on the machine hits different targets.
+for (let round = 1; round <= settings.repeat; round++) {
+  for (const target of selected) {
+    process.stdout.write(`  ${target.name.padEnd(24)} `);
+    const run = await measureTarget(target, {
+      concurrency: settings.concurrency,
+      warmupMs: settings.warmupMs,
+      durationMs: settings.durationMs,
+      pin: settings.pinned,
+      ...(settings.profiled ? { profileDir: join(BENCH_DIR, "results", "profiles") } : {}),
+    });
+    const load = run.load;
+    console.log(
+      load
+        ? `${load.flowsPerSecond.toFixed(0)} flows/s, p99 ${load.latency.p99.toFixed(2)} ms, ${load.errors} errors, peak ${run.peakRssMiB.toFixed(1)} MiB`
+        : `failed: ${run.failure ?? "no result"}`,
+    );
+    runs.set(target.name, [...(runs.get(target.name) ?? []), run]);
+  }
+}
+
+const chosen = selected.map((target) => medianRun(runs.get(target.name) ?? []));
+const byName = new Map(chosen.map((run) => [run.name, run]));
+const rows = toRows(chosen);
+const goals = evaluateGoals(byName, settings.concurrency);
+
+console.log(`\n${formatTable(rows)}\n`);
+for (const goal of goals) {
+  const cpu = goal.byCpu === "–" ? "" : ` (by server CPU per flow: ${goal.byCpu})`;
+  console.log(`  [${goal.status.padEnd(6)}] ${goal.goal}: ${goal.measured}${cpu}`);
+}
+
+if (values.write) {
+  const resultsDir = join(BENCH_DIR, "results");
+  mkdirSync(resultsDir, { recursive: true });
+  const raw = { machine, settings, goals, runs: Object.fromEntries(runs), median: chosen };
+  writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(raw, null, 2)}\n`);
+  writeFileSync(join(BENCH_DIR, "RESULTS.md"), resultsMarkdown(machine, settings, rows, goals));
+  console.log(`\nwrote ${join(BENCH_DIR, "RESULTS.md")} and ${join(resultsDir, "latest.json")}`);
+}
+
+// A target that failed or answered wrongly makes the run fail; a missed goal is a finding, not a failure.
+process.exit(chosen.every(isValid) ? 0 : 1);

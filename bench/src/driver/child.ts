@@ -1,0 +1,57 @@
+/**
+ * The load driver process. The parent sends one DriverJob over IPC; the driver answers with its
+ * result (closed loop) or a stream of windows (open loop), then exits. It also exits when the parent
+ * goes away, so no load outlives the run.
+ */
+import { type DriverJob, type DriverMessage, isDriverJob } from "../proc/messages.js";
+import { runClosedLoop } from "./closed-loop.js";
+import { createPostClient } from "./http-client.js";
+import { mixedFlow } from "./mix.js";
+import { runOpenLoop } from "./open-loop.js";
+
+function send(message: DriverMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.send) resolve();
+    else process.send(message, undefined, undefined, () => resolve());
+  });
+}
+
+async function run(job: DriverJob): Promise<void> {
+  const flow = mixedFlow(job.mix);
+  if (job.mode === "closed") {
+    const client = createPostClient(job.host, job.port, {
+      sockets: job.concurrency,
+      timeoutMs: job.timeoutMs,
+    });
+    const result = await runClosedLoop({
+      client,
+      flow,
+      ...job,
+      onPhase: (phase) => void send({ type: "phase", phase }),
+    });
+    client.close();
+    await send({ type: "result", result });
+    return;
+  }
+  const client = createPostClient(job.host, job.port, { sockets: job.maxInFlight, timeoutMs: job.timeoutMs });
+  await runOpenLoop({ client, flow, ...job, onWindow: (window) => void send({ type: "window", window }) });
+  client.close();
+  await send({ type: "done" });
+}
+
+process.once("disconnect", () => process.exit(0));
+process.once("message", (job: unknown) => {
+  if (!isDriverJob(job)) {
+    void send({ type: "failed", message: "the driver got a message that is not a job" }).then(() =>
+      process.exit(1),
+    );
+    return;
+  }
+  run(job).then(
+    () => process.exit(0),
+    async (error: unknown) => {
+      await send({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+      process.exit(1);
+    },
+  );
+});

@@ -1,0 +1,137 @@
+import { type CallParams, toolsCall, toolsList, type WireRequest } from "../wire/mcp-request.js";
+import { type JsonRpcAnswer, parseReply, toolText } from "../wire/reply.js";
+import { ADD_TOOL, addText, DECLINED_TEXT, GREET_TOOL, greetText, NAME_KEY } from "../wire/scenario.js";
+import type { PostClient } from "./http-client.js";
+
+/** A flow that did not end as the contract says: the target is broken, not slow. */
+export class FlowError extends Error {
+  override readonly name = "FlowError";
+}
+
+export type FlowKind = "greet" | "decline" | "add" | "list" | "tampered";
+
+/** Runs one whole flow and returns the latency of each of its rounds, in milliseconds. */
+export type Flow = (client: PostClient, seq: number) => Promise<number[]>;
+
+const GREETING = "Hello";
+const INVALID_PARAMS = -32602;
+
+async function timed(
+  client: PostClient,
+  id: number,
+  message: WireRequest,
+): Promise<{ answer: JsonRpcAnswer; ms: number }> {
+  const started = process.hrtime.bigint();
+  const reply = await client.post(message);
+  const answer = parseReply(reply);
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (answer.id !== id) throw new FlowError(`answer id ${String(answer.id)} for request ${id}`);
+  if (answer.kind === "result" && reply.status !== 200) {
+    throw new FlowError(`a result came with HTTP ${reply.status}`);
+  }
+  return { answer, ms };
+}
+
+function resultOf(answer: JsonRpcAnswer, step: string): Record<string, unknown> {
+  if (answer.kind === "error") throw new FlowError(`${step}: error ${answer.code} ${answer.message}`);
+  return answer.result;
+}
+
+/** Clients read an absent resultType as complete. */
+function expectComplete(result: Record<string, unknown>, text: string, step: string): void {
+  const type = result.resultType ?? "complete";
+  if (type !== "complete") throw new FlowError(`${step}: resultType ${String(type)}`);
+  if (result.isError === true) throw new FlowError(`${step}: tool error ${toolText(result)}`);
+  const got = toolText(result);
+  if (got !== text) throw new FlowError(`${step}: expected "${text}", got "${got}"`);
+}
+
+/** Round 1 of greet: the question and the state to echo. */
+async function ask(client: PostClient, seq: number): Promise<{ state: string; ms: number }> {
+  const id = seq * 2;
+  const { answer, ms } = await timed(
+    client,
+    id,
+    toolsCall(id, { name: GREET_TOOL, arguments: { greeting: GREETING } }),
+  );
+  const result = resultOf(answer, "round 1");
+  if (result.resultType !== "input_required") {
+    throw new FlowError(`round 1: resultType ${String(result.resultType)}, expected input_required`);
+  }
+  const question = (result.inputRequests as Record<string, { method?: unknown }> | undefined)?.[NAME_KEY];
+  if (question?.method !== "elicitation/create") throw new FlowError("round 1: no name elicitation");
+  if (typeof result.requestState !== "string") throw new FlowError("round 1: no requestState");
+  return { state: result.requestState, ms };
+}
+
+function retry(seq: number, state: string, response: Record<string, unknown>): WireRequest {
+  const params: CallParams = {
+    name: GREET_TOOL,
+    arguments: { greeting: GREETING },
+    inputResponses: { [NAME_KEY]: response },
+    requestState: state,
+  };
+  return toolsCall(seq * 2 + 1, params);
+}
+
+const greet: Flow = async (client, seq) => {
+  const first = await ask(client, seq);
+  const name = `Ada ${seq}`;
+  const second = await timed(
+    client,
+    seq * 2 + 1,
+    retry(seq, first.state, { action: "accept", content: { name } }),
+  );
+  expectComplete(resultOf(second.answer, "round 2"), greetText(GREETING, name), "round 2");
+  return [first.ms, second.ms];
+};
+
+const decline: Flow = async (client, seq) => {
+  const first = await ask(client, seq);
+  const second = await timed(client, seq * 2 + 1, retry(seq, first.state, { action: "decline" }));
+  expectComplete(resultOf(second.answer, "round 2"), DECLINED_TEXT, "round 2");
+  return [first.ms, second.ms];
+};
+
+/** Flips one character in the middle, where both SDKs' tokens carry authenticated bytes. */
+function tamper(state: string): string {
+  const at = Math.floor(state.length / 2);
+  const flipped = state[at] === "A" ? "B" : "A";
+  return state.slice(0, at) + flipped + state.slice(at + 1);
+}
+
+const tampered: Flow = async (client, seq) => {
+  const first = await ask(client, seq);
+  const name = `Eve ${seq}`;
+  const second = await timed(
+    client,
+    seq * 2 + 1,
+    retry(seq, tamper(first.state), { action: "accept", content: { name } }),
+  );
+  if (second.answer.kind !== "error" || second.answer.code !== INVALID_PARAMS) {
+    throw new FlowError("round 2: a tampered requestState was not refused with -32602");
+  }
+  return [first.ms, second.ms];
+};
+
+const add: Flow = async (client, seq) => {
+  const a = seq % 1000;
+  const b = 7;
+  const id = seq * 2;
+  const { answer, ms } = await timed(client, id, toolsCall(id, { name: ADD_TOOL, arguments: { a, b } }));
+  expectComplete(resultOf(answer, "add"), addText(a, b), "add");
+  return [ms];
+};
+
+const list: Flow = async (client, seq) => {
+  const id = seq * 2;
+  const { answer, ms } = await timed(client, id, toolsList(id));
+  const tools = resultOf(answer, "tools/list").tools;
+  const names = Array.isArray(tools) ? tools.map((tool: { name?: unknown }) => tool.name) : [];
+  if (!names.includes(GREET_TOOL) || !names.includes(ADD_TOOL)) {
+    throw new FlowError(`tools/list: expected ${GREET_TOOL} and ${ADD_TOOL}, got ${names.join(", ")}`);
+  }
+  return [ms];
+};
+
+export const FLOWS: Readonly<Record<FlowKind, Flow>> = { greet, decline, add, list, tampered };

@@ -1,0 +1,100 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import type { ServerKind } from "../targets/catalog.js";
+import { type DriverJob, type DriverMessage, isTagged, type ServerMessage } from "./messages.js";
+
+export interface ChildOptions {
+  /** Pins the process (all its threads) to one CPU with taskset. */
+  cpu?: number;
+  /** Extra node flags, e.g. --cpu-prof. */
+  nodeArgs?: readonly string[];
+}
+
+const SERVER_SCRIPT = fileURLToPath(new URL("../targets/child.js", import.meta.url));
+const DRIVER_SCRIPT = fileURLToPath(new URL("../driver/child.js", import.meta.url));
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+function spawnNode(script: string, args: readonly string[], options: ChildOptions): ChildProcess {
+  const node = [...(options.nodeArgs ?? []), script, ...args];
+  // taskset execs node in place, so the pid, the IPC channel and the affinity all carry over.
+  const [command, argv] =
+    options.cpu === undefined
+      ? [process.execPath, node]
+      : ["taskset", ["-c", String(options.cpu), process.execPath, ...node]];
+  return spawn(command, argv, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+async function stopChild(child: ChildProcess, ask: () => void): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  ask();
+  const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+export interface RunningServer {
+  pid: number;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts one target server in its own process and waits until it listens. */
+export function startServerChild(kind: ServerKind, options: ChildOptions = {}): Promise<RunningServer> {
+  const child = spawnNode(SERVER_SCRIPT, [kind], options);
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string): void => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(new Error(`server ${kind}: ${reason}`));
+    };
+    const timer = setTimeout(() => fail(`not ready after ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+    child.once("exit", (code, signal) => fail(`exited (${code ?? signal}) before it was ready`));
+    child.on("message", (message: unknown) => {
+      if (!isTagged<ServerMessage>(message)) return;
+      if (message.type === "failed") return fail(message.message);
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      const pid = child.pid;
+      if (pid === undefined) return fail("has no pid");
+      resolve({
+        pid,
+        port: message.port,
+        stop: () => stopChild(child, () => child.send({ type: "stop" })),
+      });
+    });
+  });
+}
+
+/**
+ * Runs the load driver in its own process and passes on each message it sends. Resolves when it has
+ * exited; it is killed if it overruns `deadlineMs`, so a hung target cannot hang the bench.
+ */
+export function runDriverChild(
+  job: DriverJob,
+  deadlineMs: number,
+  onMessage: (message: DriverMessage) => void,
+  options: ChildOptions = {},
+): Promise<void> {
+  const child = spawnNode(DRIVER_SCRIPT, [], options);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the load driver overran its ${deadlineMs} ms deadline`));
+    }, deadlineMs);
+    child.on("message", (message: unknown) => {
+      if (isTagged<DriverMessage>(message)) onMessage(message);
+    });
+    child.once("exit", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`the load driver exited with ${code ?? signal}`));
+    });
+    child.send(job);
+  });
+}

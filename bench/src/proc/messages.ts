@@ -1,0 +1,52 @@
+import type { LoadResult, WindowStats } from "../driver/load-result.js";
+import type { FlowMix } from "../driver/mix.js";
+
+/** What the parent asks the load driver child to do. */
+export type DriverJob =
+  | {
+      mode: "closed";
+      host: string;
+      port: number;
+      mix: FlowMix;
+      concurrency: number;
+      warmupMs: number;
+      durationMs: number;
+      timeoutMs: number;
+      maxErrors: number;
+    }
+  | {
+      mode: "open";
+      host: string;
+      port: number;
+      mix: FlowMix;
+      rate: number;
+      durationMs: number;
+      windowMs: number;
+      maxInFlight: number;
+      timeoutMs: number;
+    };
+
+export type DriverMessage =
+  | { type: "result"; result: LoadResult }
+  /** Sent when the measured window of a closed-loop run opens and when it closes. */
+  | { type: "phase"; phase: "measure" | "end" }
+  | { type: "window"; window: WindowStats }
+  | { type: "done" }
+  | { type: "failed"; message: string };
+
+export type ServerMessage = { type: "ready"; port: number } | { type: "failed"; message: string };
+
+export type ServerCommand = { type: "stop" };
+
+/** Messages cross the IPC channel as structured clones: check the tag before trusting the shape. */
+export function isTagged<T extends { type: string }>(value: unknown): value is T {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string"
+  );
+}
+
+export function isDriverJob(value: unknown): value is DriverJob {
+  if (typeof value !== "object" || value === null) return false;
+  const mode = (value as { mode?: unknown }).mode;
+  return mode === "closed" || mode === "open";
+}

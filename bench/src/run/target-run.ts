@@ -1,0 +1,42 @@
+import type { LoadResult } from "../driver/load-result.js";
+
+/** One target measured once: the load figures plus the server process's memory. */
+export interface TargetRun {
+  name: string;
+  label: string;
+  flow: string;
+  load: LoadResult | undefined;
+  /** The server's VmHWM, in MiB. */
+  peakRssMiB: number;
+  /** CPU seconds the server process used during the measured window (all threads). */
+  serverCpuSeconds?: number;
+  /** Why the run produced no figures, when it failed outright. */
+  failure?: string;
+}
+
+/** A run counts only if it measured something and no flow failed: a broken target cannot look fast. */
+export function isValid(run: TargetRun): run is TargetRun & { load: LoadResult } {
+  return run.load !== undefined && run.load.errors === 0 && run.load.flows > 0;
+}
+
+/** Of repeated runs of one target, the one with the median throughput (failed runs sort first). */
+export function medianRun(runs: readonly TargetRun[]): TargetRun {
+  const sorted = [...runs].sort((a, b) => (a.load?.flowsPerSecond ?? -1) - (b.load?.flowsPerSecond ?? -1));
+  const invalid = sorted.find((run) => !isValid(run));
+  if (invalid) return invalid;
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!middle) throw new Error("no runs to pick from");
+  return middle;
+}
+
+/** Server CPU seconds per completed flow, when the run measured both. */
+export function cpuPerFlow(run: TargetRun): number | undefined {
+  if (run.serverCpuSeconds === undefined || !run.load || run.load.flows === 0) return undefined;
+  return run.serverCpuSeconds / run.load.flows;
+}
+
+/** Server CPU seconds per completed round (one HTTP request). */
+export function cpuPerRound(run: TargetRun): number | undefined {
+  if (run.serverCpuSeconds === undefined || !run.load || run.load.rounds === 0) return undefined;
+  return run.serverCpuSeconds / run.load.rounds;
+}

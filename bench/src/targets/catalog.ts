@@ -1,0 +1,135 @@
+import { createNodeHandler } from "@roundtrip/sdk";
+import { mcpFastify } from "@roundtrip/sdk/fastify";
+import Fastify from "fastify";
+import type { FlowKind } from "../driver/flows.js";
+import { floorApp } from "./floor.js";
+import { type Listening, listenFastify, listenNode } from "./listen.js";
+import { officialNodeHandler } from "./official.js";
+import { benchMcpServer } from "./roundtrip-mcp.js";
+import { benchLowLevelServer } from "./roundtrip-server.js";
+
+/** A server process the bench can start: one stack, serving the whole scenario. */
+export type ServerKind =
+  | "floor"
+  | "roundtrip-mcp"
+  | "roundtrip-mcp-fastify"
+  | "roundtrip-server-sealed"
+  | "roundtrip-server-open"
+  | "official-hmac"
+  | "official-open";
+
+const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
+  floor: () => listenFastify(floorApp()),
+  "roundtrip-mcp": () => {
+    const handle = createNodeHandler(benchMcpServer());
+    return listenNode((req, res) => void handle(req, res));
+  },
+  "roundtrip-mcp-fastify": async () => {
+    const app = Fastify({ logger: false });
+    await app.register(mcpFastify, { server: benchMcpServer() });
+    return listenFastify(app);
+  },
+  "roundtrip-server-sealed": () => {
+    const handle = createNodeHandler(benchLowLevelServer(true));
+    return listenNode((req, res) => void handle(req, res));
+  },
+  "roundtrip-server-open": () => {
+    const handle = createNodeHandler(benchLowLevelServer(false));
+    return listenNode((req, res) => void handle(req, res));
+  },
+  "official-hmac": () => listenNode(officialNodeHandler(true)),
+  "official-open": () => listenNode(officialNodeHandler(false)),
+};
+
+export function isServerKind(value: string): value is ServerKind {
+  return Object.hasOwn(SERVERS, value);
+}
+
+export function startServer(kind: ServerKind): Promise<Listening> {
+  return SERVERS[kind]();
+}
+
+/** One row of the table: a server and the flow run against it. */
+export interface Target {
+  name: string;
+  server: ServerKind;
+  flow: FlowKind;
+  label: string;
+  /** Whether the server refuses a tampered requestState (the soak's refusal flows need it). */
+  protectsState: boolean;
+}
+
+/** The row every ratio is taken against: our McpServer with its default sealing. */
+export const BASELINE = "roundtrip";
+
+export const TARGETS: readonly Target[] = [
+  {
+    name: "floor",
+    server: "floor",
+    flow: "greet",
+    label: "floor: bare Fastify route, same JSON",
+    protectsState: false,
+  },
+  {
+    name: BASELINE,
+    server: "roundtrip-mcp",
+    flow: "greet",
+    label: "Roundtrip McpServer, sealed (createNodeHandler)",
+    protectsState: true,
+  },
+  {
+    name: "roundtrip-fastify",
+    server: "roundtrip-mcp-fastify",
+    flow: "greet",
+    label: "Roundtrip McpServer, sealed (mcpFastify)",
+    protectsState: true,
+  },
+  {
+    name: "roundtrip-server-sealed",
+    server: "roundtrip-server-sealed",
+    flow: "greet",
+    label: "Roundtrip low-level Server + requestStateBoundary",
+    protectsState: true,
+  },
+  {
+    name: "roundtrip-server-open",
+    server: "roundtrip-server-open",
+    flow: "greet",
+    label: "Roundtrip low-level Server, no sealing",
+    protectsState: false,
+  },
+  {
+    name: "official-hmac",
+    server: "official-hmac",
+    flow: "greet",
+    label: "official SDK v2, HMAC requestState codec",
+    protectsState: true,
+  },
+  {
+    name: "official-open",
+    server: "official-open",
+    flow: "greet",
+    label: "official SDK v2, no codec (its default)",
+    protectsState: false,
+  },
+  {
+    name: "roundtrip-single",
+    server: "roundtrip-mcp",
+    flow: "add",
+    label: "Roundtrip McpServer, single-round tools/call",
+    protectsState: true,
+  },
+  {
+    name: "official-single",
+    server: "official-hmac",
+    flow: "add",
+    label: "official SDK v2, single-round tools/call",
+    protectsState: true,
+  },
+];
+
+export function targetNamed(name: string): Target {
+  const target = TARGETS.find((t) => t.name === name);
+  if (!target) throw new Error(`unknown target "${name}"; known: ${TARGETS.map((t) => t.name).join(", ")}`);
+  return target;
+}

@@ -1,0 +1,41 @@
+import { acceptedContent, elicitForm, inputRequired, inputResponse, McpServer } from "@roundtrip/sdk";
+import * as z from "zod";
+import {
+  ADD_TOOL,
+  addText,
+  DECLINED_TEXT,
+  GREET_STATE,
+  GREET_TOOL,
+  greetText,
+  NAME_FORM,
+  NAME_KEY,
+  NAME_QUESTION,
+} from "../wire/scenario.js";
+import { quietLogger } from "./quiet-logger.js";
+
+const NameAnswer = z.object({ name: z.string() });
+const QUESTION = elicitForm(NAME_QUESTION, NAME_FORM);
+
+/** The scenario on the high-level McpServer, with its default sealing of requestState. */
+export function benchMcpServer(): McpServer {
+  const mcp = new McpServer({ name: "roundtrip-bench", version: "1.0.0" }, { logger: quietLogger });
+  mcp.tool(
+    GREET_TOOL,
+    { description: "Greets the user by name, asking for it", input: z.object({ greeting: z.string() }) },
+    ({ greeting }, ctx) => {
+      if (ctx.requestState === GREET_STATE) {
+        const answer = inputResponse(ctx.inputResponses, NAME_KEY);
+        if (answer.kind === "declined" || answer.kind === "cancelled") return DECLINED_TEXT;
+        const content = acceptedContent(ctx.inputResponses, NAME_KEY, NameAnswer);
+        if (content) return greetText(greeting, content.name);
+      }
+      return inputRequired({ inputRequests: { [NAME_KEY]: QUESTION }, requestState: GREET_STATE });
+    },
+  );
+  mcp.tool(
+    ADD_TOOL,
+    { description: "Adds two numbers", input: z.object({ a: z.number(), b: z.number() }) },
+    ({ a, b }) => addText(a, b),
+  );
+  return mcp;
+}
