@@ -1,27 +1,13 @@
 import type * as z from "zod";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
+import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
+import { firstIssue } from "../protocol/zod-issues.js";
 import { ProtocolViolationError } from "./errors.js";
-
-/** Results that carry ttlMs/cacheScope; clients read an absent or negative ttlMs as 0. */
-const CACHEABLE = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-]);
-
-function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid value";
-  return issue.path.length ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message;
-}
 
 function normalised(method: string, raw: Record<string, unknown>): Record<string, unknown> {
   // An absent resultType means complete: results from earlier servers have none.
   const result: Record<string, unknown> = { ...raw, resultType: raw.resultType ?? "complete" };
-  if (CACHEABLE.has(method)) {
+  if (CACHEABLE_METHODS.has(method)) {
     const ttl = result.ttlMs;
     result.ttlMs = typeof ttl === "number" && Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl) : 0;
     if (result.cacheScope !== "public" && result.cacheScope !== "private") result.cacheScope = "private";

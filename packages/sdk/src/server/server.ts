@@ -13,12 +13,14 @@ import { type RequestMeta, RequestMetaSchema } from "../protocol/schemas/envelop
 import { InputRequestSchema } from "../protocol/schemas/input-required.js";
 import { NotificationMethod } from "../protocol/schemas/notifications.js";
 import {
+  CACHEABLE_METHODS,
   INPUT_REQUIRED_CARRIERS,
   type ListenParams,
   RequestParamsByMethod,
 } from "../protocol/schemas/requests.js";
 import type { Tool } from "../protocol/schemas/tools.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { firstIssue } from "../protocol/zod-issues.js";
 import { assertCapabilitiesFor } from "./capability-gate.js";
 import {
   createRequestContext,
@@ -64,15 +66,6 @@ export interface HandledResponse {
   refusedBeforeDispatch: boolean;
 }
 
-const CACHEABLE = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-]);
-
 type MethodEntry = { handler: keyof Handlers; capability: keyof ServerCapabilities };
 const HANDLED_METHODS: Record<string, MethodEntry> = {
   "tools/list": { handler: "listTools", capability: "tools" },
@@ -100,13 +93,6 @@ function withoutNullRetryFields(params: Record<string, unknown>): Record<string,
     ...(requestState === null ? {} : { requestState }),
     ...(inputResponses === null ? {} : { inputResponses }),
   };
-}
-
-function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues[0];
-  if (!issue) return "invalid value";
-  const path = issue.path.map(String).join(".");
-  return path ? `${path}: ${issue.message}` : issue.message;
 }
 
 /**
@@ -343,7 +329,7 @@ export class Server {
       return result;
     }
     const complete = result.resultType === undefined ? { ...result, resultType } : result;
-    if (!CACHEABLE.has(context.method)) return complete;
+    if (!CACHEABLE_METHODS.has(context.method)) return complete;
     // A retry's result answers one user's answers: it must never be served from a cache.
     const isRetry = params.requestState != null || params.inputResponses != null;
     return isRetry
@@ -379,7 +365,7 @@ export class Server {
   }
 
   #cacheable(method: string, result: ResultObject): ResultObject {
-    if (!CACHEABLE.has(method)) return result;
+    if (!CACHEABLE_METHODS.has(method)) return result;
     const configured = this.#options.cache;
     return {
       ...result,

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
+import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
 
 /**
  * Validation of what a Roundtrip server puts on the wire, against the official MCP 2026-07-28 JSON
@@ -133,15 +134,6 @@ const CARRIER_COMPLETE: Readonly<Record<string, string>> = {
   "resources/read": "ReadResourceResult",
 };
 
-const CACHEABLE = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-]);
-
 /**
  * A successful response to `method`, validated against its `*ResultResponse` type, plus the rules the
  * schema cannot express:
@@ -178,7 +170,7 @@ export function assertResultResponse(method: string, message: unknown): void {
   if (resultType !== "complete") fail(`unexpected resultType ${JSON.stringify(resultType)}`, message);
   const completeDef = CARRIER_COMPLETE[method];
   if (completeDef) assertSchema(completeDef, result);
-  if (CACHEABLE.has(method)) assertSchema("CacheableResult", result);
+  if (CACHEABLE_METHODS.has(method)) assertSchema("CacheableResult", result);
 }
 
 /** The typed error of the schema for each code the protocol defines. */

@@ -57,3 +57,13 @@ export const INPUT_REQUIRED_CARRIERS: ReadonlySet<string> = new Set([
   "prompts/get",
   "resources/read",
 ]);
+
+/** Methods whose complete results carry ttlMs/cacheScope. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
