@@ -4,7 +4,9 @@ import type { TokenVerifier } from "@roundtrip/sdk/auth";
 import { protectedResourceMetadataFastify } from "@roundtrip/sdk/auth/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
+import { type ApprovalStore, MemoryApprovalStore } from "./approvals/approval-store.js";
 import { createAuthentication } from "./auth/authentication.js";
+import { createTokenVerifier } from "./auth/token-verifier.js";
 import type { ServerConfig } from "./config/server-config.js";
 import { endConnectionsAfterDraining } from "./http/connection-draining.js";
 import { registerCors } from "./http/cors.js";
@@ -28,6 +30,11 @@ export interface BuildOptions {
   kmsClientConfig?: KMSClientConfig;
   /** Verifies access tokens in place of the JWT or introspection verifier the configuration selects. */
   verifier?: TokenVerifier;
+  /**
+   * Deploy approvals; default an in-memory store of this process. A fleet must pass one shared by all
+   * instances, since the round after an approval may reach any of them.
+   */
+  approvals?: ApprovalStore;
 }
 
 export interface RoundtripServer {
@@ -36,6 +43,8 @@ export interface RoundtripServer {
   readonly mcp: McpServer;
   readonly keyring: Keyring;
   readonly config: ServerConfig;
+  /** Pending and granted deploy approvals. */
+  readonly approvals: ApprovalStore;
   /** Listens on the configured host and port; resolves to the bound address, e.g. `http://127.0.0.1:3000`. */
   listen(): Promise<string>;
   /** Fails readiness, stops accepting connections, lets in-flight requests finish, then resolves. */
@@ -66,20 +75,30 @@ export async function buildServer(
     logger: app.log.child({ component: "keyring" }),
     ...(options.kmsClientConfig ? { kmsClientConfig: options.kmsClientConfig } : {}),
   });
+  const approvals = options.approvals ?? new MemoryApprovalStore();
+  const verifier = options.verifier ?? createTokenVerifier(config.auth);
   const mcp = createMcpServer({
     name: config.serverName,
     version: config.serverVersion,
     security: keyring.security,
     logger: app.log.child({ component: "mcp" }),
     approvalUrl: (release) => new URL(`${APPROVALS_PATH}/${release}`, config.publicUrl).href,
+    approvals,
   });
-  const authentication = createAuthentication(config, options.verifier ? { verifier: options.verifier } : {});
+  const authentication = createAuthentication(config, { verifier });
 
   echoRequestId(app);
   endConnectionsAfterDraining(app);
   await registerCors(app, config.http.corsOrigins);
   registerHealthRoutes(app, { keyring, closing: () => closing });
-  registerApprovalPage(app);
+  await registerApprovalPage(app, {
+    approvals,
+    issuer: config.auth.issuer,
+    clientId: config.auth.approvalClientId,
+    resource: config.publicUrl,
+    scopes: config.auth.requiredScopes,
+    verifier,
+  });
   await app.register(protectedResourceMetadataFastify, { metadata: authentication.metadata });
   await registerMcpRoute(app, { config, mcp, keyring, authentication });
 
@@ -88,6 +107,7 @@ export async function buildServer(
     mcp,
     keyring,
     config,
+    approvals,
     async listen() {
       return app.listen({ host: config.http.host, port: config.http.port });
     },

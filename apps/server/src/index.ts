@@ -1,3 +1,11 @@
+export {
+  type ApprovalRecord,
+  type ApprovalStore,
+  type ApproveOutcome,
+  type Approver,
+  MemoryApprovalStore,
+  type Requester,
+} from "./approvals/approval-store.js";
 export { type Authentication, createAuthentication } from "./auth/authentication.js";
 export { createTokenVerifier } from "./auth/token-verifier.js";
 export { type BuildOptions, buildServer, type RoundtripServer } from "./build-server.js";

@@ -45,6 +45,13 @@ function answering(answers: Record<string, Record<string, string | boolean>>, as
   };
 }
 
+/** Records the approval of `release` for whoever asked for it, as the approval page would. */
+async function approveAsRequester(release: string): Promise<void> {
+  const record = await app.server.approvals.status(release);
+  if (!record) throw new Error(`no approval requested for ${release}`);
+  expect(await app.server.approvals.approve(release, record.requester)).toBe("approved");
+}
+
 function textOf(result: { content: unknown[] }): string {
   return result.content.map((block) => (block as { text?: string }).text ?? "").join("");
 }
@@ -102,12 +109,16 @@ describe("the example capabilities, end to end with the SDK client", () => {
     expect(textOf(result)).toBe(`The client shares 1 root(s):\nledger: ${root}`);
   });
 
-  it("deploy confirms by form, asks approval by URL, then deploys the release it confirmed", async () => {
+  it("deploy confirms by form, asks approval by URL, then deploys the release once it is approved", async () => {
     const asked: Asked[] = [];
     const urls: string[] = [];
     const client = mcpClient(app.url, aliceToken, watch, {
-      onElicit: (params, context) => {
-        if (params.mode === "url") urls.push(params.url);
+      onElicit: async (params, context) => {
+        if (params.mode === "url") {
+          urls.push(params.url);
+          // As if alice approved on the page (test/approval-flow.test.ts drives the page itself).
+          await approveAsRequester(params.url.split("/").pop() ?? "");
+        }
         return answering({ confirm: { confirm: true } }, asked)(params, context);
       },
     });
@@ -139,10 +150,27 @@ describe("the example capabilities, end to end with the SDK client", () => {
     expect(modes).toEqual(["form"]);
   });
 
-  it("the approval page shows the release it names and nothing for unknown ones", async () => {
-    const page = await fetch(`${app.origin}/approvals/rel-0123abcd`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain("Release rel-0123abcd");
+  it("deploy does not take the URL's accept as the approval: it keeps waiting, then asks again", async () => {
+    const modes: string[] = [];
+    const client = mcpClient(app.url, aliceToken, watch, {
+      inputRequiredMaxRounds: 20,
+      onElicit: (params) => {
+        modes.push(params.mode ?? "form");
+        if (params.mode !== "url") return { action: "accept", content: { confirm: true } };
+        return { action: modes.length < 3 ? "accept" : "cancel" };
+      },
+    });
+
+    const result = await client.callTool("deploy", { service: "api", env: "production" });
+
+    expect(modes).toEqual(["form", "url", "url"]);
+    expect(textOf(result)).toMatch(
+      /^Release rel-[0-9a-f]{8} was not approved \(cancelled\); nothing was deployed$/,
+    );
+  });
+
+  it("the approval page shows only releases awaiting approval", async () => {
+    expect((await fetch(`${app.origin}/approvals/rel-0123abcd`)).status).toBe(404);
     expect((await fetch(`${app.origin}/approvals/..%2Fetc`)).status).toBe(404);
   });
 
@@ -184,6 +212,6 @@ describe("the example capabilities, end to end with the SDK client", () => {
     expect(app.logs.lines().filter((line) => line.msg === "request completed").length).toBeGreaterThan(10);
     expect(watch.size).toBeGreaterThan(5);
     expect(watch.leaksIn(text)).toEqual([]);
-    expect(text).not.toMatch(/"step":"(confirm|approve)"/);
+    expect(text).not.toMatch(/"step":"(confirm|approve|wait)"/);
   });
 });

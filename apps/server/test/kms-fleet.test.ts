@@ -115,6 +115,21 @@ function expectInputRequired(result: unknown): InputRequiredResult & { requestSt
   return result as InputRequiredResult & { requestState: string };
 }
 
+/** The release an approval round names in its URL. */
+function releaseOf(result: InputRequiredResult): string {
+  const request = result.inputRequests?.approval as { params?: { url?: string } } | undefined;
+  const release = /rel-[0-9a-f]{8}/.exec(request?.params?.url ?? "")?.[0];
+  if (release === undefined) throw new Error(`no approval URL in ${JSON.stringify(result)}`);
+  return release;
+}
+
+/** Records the approval in `server`'s store for whoever asked, as its approval page would. */
+async function approveAsRequester(server: RunningServer, release: string): Promise<void> {
+  const record = await server.server.approvals.status(release);
+  if (!record) throw new Error(`no approval requested for ${release} on this instance`);
+  expect(await server.server.approvals.approve(release, record.requester)).toBe("approved");
+}
+
 /** Tests that start a server process wait for its cold start, on top of their own work. */
 const WITH_CHILD = { timeout: CHILD_START_WITHIN_MS + 30_000 };
 
@@ -139,8 +154,11 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
 
     expect((await fetch(`${server.origin}/readyz`)).status).toBe(200);
     const client = mcpClient(server.url, alice, watch, {
-      onElicit: (params) =>
-        params.mode === "url" ? { action: "accept" } : { action: "accept", content: { confirm: true } },
+      onElicit: async (params) => {
+        if (params.mode !== "url") return { action: "accept", content: { confirm: true } };
+        await approveAsRequester(server, params.url.split("/").pop() ?? "");
+        return { action: "accept" };
+      },
     });
     const result = await client.callTool("deploy", ARGS);
     expect(result.content).toEqual([
@@ -158,13 +176,21 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
       const first = await inProcess(fleetEnvironment());
       const second = await child(fleetEnvironment());
 
-      const asked = expectInputRequired(await round(first.url));
+      // The child mints; the in-process instance opens its state, asks for the approval and records it
+      // in its own store. Approvals live in one process's memory here, so the approval and the round
+      // after it go to that instance: a real fleet shares an ApprovalStore (BuildOptions.approvals).
+      const asked = expectInputRequired(await round(second.url));
       const approval = expectInputRequired(
-        await round(second.url, { requestState: asked.requestState, inputResponses: CONFIRMED }),
+        await round(first.url, { requestState: asked.requestState, inputResponses: CONFIRMED }),
       );
-      const done = await round(first.url, { requestState: approval.requestState, inputResponses: APPROVED });
+      const pending = expectInputRequired(
+        await round(first.url, { requestState: approval.requestState, inputResponses: APPROVED }),
+      );
+      await approveAsRequester(first, releaseOf(approval));
+      const done = await round(first.url, { requestState: pending.requestState });
 
       expect(Object.keys(approval.inputRequests ?? {})).toEqual(["approval"]);
+      expect(pending.inputRequests).toBeUndefined();
       expect(done).toMatchObject({
         resultType: "complete",
         content: [

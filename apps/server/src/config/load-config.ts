@@ -19,6 +19,8 @@ export const DEFAULTS = {
   port: 3000,
   host: "127.0.0.1",
   serverName: "roundtrip",
+  /** infra/local's interactive client. */
+  approvalClientId: "mcp-interactive",
   requiredScopes: ["mcp:tools"],
   toolScopes: { deploy: ["mcp:deploy"] },
   requestStateTtlSeconds: 600,
@@ -29,7 +31,7 @@ export const DEFAULTS = {
 } as const;
 
 /** Paths this server serves itself, which the MCP endpoint must not shadow. */
-const RESERVED_PATHS = ["/healthz", "/readyz", "/.well-known", "/approvals"];
+const RESERVED_PATHS = ["/healthz", "/readyz", "/.well-known", "/approvals", "/callback"];
 
 type Source = Record<string, string | undefined>;
 
@@ -104,6 +106,7 @@ function authConfig(env: Env, problems: string[]): AuthConfig {
           }
         : undefined,
     allowInsecureHttp: env.OAUTH_ALLOW_INSECURE_HTTP ?? false,
+    approvalClientId: env.APPROVAL_CLIENT_ID ?? DEFAULTS.approvalClientId,
   };
 }
 

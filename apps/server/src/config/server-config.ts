@@ -36,6 +36,11 @@ export interface AuthConfig {
   /** When set, tokens are verified by RFC 7662 introspection instead of as JWTs. */
   introspection: IntrospectionConfig | undefined;
   allowInsecureHttp: boolean;
+  /**
+   * The public client (authorization code + PKCE) the deploy approval page signs people in with; its
+   * redirect URI is `<page origin>/callback`, registered as a loopback or exact URI at the issuer.
+   */
+  approvalClientId: string;
 }
 
 export interface HttpConfig {

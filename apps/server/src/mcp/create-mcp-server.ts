@@ -1,5 +1,6 @@
 import { type Logger, McpServer } from "@roundtrip/sdk";
 import type { RequestStateSecurity } from "@roundtrip/sealing";
+import type { ApprovalStore } from "../approvals/approval-store.js";
 import { registerIncidentBrief } from "./prompts/incident-brief.js";
 import { registerServiceStatus } from "./resources/service-status.js";
 import { registerCreateService } from "./tools/create-service.js";
@@ -15,6 +16,8 @@ export interface McpServerSettings {
   logger: Logger;
   /** Where the deploy tool sends people to approve a release. */
   approvalUrl: (release: string) => string;
+  /** Pending and granted deploy approvals; shared by every instance of a fleet. */
+  approvals: ApprovalStore;
 }
 
 const INSTRUCTIONS =
@@ -30,7 +33,10 @@ export function createMcpServer(settings: McpServerSettings): McpServer {
   registerCreateService(mcp);
   registerSummarize(mcp);
   registerListWorkspace(mcp);
-  registerDeploy(mcp, { approvalUrl: (release) => settings.approvalUrl(release) });
+  registerDeploy(mcp, {
+    approvalUrl: (release) => settings.approvalUrl(release),
+    approvals: settings.approvals,
+  });
   registerIncidentBrief(mcp);
   registerServiceStatus(mcp);
   return mcp;

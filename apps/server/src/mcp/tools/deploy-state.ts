@@ -7,8 +7,10 @@ import * as z from "zod";
  * match answers to questions in hand-built state, so the step names the question being answered.
  */
 const DeployState = z.object({
-  step: z.enum(["confirm", "approve"]),
+  step: z.enum(["confirm", "approve", "wait"]),
   release: z.string().regex(/^rel-[0-9a-f]{8}$/),
+  /** State-only rounds spent waiting for the approval page since the URL was last asked. */
+  waits: z.number().int().min(0).optional(),
 });
 export type DeployState = z.output<typeof DeployState>;
 

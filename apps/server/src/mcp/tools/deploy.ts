@@ -9,6 +9,7 @@ import {
   toElicitationSchema,
 } from "@roundtrip/sdk";
 import * as z from "zod";
+import type { ApprovalStore, Requester } from "../../approvals/approval-store.js";
 import { newRelease, readDeployState, writeDeployState } from "./deploy-state.js";
 
 const Input = z.object({
@@ -29,6 +30,18 @@ const APPROVAL = "approval";
 export interface DeployOptions {
   /** Where a person reviews a release: `approvalUrl(release, args)` is shown to the user, never fetched. */
   approvalUrl: (release: string, args: Args) => string;
+  /** Where the approval page records the outcome; the tool deploys only what it says is approved. */
+  approvals: ApprovalStore;
+  /** State-only rounds to wait for the approval before asking for the URL again. Default 5. */
+  maxWaits?: number;
+}
+
+const DEFAULT_MAX_WAITS = 5;
+
+function requesterOf(ctx: InputContext): Requester | undefined {
+  const auth = ctx.auth;
+  if (auth?.issuer === undefined || auth.subject === undefined) return undefined;
+  return { clientId: auth.clientId, issuer: auth.issuer, subject: auth.subject };
 }
 
 function askConfirmation(args: Args, release: string) {
@@ -55,10 +68,25 @@ function askApproval(args: Args, release: string, options: DeployOptions) {
   });
 }
 
-function deployStep(args: Args, ctx: InputContext, options: DeployOptions) {
+/** Another round with nothing to answer: the client backs off and retries with this state. */
+function waitForApproval(release: string, waits: number) {
+  return inputRequired({ requestState: writeDeployState({ step: "wait", release, waits }) });
+}
+
+async function approvedFor(release: string, requester: Requester, options: DeployOptions) {
+  const record = await options.approvals.status(release);
+  return (
+    record?.state === "approved" &&
+    record.requester.issuer === requester.issuer &&
+    record.requester.subject === requester.subject
+  );
+}
+
+async function deployStep(args: Args, ctx: InputContext, options: DeployOptions) {
   const state = readDeployState(ctx.requestState);
   if (state === undefined) return askConfirmation(args, newRelease());
   const { release } = state;
+  const requester = requesterOf(ctx);
   if (state.step === "confirm") {
     const answer = inputResponse(ctx.inputResponses, CONFIRM);
     if (answer.kind === "declined" || answer.kind === "cancelled")
@@ -67,19 +95,37 @@ function deployStep(args: Args, ctx: InputContext, options: DeployOptions) {
     // No answer yet (or a retry without one): ask the same question again, for the same release.
     if (content === undefined) return askConfirmation(args, release);
     if (!content.confirm) return `Release ${release} was not deployed`;
+    if (requester === undefined) {
+      return `Release ${release} was not deployed: approval needs a token that names a user (issuer and subject)`;
+    }
+    await options.approvals.request(release, { service: args.service, env: args.env, principal: requester });
     return askApproval(args, release, options);
+  }
+  if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
+  const deployed = `Deployed ${release} of ${args.service} to ${args.env}`;
+  if (state.step === "wait") {
+    if (await approvedFor(release, requester, options)) return deployed;
+    const waits = (state.waits ?? 0) + 1;
+    // Bounded: after maxWaits rounds the user may have closed the page, so hand them the URL again.
+    return waits > (options.maxWaits ?? DEFAULT_MAX_WAITS)
+      ? askApproval(args, release, options)
+      : waitForApproval(release, waits);
   }
   const approval = inputResponse(ctx.inputResponses, APPROVAL);
   if (approval.kind === "declined" || approval.kind === "cancelled") {
     return `Release ${release} was not approved (${approval.kind}); nothing was deployed`;
   }
   if (approval.kind !== "accepted") return askApproval(args, release, options);
-  return `Deployed ${release} of ${args.service} to ${args.env}`;
+  // Accept only means the user agreed to open the page: the approval itself is in the store.
+  if (await approvedFor(release, requester, options)) return deployed;
+  return waitForApproval(release, 1);
 }
 
 /**
- * Hand-built form over three rounds: a confirmation form, then approval through a URL the user opens,
- * then the deployment. The step and the release ride in the tool's own (sealed) requestState.
+ * Hand-built form over several rounds: a confirmation form, then approval through a URL the user
+ * opens, then the deployment once the approval page has recorded the requester's approval (until then,
+ * state-only rounds; the URL is asked again after `maxWaits` of them). The step and the release ride in
+ * the tool's own (sealed) requestState.
  */
 export function registerDeploy(mcp: McpServer, options: DeployOptions): void {
   mcp.tool(

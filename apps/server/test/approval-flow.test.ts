@@ -1,0 +1,171 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LocalAuthServer } from "@roundtrip/local-auth";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryApprovalStore } from "../src/index.js";
+import { Browser, postForm } from "./support/browser.js";
+import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { LeakWatch } from "./support/leak-watch.js";
+import { mcpClient } from "./support/mcp-client.js";
+import { type RunningServer, startServer } from "./support/running-server.js";
+
+let as: LocalAuthServer;
+let app: RunningServer;
+let aliceToken: string;
+const watch = new LeakWatch();
+
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+  app = await startServer(serverEnvironment(as));
+  ({ accessToken: aliceToken } = await as.authorizationCodeToken("alice", "mcp:tools mcp:deploy"));
+});
+
+afterAll(async () => {
+  await app?.close();
+  await as?.close();
+});
+
+function textOf(result: { content: unknown[] }): string {
+  return result.content.map((block) => (block as { text?: string }).text ?? "").join("");
+}
+
+const form = (fields: Record<string, string>) => ({
+  method: "POST",
+  headers: { "content-type": "application/x-www-form-urlencoded" },
+  body: new URLSearchParams(fields),
+});
+
+describe("deploy approval through the approval page", () => {
+  it("waits until alice signs in and approves; bob, forged cookies and missing form tokens cannot", async () => {
+    const urls: string[] = [];
+    let opened: (url: string) => void = () => {};
+    const firstUrl = new Promise<string>((resolve) => {
+      opened = resolve;
+    });
+    const client = mcpClient(app.url, aliceToken, watch, {
+      inputRequiredMaxRounds: 200,
+      onElicit: (params) => {
+        if (params.mode !== "url") return { action: "accept", content: { confirm: true } };
+        urls.push(params.url);
+        opened(params.url);
+        return { action: "accept" };
+      },
+    });
+    let settled = false;
+    const done = client.callTool("deploy", { service: "api", env: "production" }).finally(() => {
+      settled = true;
+    });
+
+    const path = new URL(await firstUrl).pathname;
+    const page = `${app.origin}${path}`;
+    const release = path.split("/").pop() ?? "";
+    await sleep(500);
+    expect(settled).toBe(false);
+    expect((await app.server.approvals.status(release))?.state).toBe("pending");
+
+    const bob = new Browser("bob");
+    const anonymous = await bob.visit(page, app.origin);
+    expect(anonymous.html).toContain(`Release ${release}`);
+    expect(anonymous.html).toContain("Sign in");
+    expect(postForm(anonymous.html)).toBeUndefined();
+    const bobPage = await bob.visit(`${page}/sign-in`, app.origin);
+    expect(bobPage.url.pathname).toBe(path);
+    expect(bobPage.status).toBe(403);
+    expect(postForm(bobPage.html)).toBeUndefined();
+    expect((await bob.fetch(`${page}/approve`, form({ csrf: "a.b" }))).status).toBe(403);
+
+    const alice = new Browser("alice");
+    const alicePage = await alice.visit(`${page}/sign-in`, app.origin);
+    expect(alicePage.url.pathname).toBe(path);
+    const approveForm = postForm(alicePage.html);
+    expect(approveForm?.action).toBe(`${path}/approve`);
+    const csrf = approveForm?.fields.csrf ?? "";
+    const approveUrl = `${app.origin}${path}/approve`;
+    const cookie = alice.cookie(app.origin, "roundtrip_approver") ?? "";
+    expect(cookie).not.toBe("");
+
+    // No form token, or one made for another page or cookie.
+    expect((await alice.fetch(approveUrl, form({}))).status).toBe(403);
+    expect((await alice.fetch(approveUrl, form({ csrf: `${csrf}x` }))).status).toBe(403);
+    expect((await bob.fetch(approveUrl, form({ csrf }))).status).toBe(403);
+    // No cookie, a tampered one, one signed by someone else.
+    expect((await fetch(approveUrl, form({ csrf }))).status).toBe(403);
+    const [subject, issuer, , signature] = cookie.split(".");
+    const later = Math.floor(Date.now() / 1000) + 3600;
+    for (const forged of [
+      `${subject}.${issuer}.${later}.${signature}`,
+      `${subject}.${issuer}.${later}.${"A".repeat(43)}`,
+    ]) {
+      const response = await fetch(approveUrl, {
+        ...form({ csrf }),
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          cookie: `roundtrip_approver=${forged}`,
+        },
+      });
+      expect(response.status).toBe(403);
+    }
+    expect(settled).toBe(false);
+    expect((await app.server.approvals.status(release))?.state).toBe("pending");
+
+    const approved = await alice.fetch(approveUrl, form({ csrf }));
+    expect(approved.status).toBe(200);
+    expect(textOf(await done)).toBe(`Deployed ${release} of api to production`);
+    expect(urls[0]).toBe(`https://mcp.roundtrip.test${path}`);
+  }, 30_000);
+
+  it("asks for the URL again after five rounds without an approval, and a decline deploys nothing", async () => {
+    const modes: string[] = [];
+    const client = mcpClient(app.url, aliceToken, watch, {
+      inputRequiredMaxRounds: 20,
+      onElicit: (params) => {
+        modes.push(params.mode ?? "form");
+        if (params.mode !== "url") return { action: "accept", content: { confirm: true } };
+        return { action: modes.filter((mode) => mode === "url").length === 1 ? "accept" : "decline" };
+      },
+    });
+
+    const result = await client.callTool("deploy", { service: "api", env: "staging" });
+
+    expect(modes).toEqual(["form", "url", "url"]);
+    expect(textOf(result)).toMatch(
+      /^Release rel-[0-9a-f]{8} was not approved \(declined\); nothing was deployed$/,
+    );
+  });
+
+  it("shows nothing for releases nobody asked for, and needs a sign-in started on this server", async () => {
+    expect((await fetch(`${app.origin}/approvals/rel-0123abcd`)).status).toBe(404);
+    expect((await fetch(`${app.origin}/approvals/..%2Fetc`)).status).toBe(404);
+    expect((await fetch(`${app.origin}/callback?code=x&state=y`)).status).toBe(400);
+  });
+});
+
+describe("MemoryApprovalStore", () => {
+  const alice = { clientId: "mcp-interactive", issuer: "https://as.test", subject: "alice" };
+
+  it("lets only the requester approve", async () => {
+    const store = new MemoryApprovalStore();
+    await store.request("rel-00000001", { service: "api", env: "staging", principal: alice });
+
+    expect(await store.approve("rel-00000001", { issuer: "https://as.test", subject: "bob" })).toBe(
+      "not-requester",
+    );
+    expect(await store.approve("rel-00000001", { issuer: "https://other.test", subject: "alice" })).toBe(
+      "not-requester",
+    );
+    expect((await store.status("rel-00000001"))?.state).toBe("pending");
+    expect(await store.approve("rel-00000001", { issuer: "https://as.test", subject: "alice" })).toBe(
+      "approved",
+    );
+    expect((await store.status("rel-00000001"))?.state).toBe("approved");
+    expect(await store.approve("rel-00000002", { issuer: "https://as.test", subject: "alice" })).toBe(
+      "unknown",
+    );
+  });
+
+  it("forgets approvals after their lifetime", async () => {
+    const store = new MemoryApprovalStore({ ttlMs: 1 });
+    await store.request("rel-00000003", { service: "api", env: "staging", principal: alice });
+    await sleep(5);
+    expect(await store.status("rel-00000003")).toBeUndefined();
+  });
+});
