@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { TokenVerifier } from "@roundtrip/sdk/auth";
+import { fetchAuthorizationServerMetadata, type TokenVerifier } from "@roundtrip/sdk/auth";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ApprovalStore, Approver } from "../approvals/approval-store.js";
 
@@ -30,6 +30,8 @@ export interface ApprovalPageOptions {
 interface Endpoints {
   authorization_endpoint: string;
   token_endpoint: string;
+  /** RFC 9207: the issuer promises to name itself in every authorization response. */
+  issParameter: boolean;
 }
 
 interface PendingLogin {
@@ -89,25 +91,19 @@ export async function registerApprovalPage(
   const logins = new Map<string, PendingLogin>();
   let endpoints: Promise<Endpoints> | undefined;
 
+  // The SDK's discovery: the document must name exactly the configured issuer.
   const discover = (): Promise<Endpoints> => {
     endpoints ??= (async () => {
-      const base = options.issuer.replace(/\/$/, "");
-      for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
-        const response = await fetch(`${base}${path}`);
-        if (!response.ok) continue;
-        const metadata = (await response.json()) as Partial<Endpoints> & { issuer?: string };
-        if (
-          metadata.issuer === options.issuer &&
-          metadata.authorization_endpoint &&
-          metadata.token_endpoint
-        ) {
-          return {
-            authorization_endpoint: metadata.authorization_endpoint,
-            token_endpoint: metadata.token_endpoint,
-          };
-        }
+      const metadata = await fetchAuthorizationServerMetadata(options.issuer);
+      const { authorization_endpoint, token_endpoint } = metadata;
+      if (typeof authorization_endpoint !== "string" || typeof token_endpoint !== "string") {
+        throw new Error(`the metadata of ${options.issuer} names no authorization or token endpoint`);
       }
-      throw new Error(`no authorization server metadata for ${options.issuer}`);
+      return {
+        authorization_endpoint,
+        token_endpoint,
+        issParameter: metadata.authorization_response_iss_parameter_supported === true,
+      };
     })();
     endpoints.catch(() => {
       endpoints = undefined;
@@ -261,12 +257,13 @@ export async function registerApprovalPage(
         return reply.code(400).type("text/plain").send("Sign-in expired or not started here; start again");
       }
       logins.delete(state);
-      // RFC 9207: a response naming another issuer is not acted on.
-      if (iss !== undefined && iss !== options.issuer) {
+      // RFC 9207: a response naming another issuer, or none when the issuer promises to name itself, is
+      // not acted on (not even its error fields).
+      const { token_endpoint, issParameter } = await discover();
+      if ((iss === undefined && issParameter) || (iss !== undefined && iss !== options.issuer)) {
         return reply.code(400).type("text/plain").send("Sign-in answered by another issuer");
       }
       if (code === undefined) return reply.code(403).type("text/plain").send("Sign-in was not completed");
-      const { token_endpoint } = await discover();
       const response = await fetch(token_endpoint, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },

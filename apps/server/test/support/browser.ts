@@ -29,7 +29,12 @@ export class Browser {
   }
 
   /** Opens `start` and follows redirects, signing in on the authorization server's pages, until a page of `home`. */
-  async visit(start: string, home: string): Promise<{ url: URL; status: number; html: string }> {
+  async visit(
+    start: string,
+    home: string,
+    /** Lets a test tamper with a redirect before it is followed. */
+    rewrite: (url: URL) => URL = (url) => url,
+  ): Promise<{ url: URL; status: number; html: string }> {
     let url = new URL(start);
     let init: RequestInit = {};
     for (let step = 0; step < 20; step++) {
@@ -37,7 +42,7 @@ export class Browser {
       const location = response.headers.get("location");
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel();
-        url = new URL(location, url);
+        url = rewrite(new URL(location, url));
         init = {};
         continue;
       }
