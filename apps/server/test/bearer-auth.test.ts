@@ -1,13 +1,13 @@
 import { generateSigningKey, type LocalAuthServer, publicJwk, type SigningKey } from "@roundtrip/local-auth";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   publicKeyHmacToken,
   signAccessToken,
   unknownKeyToken,
   unsignedToken,
   validClaims,
-} from "../../../infra/local/test/support/forge.js";
-import { callTool, type ToolReply } from "../../../infra/local/test/support/wire.js";
+} from "@roundtrip/test-support/forge";
+import { callTool, type ToolReply } from "@roundtrip/test-support/wire";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   OTHER_RESOURCE,
   PUBLIC_URL,

@@ -8,18 +8,14 @@ import {
   McpError,
 } from "@roundtrip/sdk";
 import { generateWrappedDataKey } from "@roundtrip/sealing/kms";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   adminClient,
   clientConfigFor,
   createKey,
   useDummyAwsEnvironment,
-} from "../../../packages/sealing/test/support/kms-fixture.js";
-import {
-  type MotoServer,
-  READY_WITHIN_MS,
-  startMotoServer,
-} from "../../../packages/sealing/test/support/moto-server.js";
+} from "@roundtrip/test-support/kms-fixture";
+import { type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-support/moto-server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   CHILD_START_WITHIN_MS,
   type ChildServer,

@@ -1,6 +1,6 @@
 import type { LocalAuthServer } from "@roundtrip/local-auth";
+import { callTool } from "@roundtrip/test-support/wire";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callTool } from "../../../infra/local/test/support/wire.js";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { type RunningServer, startServer } from "./support/running-server.js";

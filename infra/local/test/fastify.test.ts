@@ -14,10 +14,10 @@ import {
 } from "@roundtrip/sdk/auth";
 import { protectedResourceMetadataFastify } from "@roundtrip/sdk/auth/fastify";
 import { mcpFastify } from "@roundtrip/sdk/fastify";
+import { callTool, principalFrom } from "@roundtrip/test-support/wire";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAuthServer, startLocalAuthServer } from "../src/index.js";
-import { callTool, principalFrom } from "./support/wire.js";
 
 let app: FastifyInstance;
 let http: HttpServer;

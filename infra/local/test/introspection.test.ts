@@ -3,10 +3,10 @@ import {
   InvalidTokenError,
   introspectionVerifier,
 } from "@roundtrip/sdk/auth";
+import { callTool, principalFrom } from "@roundtrip/test-support/wire";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuthorization, type LocalAuthServer, startLocalAuthServer } from "../src/index.js";
 import { type ProtectedMcp, startProtectedMcp } from "./support/protected-mcp.js";
-import { callTool, principalFrom } from "./support/wire.js";
 
 const RESOURCE_SERVER = { clientId: "mcp-resource-server", clientSecret: "mcp-resource-server-secret" };
 

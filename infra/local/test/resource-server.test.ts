@@ -1,5 +1,13 @@
 import { Client } from "@roundtrip/sdk";
 import { jwtVerifier } from "@roundtrip/sdk/auth";
+import {
+  publicKeyHmacToken,
+  signAccessToken,
+  unknownKeyToken,
+  unsignedToken,
+  validClaims,
+} from "@roundtrip/test-support/forge";
+import { callTool, principalFrom, type ToolReply } from "@roundtrip/test-support/wire";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,15 +18,7 @@ import {
   type SigningKey,
   startLocalAuthServer,
 } from "../src/index.js";
-import {
-  publicKeyHmacToken,
-  signAccessToken,
-  unknownKeyToken,
-  unsignedToken,
-  validClaims,
-} from "./support/forge.js";
 import { type ProtectedMcp, SCOPES, startProtectedMcp } from "./support/protected-mcp.js";
-import { callTool, principalFrom, type ToolReply } from "./support/wire.js";
 
 let mcp: ProtectedMcp;
 let as: LocalAuthServer;

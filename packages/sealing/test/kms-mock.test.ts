@@ -6,6 +6,7 @@ import {
   KMSInvalidStateException,
   KMSServiceException,
 } from "@aws-sdk/client-kms";
+import { useDummyAwsEnvironment } from "@roundtrip/test-support/kms-fixture";
 import { mockClient } from "aws-sdk-client-mock";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKmsRequestStateCodec, type KmsRequestStateCodecOptions } from "../src/kms/create-kms-codec.js";
@@ -14,7 +15,6 @@ import { runKeygen } from "../src/kms/keygen-command.js";
 import { KmsKeyError } from "../src/kms/kms-key-error.js";
 import { unwrapDataKeys } from "../src/kms/unwrap-data-keys.js";
 import { capturedIo } from "./support/captured-io.js";
-import { useDummyAwsEnvironment } from "./support/kms-fixture.js";
 
 // Failure branches a local emulator cannot produce (moto does not enforce DisableKey, throttling or
 // IAM). Everything else about KMS is tested against a real moto_server in kms-moto.test.ts.

@@ -1,4 +1,16 @@
 import type { KMSClient } from "@aws-sdk/client-kms";
+import {
+  adminClient,
+  clientConfigFor,
+  createKey,
+  useDummyAwsEnvironment,
+} from "@roundtrip/test-support/kms-fixture";
+import {
+  freePort,
+  type MotoServer,
+  READY_WITHIN_MS,
+  startMotoServer,
+} from "@roundtrip/test-support/moto-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AesGcmRequestStateCodec } from "../src/aes-gcm-codec.js";
 import { InvalidRequestState } from "../src/invalid-request-state.js";
@@ -9,8 +21,6 @@ import { KmsKeyError } from "../src/kms/kms-key-error.js";
 import { unwrapDataKeys } from "../src/kms/unwrap-data-keys.js";
 import { RequestStateSecurity } from "../src/request-state-security.js";
 import { capturedIo } from "./support/captured-io.js";
-import { adminClient, clientConfigFor, createKey, useDummyAwsEnvironment } from "./support/kms-fixture.js";
-import { freePort, type MotoServer, READY_WITHIN_MS, startMotoServer } from "./support/moto-server.js";
 
 let moto: MotoServer;
 let admin: KMSClient;

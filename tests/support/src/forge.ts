@@ -1,6 +1,8 @@
 import { createPublicKey, randomUUID } from "node:crypto";
-import { type JWK, type JWTPayload, SignJWT } from "jose";
-import { generateSigningKey, type SigningKey } from "../../src/index.js";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from "jose";
+
+/** A private ES256 JWK with its key id, as an authorization server signs with. */
+export type SigningKey = JWK & { kid: string; d: string };
 
 /** Claims of a token the resource server would accept, which each negative case then spoils in one way. */
 export function validClaims(issuer: string, audience: string): JWTPayload {
@@ -43,6 +45,8 @@ export function publicKeyHmacToken(publicJwk: JWK, claims: JWTPayload, kid: stri
 
 /** A well-formed token from a key the authorization server never published. */
 export async function unknownKeyToken(claims: JWTPayload): Promise<string> {
-  const stranger = await generateSigningKey();
+  const { privateKey } = await generateKeyPair("ES256", { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  const stranger = { ...jwk, d: jwk.d ?? "", kid: await calculateJwkThumbprint(jwk) };
   return signAccessToken(stranger, claims);
 }
