@@ -13,8 +13,8 @@ import {
   clientConfigFor,
   createKey,
   useDummyAwsEnvironment,
-} from "@roundtrip/test-support/kms-fixture";
-import { type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-support/moto-server";
+} from "@roundtrip/test-kms/kms-fixture";
+import { type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-kms/moto-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   CHILD_START_WITHIN_MS,

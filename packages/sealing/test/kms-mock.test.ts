@@ -6,7 +6,7 @@ import {
   KMSInvalidStateException,
   KMSServiceException,
 } from "@aws-sdk/client-kms";
-import { useDummyAwsEnvironment } from "@roundtrip/test-support/kms-fixture";
+import { useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
 import { mockClient } from "aws-sdk-client-mock";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createKmsRequestStateCodec, type KmsRequestStateCodecOptions } from "../src/kms/create-kms-codec.js";

@@ -4,13 +4,8 @@ import {
   clientConfigFor,
   createKey,
   useDummyAwsEnvironment,
-} from "@roundtrip/test-support/kms-fixture";
-import {
-  freePort,
-  type MotoServer,
-  READY_WITHIN_MS,
-  startMotoServer,
-} from "@roundtrip/test-support/moto-server";
+} from "@roundtrip/test-kms/kms-fixture";
+import { freePort, type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-kms/moto-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AesGcmRequestStateCodec } from "../src/aes-gcm-codec.js";
 import { InvalidRequestState } from "../src/invalid-request-state.js";
