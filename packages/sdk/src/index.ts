@@ -1,4 +1,5 @@
 export type { AuthInfo } from "./auth-info.js";
+export type { AuthChallenge, ClientAuthProvider } from "./client/auth-provider.js";
 export type { CallOptions, CarrierCallOptions } from "./client/call-options.js";
 export type {
   CapabilityChoices,

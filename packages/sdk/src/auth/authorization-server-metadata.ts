@@ -1,10 +1,26 @@
 import { secureUrl } from "./secure-url.js";
 
-/** The fields of RFC 8414 / OpenID Discovery metadata a resource server uses. */
+/**
+ * The fields of RFC 8414 / OpenID Discovery metadata that Roundtrip reads: the resource server's (keys,
+ * introspection) and the OAuth client's (endpoints and what the server supports). Servers publish more.
+ */
 export interface AuthorizationServerMetadata {
   issuer: string;
   jwks_uri?: string;
   introspection_endpoint?: string;
+  authorization_endpoint?: string;
+  token_endpoint?: string;
+  registration_endpoint?: string;
+  revocation_endpoint?: string;
+  scopes_supported?: string[];
+  response_types_supported?: string[];
+  grant_types_supported?: string[];
+  code_challenge_methods_supported?: string[];
+  token_endpoint_auth_methods_supported?: string[];
+  /** RFC 9207: the server puts `iss` in every authorization response. */
+  authorization_response_iss_parameter_supported?: boolean;
+  /** The server accepts an HTTPS URL as client_id and fetches the client's metadata from it. */
+  client_id_metadata_document_supported?: boolean;
   [field: string]: unknown;
 }
 
@@ -12,6 +28,8 @@ export interface MetadataFetchOptions {
   fetch?: typeof fetch;
   timeoutMs?: number;
   allowInsecureHttp?: boolean;
+  /** Aborts the lookup (a client's request being cancelled). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -47,7 +65,7 @@ export async function fetchAuthorizationServerMetadata(
     const response = await fetchImpl(url, {
       headers: { accept: "application/json" },
       redirect: "error",
-      signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+      signal: withTimeout(options.signal, options.timeoutMs ?? 5000),
     });
     if (!response.ok) {
       await response.body?.cancel();
@@ -69,4 +87,9 @@ export async function fetchAuthorizationServerMetadata(
   throw new Error(
     `no authorization server metadata for issuer "${issuer}" (tried ${tried.join(", ")}); check the issuer URL or configure the endpoint explicitly`,
   );
+}
+
+function withTimeout(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }

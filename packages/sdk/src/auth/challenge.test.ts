@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bearerChallenge } from "./challenge.js";
+import { bearerChallenge, parseBearerChallenge } from "./challenge.js";
 
 describe("bearerChallenge", () => {
   it("names the scope and metadata without an error code when no token was sent", () => {
@@ -33,5 +33,65 @@ describe("bearerChallenge", () => {
 
   it("omits an empty scope list", () => {
     expect(bearerChallenge({ scope: [] })).toBe("Bearer");
+  });
+});
+
+describe("parseBearerChallenge", () => {
+  it("reads the parameters of a step-up challenge, unquoted and with the scope split", () => {
+    expect(
+      parseBearerChallenge(
+        'Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="https://m/.well-known/oauth-protected-resource/mcp", error_description="needs write"',
+      ),
+    ).toEqual({
+      error: "insufficient_scope",
+      scope: ["files:read", "files:write"],
+      resourceMetadata: "https://m/.well-known/oauth-protected-resource/mcp",
+      description: "needs write",
+      params: {
+        error: "insufficient_scope",
+        scope: "files:read files:write",
+        resource_metadata: "https://m/.well-known/oauth-protected-resource/mcp",
+        error_description: "needs write",
+      },
+    });
+  });
+
+  it("reads what bearerChallenge writes", () => {
+    const header = bearerChallenge({
+      error: "invalid_token",
+      scope: ["a", "b"],
+      resourceMetadata: "https://m/x",
+    });
+    expect(parseBearerChallenge(header)).toMatchObject({
+      error: "invalid_token",
+      scope: ["a", "b"],
+      resourceMetadata: "https://m/x",
+    });
+  });
+
+  it("keeps commas and escaped quotes inside quoted strings, and takes unquoted tokens", () => {
+    expect(parseBearerChallenge('Bearer error_description="a, \\"b\\"", error=invalid_token')).toMatchObject({
+      description: 'a, "b"',
+      error: "invalid_token",
+    });
+  });
+
+  it("finds the Bearer challenge among others, whatever the scheme's case", () => {
+    expect(parseBearerChallenge('Basic realm="x", DPoP algs="ES256", bearer scope="s"')).toMatchObject({
+      scope: ["s"],
+      params: { scope: "s" },
+    });
+  });
+
+  it("gives undefined without a Bearer challenge, and no scope for an empty one", () => {
+    expect(parseBearerChallenge('Basic realm="x"')).toBeUndefined();
+    expect(parseBearerChallenge(null)).toBeUndefined();
+    expect(parseBearerChallenge("")).toBeUndefined();
+    expect(parseBearerChallenge('Bearer scope=""')).toEqual({ params: { scope: "" } });
+    expect(parseBearerChallenge("Bearer")).toEqual({ params: {} });
+  });
+
+  it("stops on malformed input instead of looping", () => {
+    expect(parseBearerChallenge('Bearer ,,, @@ error="x')).toMatchObject({ error: "x" });
   });
 });

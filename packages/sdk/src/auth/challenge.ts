@@ -28,3 +28,77 @@ export function bearerChallenge(challenge: BearerChallenge): string {
   if (challenge.description) params.push(`error_description=${quoted(challenge.description)}`);
   return params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer";
 }
+
+/** What a client reads from a `WWW-Authenticate` header: the Bearer challenge's parameters, verbatim. */
+export interface ParsedBearerChallenge {
+  /** The `error` code as sent (`insufficient_scope`, `invalid_token`, or anything else). */
+  error?: string;
+  description?: string;
+  /** The space-separated scopes, split; absent when the challenge names none. */
+  scope?: string[];
+  resourceMetadata?: string;
+  /** Every parameter, lowercased names, unquoted values. */
+  params: Record<string, string>;
+}
+
+/**
+ * Parses the Bearer challenge out of a `WWW-Authenticate` value (RFC 7235 §4.1, RFC 6750 §3). The header
+ * may carry several challenges (`Basic realm="x", Bearer scope="a"`); only the Bearer one counts, and a
+ * header without one gives undefined. Quoted strings may contain commas and backslash escapes.
+ */
+export function parseBearerChallenge(header: string | null | undefined): ParsedBearerChallenge | undefined {
+  if (!header) return undefined;
+  let found: Record<string, string> | undefined;
+  let current: Record<string, string> | undefined;
+  let i = 0;
+  const n = header.length;
+  const skip = (pattern: RegExp) => {
+    while (i < n && pattern.test(header.charAt(i))) i++;
+  };
+  while (i < n) {
+    skip(/[\s,]/);
+    const tokenStart = i;
+    while (i < n && /[!#$%&'*+\-.^_`|~0-9A-Za-z]/.test(header.charAt(i))) i++;
+    const token = header.slice(tokenStart, i);
+    if (token === "") {
+      i++; // a stray character: skip it rather than loop forever
+      continue;
+    }
+    skip(/[ \t]/);
+    if (header.charAt(i) === "=") {
+      i++;
+      skip(/[ \t]/);
+      let value = "";
+      if (header.charAt(i) === '"') {
+        i++;
+        while (i < n && header.charAt(i) !== '"') {
+          if (header.charAt(i) === "\\" && i + 1 < n) i++;
+          value += header.charAt(i);
+          i++;
+        }
+        i++; // closing quote
+      } else {
+        const valueStart = i;
+        while (i < n && !/[\s,]/.test(header.charAt(i))) i++;
+        value = header.slice(valueStart, i);
+      }
+      // token68 values (`Basic abc==`) end in '=' and have no following value; they only belong to the scheme.
+      if (current) current[token.toLowerCase()] = value;
+      continue;
+    }
+    // A bare token starts a new challenge (its auth-scheme).
+    current = {};
+    if (token.toLowerCase() === "bearer" && found === undefined) found = current;
+  }
+  if (!found) return undefined;
+  const params = found;
+  const parsed: ParsedBearerChallenge = { params };
+  if (params.error !== undefined) parsed.error = params.error;
+  if (params.error_description !== undefined) parsed.description = params.error_description;
+  if (params.scope !== undefined) {
+    const scopes = params.scope.split(/\s+/).filter((scope) => scope !== "");
+    if (scopes.length > 0) parsed.scope = scopes;
+  }
+  if (params.resource_metadata !== undefined) parsed.resourceMetadata = params.resource_metadata;
+  return parsed;
+}

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { AuthChallenge, ClientAuthProvider } from "../client/auth-provider.js";
 import type { ElicitParams } from "../client/callbacks.js";
 import { Client } from "../client/client.js";
 import {
@@ -253,5 +254,112 @@ describe("HttpClientTransport against a scripted server", () => {
     controller.abort();
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     await closedPromise;
+  });
+});
+
+describe("HttpClientTransport with an auth provider", () => {
+  interface Recorded {
+    asked: string[];
+    challenges: AuthChallenge[];
+  }
+
+  /** A provider that hands out `token-<n>`, the n-th after n-1 challenges, and answers challenges with `verdict`. */
+  function recordingProvider(verdict: (challenge: AuthChallenge) => boolean): ClientAuthProvider & Recorded {
+    const recorded: Recorded = { asked: [], challenges: [] };
+    return {
+      ...recorded,
+      async authorization(resource) {
+        recorded.asked.push(resource.href);
+        return `Bearer token-${recorded.challenges.length + 1}`;
+      },
+      async handleChallenge(challenge) {
+        recorded.challenges.push(challenge);
+        return verdict(challenge);
+      },
+    };
+  }
+
+  /** Answers 401 (or what `refuse` says) until the request carries `accepted`. */
+  function guarded(accepted: string, refuse: () => { status: number; challenge: string }) {
+    return serveScripted(({ body, headers }, res) => {
+      if (headers.authorization !== `Bearer ${accepted}`) {
+        const { status, challenge } = refuse();
+        res.setHeader("www-authenticate", challenge);
+        return json(res, status, { error: "refused" });
+      }
+      if (body.method === "server/discover") return json(res, 200, discoverResult(body.id));
+      return json(res, 200, { jsonrpc: "2.0", id: body.id, result: { resultType: "complete", tools: [] } });
+    });
+  }
+
+  it("asks for the header before each POST, keeps the other configured headers, and overrides their Authorization", async () => {
+    const peer = await track(guarded("token-1", () => ({ status: 401, challenge: "Bearer" })));
+    const auth = recordingProvider(() => true);
+    const transport = new HttpClientTransport(peer.url, {
+      auth,
+      headers: { authorization: "Bearer static", "x-tenant": "t1" },
+    });
+    await new Client(transport).listTools();
+    expect(auth.asked).toEqual([peer.url, peer.url]);
+    expect(peer.seen.map((seen) => seen.headers.authorization)).toEqual(["Bearer token-1", "Bearer token-1"]);
+    expect(peer.seen.every((seen) => seen.headers["x-tenant"] === "t1")).toBe(true);
+  });
+
+  it("hands a 401 to the provider and re-sends the same request when it has new credentials", async () => {
+    const challenge = 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"';
+    const peer = await track(guarded("token-2", () => ({ status: 401, challenge })));
+    const auth = recordingProvider(() => true);
+    await new Client(peer.url, { http: { auth } }).connect();
+    expect(auth.challenges).toHaveLength(1);
+    expect(auth.challenges[0]).toMatchObject({ status: 401, wwwAuthenticate: challenge, attempt: 1 });
+    expect(auth.challenges[0]?.resource.href).toBe(peer.url);
+    expect(peer.seen).toHaveLength(2);
+    expect(peer.seen[1]?.body).toEqual(peer.seen[0]?.body);
+    expect(peer.seen[1]?.headers.authorization).toBe("Bearer token-2");
+  });
+
+  it("hands 403 insufficient_scope over too, counting the attempts of one request", async () => {
+    const peer = await track(
+      guarded("token-3", () => ({
+        status: 403,
+        challenge: 'Bearer error="insufficient_scope", scope="a b"',
+      })),
+    );
+    const auth = recordingProvider(() => true);
+    await new Client(peer.url, { http: { auth } }).connect();
+    expect(auth.challenges.map((challenge) => [challenge.status, challenge.attempt])).toEqual([
+      [403, 1],
+      [403, 2],
+    ]);
+  });
+
+  it("surfaces a 403 that is not about scope without consulting the provider", async () => {
+    const peer = await track(
+      guarded("never", () => ({ status: 403, challenge: 'Bearer error="invalid_token"' })),
+    );
+    const auth = recordingProvider(() => true);
+    const error = await new Client(peer.url, { http: { auth } }).connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpStatusError);
+    expect((error as HttpStatusError).status).toBe(403);
+    expect(auth.challenges).toHaveLength(0);
+  });
+
+  it("surfaces the refusal as HttpStatusError when the provider gives up", async () => {
+    const peer = await track(guarded("never", () => ({ status: 401, challenge: "Bearer" })));
+    const auth = recordingProvider((challenge) => challenge.attempt < 3);
+    const error = await new Client(peer.url, { http: { auth } }).connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpStatusError);
+    expect((error as HttpStatusError).status).toBe(401);
+    expect((error as Error).message).toContain("auth provider");
+    expect(auth.challenges.map((challenge) => challenge.attempt)).toEqual([1, 2, 3]);
+    expect(peer.seen).toHaveLength(3);
+  });
+
+  it("lets an error thrown by the provider reach the caller", async () => {
+    const peer = await track(guarded("never", () => ({ status: 401, challenge: "Bearer" })));
+    const auth = recordingProvider(() => {
+      throw new Error("discovery failed: fix the server");
+    });
+    await expect(new Client(peer.url, { http: { auth } }).connect()).rejects.toThrow("discovery failed");
   });
 });

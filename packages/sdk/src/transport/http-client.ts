@@ -1,3 +1,5 @@
+import { parseBearerChallenge } from "../auth/challenge.js";
+import type { ClientAuthProvider } from "../client/auth-provider.js";
 import { readSseEvents } from "../client/sse-events.js";
 import type { ClientTransport, TransportRequestOptions } from "../client/transport.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
@@ -11,6 +13,12 @@ export interface HttpClientOptions {
   fetch?: typeof fetch;
   /** Headers sent on every POST, such as Authorization; a function is called per request. */
   headers?: HeaderSource;
+  /**
+   * Credentials per request: asked for the Authorization header before each POST, and handed the
+   * server's 401 or 403 insufficient_scope challenge (`oauthClientProvider` from `@roundtrip/sdk/oauth`).
+   * Its header replaces an Authorization from `headers`.
+   */
+  auth?: ClientAuthProvider;
 }
 
 /** A non-2xx answer that carries no JSON-RPC error (authentication, a proxy, a missing endpoint). */
@@ -21,13 +29,22 @@ export class HttpStatusError extends Error {
   /** The start of the response body, for diagnosis. */
   readonly body: string;
 
-  constructor(status: number, statusText: string, headers: Headers, body: string, url: string) {
+  constructor(
+    status: number,
+    statusText: string,
+    headers: Headers,
+    body: string,
+    url: string,
+    authConfigured = false,
+  ) {
     const hint =
-      status === 401 || status === 403
-        ? "; the server wants credentials: pass an Authorization header in the transport's headers option"
-        : status === 404 || status === 405
-          ? "; check that the URL is the server's MCP endpoint"
-          : "";
+      (status === 401 || status === 403) && authConfigured
+        ? "; the auth provider could not obtain credentials this server accepts (check the scopes and client it is configured with)"
+        : status === 401 || status === 403
+          ? "; the server wants credentials: pass an Authorization header in the transport's headers option, or an auth provider"
+          : status === 404 || status === 405
+            ? "; check that the URL is the server's MCP endpoint"
+            : "";
     super(`HTTP ${status} ${statusText} from ${url}${hint}`);
     this.status = status;
     this.headers = headers;
@@ -78,21 +95,56 @@ export class HttpClientTransport implements ClientTransport {
   onNotification?: (notification: JsonRpcNotification) => void;
   readonly #fetch: typeof fetch;
   readonly #headers: HeaderSource | undefined;
+  readonly #auth: ClientAuthProvider | undefined;
 
   constructor(url: string | URL, options: HttpClientOptions = {}) {
     this.url = new URL(url);
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#headers = options.headers;
+    this.#auth = options.auth;
   }
 
   async request(request: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
-    const headers = await this.#requestHeaders(request, options.headers);
-    const response = await this.#fetch(this.url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(request),
-      signal: options.signal,
-    });
+    // The body is a string, so a refused request can be sent again unchanged once credentials improve.
+    const body = JSON.stringify(request);
+    for (let attempt = 1; ; attempt++) {
+      const headers = await this.#requestHeaders(request, options.headers);
+      const authorization = await this.#auth?.authorization(this.url, options.signal);
+      if (authorization !== undefined) headers.set("authorization", authorization);
+      const response = await this.#fetch(this.url, {
+        method: "POST",
+        headers,
+        body,
+        signal: options.signal,
+      });
+      const status = response.status;
+      if (this.#auth && (status === 401 || status === 403)) {
+        const wwwAuthenticate = response.headers.get("www-authenticate");
+        if (status === 401 || parseBearerChallenge(wwwAuthenticate)?.error === "insufficient_scope") {
+          const text = await response.text();
+          const retry = await this.#auth.handleChallenge({
+            resource: this.url,
+            status,
+            wwwAuthenticate,
+            attempt,
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
+          if (retry) continue;
+          throw new HttpStatusError(
+            status,
+            response.statusText,
+            response.headers,
+            text.slice(0, 500),
+            this.url.href,
+            true,
+          );
+        }
+      }
+      return this.#answer(response, request);
+    }
+  }
+
+  async #answer(response: Response, request: JsonRpcRequest): Promise<JsonRpcResponse> {
     const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
     if (response.ok && type === "text/event-stream" && response.body) {
       return this.#readStream(response.body, request);
@@ -108,6 +160,7 @@ export class HttpClientTransport implements ClientTransport {
         response.headers,
         text.slice(0, 500),
         this.url.href,
+        this.#auth !== undefined,
       );
     }
     throw new HttpStatusError(

@@ -1,0 +1,56 @@
+/** What the client keeps of a token response, with enough context to use and refresh it later. */
+export interface StoredTokens {
+  /** The authorization server that issued the tokens. */
+  issuer: string;
+  /** The RFC 8707 resource the tokens are for, exactly as the protected resource metadata names it. */
+  resource: string;
+  clientId: string;
+  accessToken: string;
+  /** `Bearer` in practice. */
+  tokenType: string;
+  refreshToken?: string;
+  /** The scopes granted (or requested, when the server did not say). */
+  scope?: string;
+  /** Milliseconds since the epoch. */
+  expiresAt?: number;
+  /** The secret a dynamic registration returned, needed to refresh with the same client. */
+  clientSecret?: string;
+}
+
+/**
+ * Where tokens live between requests (and, for a persistent implementation, between runs). Keys come
+ * from `tokenStoreKey`; values hold refresh tokens and client secrets, so a persistent store must be
+ * private to the user (file mode 0600, an OS keychain).
+ */
+export interface TokenStore {
+  get(key: string): Promise<StoredTokens | undefined>;
+  set(key: string, tokens: StoredTokens): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Tokens for the life of the process. */
+export function memoryTokenStore(): TokenStore {
+  const entries = new Map<string, StoredTokens>();
+  return {
+    async get(key) {
+      const tokens = entries.get(key);
+      return tokens === undefined ? undefined : { ...tokens };
+    },
+    async set(key, tokens) {
+      entries.set(key, { ...tokens });
+    },
+    async delete(key) {
+      entries.delete(key);
+    },
+  };
+}
+
+/**
+ * The key tokens are stored under. The issuer is part of it, so tokens from one authorization server are
+ * never sent after the resource moves to another; the client identity too (a pre-registered id or a
+ * client metadata URL), so two configurations never share tokens. Dynamically registered clients have no
+ * identity before registering, and share the key of "no configured client".
+ */
+export function tokenStoreKey(issuer: string, resource: string, clientIdentity?: string): string {
+  return JSON.stringify(["mcp-oauth", issuer, resource, clientIdentity ?? null]);
+}
