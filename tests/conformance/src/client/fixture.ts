@@ -7,6 +7,7 @@ import {
   silentLogger,
   type Tool,
 } from "@roundtrip/sdk";
+import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth";
 
 /**
  * The client the official conformance suite drives: `conformance client --command "<this>"` starts it
@@ -34,7 +35,58 @@ function elicit(params: ElicitParams): ElicitResult {
   return { action: "accept", content };
 }
 
+/** What a scenario hands the client in MCP_CONFORMANCE_CONTEXT: tool calls, or pre-registered credentials. */
+interface ScenarioContext {
+  toolCalls?: ToolCall[];
+  client_id?: string;
+  client_secret?: string;
+}
+
+interface ToolCall {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+const context: ScenarioContext = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || "{}");
+
+/** The client metadata document URL the auth scenarios expect a CIMD-capable client to use as client_id. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * The suite's authorization servers redirect straight back with the code, no sign-in page in between:
+ * following the authorization URL once, without following the redirect, yields the callback's parameters.
+ */
+async function followAuthorization(authorizationUrl: URL): Promise<URLSearchParams> {
+  const response = await fetch(authorizationUrl, { redirect: "manual" });
+  await response.body?.cancel();
+  const location = response.headers.get("location");
+  if (!location) {
+    throw new Error(`the authorization endpoint answered HTTP ${response.status} without redirecting back`);
+  }
+  return new URL(location, authorizationUrl).searchParams;
+}
+
+/** The OAuth client of the auth/* scenarios; the other scenarios never see a 401. */
+function authOptions(): OAuthClientOptions | undefined {
+  if (!scenario.startsWith("auth/")) return undefined;
+  const credentials = {
+    ...(context.client_id === undefined ? {} : { clientId: context.client_id }),
+    ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+  };
+  if (scenario.startsWith("auth/client-credentials")) return { grant: "client_credentials", ...credentials };
+  return {
+    grant: "authorization_code",
+    ...credentials,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    clientMetadata: { client_name: "roundtrip-conformance-client" },
+    redirect: { redirectUri: "http://127.0.0.1:3000/callback", authorize: followAuthorization },
+  };
+}
+
+const auth = authOptions();
+
 const client = new Client(url, {
+  ...(auth ? { http: { auth: oauthClientProvider(auth) } } : {}),
   info: { name: "roundtrip-conformance-client", version: "0.1.0" },
   logger: silentLogger,
   onElicit: elicit,
@@ -71,16 +123,13 @@ async function allTools(): Promise<Tool[]> {
   return tools;
 }
 
-interface ToolCall {
-  name: string;
-  arguments?: Record<string, unknown>;
+function contextToolCalls(): ToolCall[] {
+  return context.toolCalls ?? [];
 }
 
-function contextToolCalls(): ToolCall[] {
-  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
-  if (!raw) return [];
-  const context = JSON.parse(raw) as { toolCalls?: ToolCall[] };
-  return context.toolCalls ?? [];
+/** Lists the tools and calls each: the auth scenarios' servers refuse, then step up, on these calls. */
+async function listAndCallEveryTool(): Promise<void> {
+  for (const tool of await allTools()) await client.callTool(tool.name, sampleArguments(tool));
 }
 
 const scenarios: Record<string, () => Promise<void>> = {
@@ -148,6 +197,7 @@ const scenarios: Record<string, () => Promise<void>> = {
 try {
   const run = scenarios[scenario];
   if (run) await run();
+  else if (scenario.startsWith("auth/")) await listAndCallEveryTool();
   else await allTools();
 } catch (error) {
   console.error(`${scenario}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
