@@ -1,0 +1,183 @@
+import { Command, CommanderError } from "commander";
+import { parseArguments } from "./commands/call-arguments.js";
+import { type FlowFlags, withFlowOptions } from "./commands/flow-options.js";
+import { type LoginFlags, loginCommand } from "./commands/login.js";
+import { type LogoutFlags, logoutCommand } from "./commands/logout.js";
+import { type PendingFlags, pendingCommand } from "./commands/pending.js";
+import { resumeFlow, runFlowCommand } from "./commands/run-flow.js";
+import { listAllTools, toolsCommand } from "./commands/tools.js";
+import { describeFailure } from "./error-report.js";
+import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
+import { stdoutWriter } from "./json-output.js";
+import { processTerminal, type Terminal } from "./terminal.js";
+import { CLIENT_VERSION } from "./version.js";
+
+const EXIT_CODES_HELP = `
+Exit codes:
+  0    done
+  1    the server, the network or the protocol failed
+  2    bad command line, configuration or --answers file
+  3    credentials missing or refused: run \`roundtrip login\`
+  4    the server asked for input and there was no answer and no terminal
+  5    the tool reported an error result
+  6    you refused a sampling request
+  10   --detach saved the flow: finish it with \`roundtrip resume <id>\`
+  130  interrupted
+
+Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROUNDTRIP_TOKEN,
+ROUNDTRIP_SAMPLING_PROVIDER, ROUNDTRIP_SAMPLING_BASE_URL, ROUNDTRIP_SAMPLING_MODEL,
+ROUNDTRIP_SAMPLING_API_KEY_ENV, BROWSER.`;
+
+/** Runs one command line and returns the exit code; never calls process.exit, so tests can use it too. */
+export async function main(
+  argv: readonly string[],
+  terminal: Terminal = processTerminal(),
+): Promise<ExitCodeValue> {
+  let exitCode: ExitCodeValue = ExitCode.ok;
+  let json = false;
+  let server: string | undefined;
+  const program = new Command("roundtrip")
+    .description("Call MCP 2026-07-28 servers, answering their questions (forms, URLs, sampling, roots) here")
+    .version(CLIENT_VERSION, "-V, --version")
+    .option("-s, --server <url>", "the MCP endpoint (else ROUNDTRIP_SERVER, else the config file)")
+    .option("--json", "print one JSON document on stdout (results and errors)")
+    .showHelpAfterError()
+    .addHelpText("after", EXIT_CODES_HELP)
+    .exitOverride()
+    .hook("preAction", (_program, action) => {
+      const flags = action.optsWithGlobals() as { json?: boolean; server?: string };
+      json = flags.json === true;
+      server = flags.server;
+    });
+
+  const writer = () => stdoutWriter(json);
+  const run = (action: () => Promise<ExitCodeValue>) => async () => {
+    exitCode = await action();
+  };
+
+  program
+    .command("tools")
+    .description("list the server's tools")
+    .action(function (this: Command) {
+      return run(() => toolsCommand(this.optsWithGlobals(), terminal, writer()))();
+    });
+
+  withFlowOptions(
+    program
+      .command("call")
+      .description("call a tool; arguments as key=value, key:=json, or one JSON object")
+      .argument("<tool>", "the tool's name")
+      .argument("[arguments...]", "key=value, key:=json, or '{...}'"),
+  ).action(function (this: Command, tool: string, words: string[]) {
+    return run(() =>
+      runFlowCommand(
+        this.optsWithGlobals() as FlowFlags,
+        async (connection) => {
+          const needsSchema = words.length > 0 && !words[0]?.trimStart().startsWith("{");
+          const schema = needsSchema
+            ? (await listAllTools(connection.client)).find((t) => t.name === tool)?.inputSchema
+            : undefined;
+          const args = parseArguments(words, schema as Parameters<typeof parseArguments>[1]);
+          return { method: "tools/call", target: tool, ...(args ? { arguments: args } : {}) };
+        },
+        terminal,
+        writer(),
+      ),
+    )();
+  });
+
+  withFlowOptions(
+    program
+      .command("prompt")
+      .description("get a prompt; arguments as key=value or one JSON object")
+      .argument("<name>", "the prompt's name")
+      .argument("[arguments...]", "key=value or '{...}'"),
+  ).action(function (this: Command, name: string, words: string[]) {
+    return run(() =>
+      runFlowCommand(
+        this.optsWithGlobals() as FlowFlags,
+        async () => {
+          const args = parseArguments(words);
+          const strings = args
+            ? Object.fromEntries(
+                Object.entries(args).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+              )
+            : undefined;
+          return { method: "prompts/get", target: name, ...(strings ? { arguments: strings } : {}) };
+        },
+        terminal,
+        writer(),
+      ),
+    )();
+  });
+
+  withFlowOptions(
+    program.command("read").description("read a resource").argument("<uri>", "the resource URI"),
+  ).action(function (this: Command, uri: string) {
+    return run(() =>
+      runFlowCommand(
+        this.optsWithGlobals() as FlowFlags,
+        async () => ({ method: "resources/read", target: uri }),
+        terminal,
+        writer(),
+      ),
+    )();
+  });
+
+  program
+    .command("login")
+    .description(
+      "sign in to the server: --client-id and --client-secret for a machine client, else in the browser",
+    )
+    .option("--client-id <id>", "a client registered with the authorization server")
+    .option("--client-secret <secret>", "its secret: signs in as that client (client credentials)")
+    .option("--scope <scopes>", "the scopes to ask for (default: what the server advertises)")
+    .option(
+      "--callback-port <port>",
+      "the loopback port of the browser sign-in's redirect (default: any free one)",
+    )
+    .option("--no-browser", "print the sign-in URL instead of offering to open a browser")
+    .action(function (this: Command) {
+      return run(() => loginCommand(this.optsWithGlobals() as LoginFlags, terminal, writer()))();
+    });
+
+  program
+    .command("logout")
+    .description("delete the cached tokens and sign-in settings of the server")
+    .option("--all", "of every server")
+    .action(function (this: Command) {
+      return run(() => logoutCommand(this.optsWithGlobals() as LogoutFlags, terminal, writer()))();
+    });
+
+  program
+    .command("pending")
+    .description("list the flows saved by --detach")
+    .option("--delete <id>", "delete one instead")
+    .action(function (this: Command) {
+      return run(() => pendingCommand(this.optsWithGlobals() as PendingFlags, terminal, writer()))();
+    });
+
+  withFlowOptions(
+    program
+      .command("resume")
+      .description("finish a flow saved by --detach")
+      .argument("<id>", "as `pending` lists it"),
+  ).action(function (this: Command, id: string) {
+    return run(() => resumeFlow(id, this.optsWithGlobals() as FlowFlags, terminal, writer()))();
+  });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version end in a CommanderError too, with exit code 0.
+      return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    const failure = describeFailure(error, server);
+    if (json)
+      stdoutWriter(true).document({ status: "error", exitCode: failure.code, error: failure.message });
+    terminal.notice(`roundtrip: ${failure.message}`);
+    return failure.code;
+  }
+}

@@ -1,0 +1,59 @@
+import { CliError, ExitCode } from "../exit-codes.js";
+
+/**
+ * Arguments as typed after the tool or prompt name: one JSON object (`'{"name": "api"}'`), or pairs
+ * `key=value` (a string) and `key:=json` (any JSON value, e.g. `count:=3` or `tags:='["a","b"]'`).
+ * With a tool's input schema, `key=value` for a number, integer or boolean property is converted, so
+ * `count=3` works too.
+ */
+export function parseArguments(
+  words: readonly string[],
+  schema?: { properties?: Record<string, { type?: unknown }> },
+): Record<string, unknown> | undefined {
+  if (words.length === 0) return undefined;
+  if (words.length === 1 && words[0]?.trimStart().startsWith("{")) {
+    let value: unknown;
+    try {
+      value = JSON.parse(words[0]);
+    } catch (error) {
+      throw new CliError(ExitCode.usage, `the arguments are not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new CliError(ExitCode.usage, "the JSON arguments must be an object");
+    }
+    return value as Record<string, unknown>;
+  }
+  const args: Record<string, unknown> = {};
+  for (const word of words) {
+    const json = word.indexOf(":=");
+    const plain = word.indexOf("=");
+    if (json > 0 && json < plain) {
+      const key = word.slice(0, json);
+      try {
+        args[key] = JSON.parse(word.slice(json + 2));
+      } catch {
+        throw new CliError(
+          ExitCode.usage,
+          `${key}:= takes a JSON value, got ${word.slice(json + 2)}; quote strings or use ${key}=text`,
+        );
+      }
+    } else if (plain > 0) {
+      const key = word.slice(0, plain);
+      args[key] = coerce(word.slice(plain + 1), schema?.properties?.[key]?.type);
+    } else {
+      throw new CliError(
+        ExitCode.usage,
+        `"${word}" is not an argument; write key=value, key:=json, or one JSON object`,
+      );
+    }
+  }
+  return args;
+}
+
+function coerce(value: string, type: unknown): unknown {
+  if ((type === "number" || type === "integer") && value.trim() !== "" && Number.isFinite(Number(value))) {
+    return Number(value);
+  }
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}

@@ -1,0 +1,72 @@
+import type { Command } from "commander";
+import { type GlobalFlags, resolveSettings, type Settings } from "../config/settings.js";
+import type { Connection } from "../connection.js";
+import { type AnswersFile, loadAnswersFile } from "../flow/answers-file.js";
+import type { AnswerPolicy } from "../flow/round-answers.js";
+import { rootsFrom } from "../roots.js";
+import { samplingProvider } from "../sampling/providers/provider-factory.js";
+import type { Terminal } from "../terminal.js";
+
+/** The options of every command that may be asked for input: call, prompt, read and resume. */
+export function withFlowOptions(command: Command): Command {
+  return command
+    .option("--answers <file>", "answers by input request key (JSON), for scripts and CI")
+    .option(
+      "-y, --yes",
+      "approve sampling as shown, send forms at their defaults, consent to URLs (not opened)",
+    )
+    .option(
+      "--detach",
+      "save the flow when it needs a person, and exit with code 10; finish it with `resume`",
+    )
+    .option(
+      "--root <dir>",
+      "a directory to share as a root (repeatable; default: the working directory)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option("--no-browser", "never open a browser; print URLs instead")
+    .option("--sampling-provider <name>", "who answers sampling requests: human, openai or anthropic")
+    .option(
+      "--sampling-base-url <url>",
+      "the provider's API base URL (OpenAI-compatible: OpenAI, Ollama, vLLM, llama.cpp)",
+    )
+    .option("--sampling-model <model>", "the model to sample with")
+    .option("--sampling-api-key-env <name>", "the environment variable holding the provider's API key");
+}
+
+export interface FlowFlags extends GlobalFlags {
+  answers?: string;
+  yes?: boolean;
+  detach?: boolean;
+  root?: string[];
+  browser?: boolean;
+}
+
+export async function flowSettings(flags: FlowFlags): Promise<{ settings: Settings; answers: AnswersFile }> {
+  const settings = await resolveSettings(flags);
+  const answers = flags.answers ? await loadAnswersFile(flags.answers) : {};
+  return { settings, answers };
+}
+
+export function answerPolicy(
+  flags: FlowFlags,
+  settings: Settings,
+  answers: AnswersFile,
+  connection: Connection,
+  terminal: Terminal,
+): AnswerPolicy {
+  let roots: ReturnType<typeof rootsFrom> | undefined;
+  return {
+    answers,
+    yes: flags.yes === true,
+    detach: flags.detach === true,
+    browser: flags.browser !== false,
+    roots: () => {
+      roots ??= rootsFrom(flags.root ?? []);
+      return roots;
+    },
+    provider: samplingProvider(settings.sampling, terminal),
+    terminal,
+    asker: connection.asker(),
+  };
+}

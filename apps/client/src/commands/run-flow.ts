@@ -1,0 +1,117 @@
+import { requireServer } from "../config/settings.js";
+import { connect } from "../connection.js";
+import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
+import { driveFlow, type FlowOutcome, type FlowRequest, type RetryFields } from "../flow/drive-flow.js";
+import { answerRound } from "../flow/round-answers.js";
+import type { ResultWriter } from "../json-output.js";
+import { type PendingFlow, PendingStore } from "../pending-store.js";
+import { resultText } from "../result-text.js";
+import type { Terminal } from "../terminal.js";
+import { answerPolicy, type FlowFlags, flowSettings } from "./flow-options.js";
+
+/** Runs call, prompt or read: every round until the result, or until --detach saves it. */
+export async function runFlowCommand(
+  flags: FlowFlags,
+  build: (connection: Awaited<ReturnType<typeof connect>>) => Promise<FlowRequest>,
+  terminal: Terminal,
+  writer: ResultWriter,
+): Promise<ExitCodeValue> {
+  const { settings, answers } = await flowSettings(flags);
+  const server = requireServer(settings);
+  const connection = await connect({
+    server,
+    home: settings.home,
+    terminal,
+    browser: flags.browser !== false,
+  });
+  try {
+    const request = await build(connection);
+    await connection.client.connect();
+    const policy = answerPolicy(flags, settings, answers, connection, terminal);
+    const outcome = await driveFlow(connection.client, request, policy, {
+      server,
+      pending: new PendingStore(settings.home),
+    });
+    return report(outcome, request, writer, terminal);
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Finishes a flow saved by --detach: answers its questions, then echoes its requestState as saved. */
+export async function resumeFlow(
+  id: string,
+  flags: FlowFlags,
+  terminal: Terminal,
+  writer: ResultWriter,
+): Promise<ExitCodeValue> {
+  const { settings, answers } = await flowSettings(flags);
+  const store = new PendingStore(settings.home);
+  const flow: PendingFlow = await store.load(id);
+  // A saved flow goes back to the server that asked; only a contradicting --server is an error.
+  if (flags.server !== undefined && settings.server !== flow.server) {
+    throw new CliError(
+      ExitCode.usage,
+      `pending flow ${id} belongs to ${flow.server}, not ${flags.server}; drop --server`,
+    );
+  }
+  const request: FlowRequest = {
+    method: flow.method,
+    target: flow.target,
+    ...(flow.arguments ? { arguments: flow.arguments } : {}),
+  };
+  const connection = await connect({
+    server: flow.server,
+    home: settings.home,
+    terminal,
+    browser: flags.browser !== false,
+  });
+  try {
+    await connection.client.connect();
+    const policy = answerPolicy(flags, settings, answers, connection, terminal);
+    const round = await answerRound(flow.inputRequests, policy);
+    if (round.kind === "detach") {
+      await store.save({ ...flow, waiting: round.waiting });
+      return report({ kind: "detached", id, waiting: round.waiting }, request, writer, terminal);
+    }
+    const seed: RetryFields = { inputResponses: round.responses };
+    if (flow.requestState !== undefined) seed.requestState = flow.requestState;
+    const outcome = await driveFlow(connection.client, request, policy, {
+      server: flow.server,
+      pending: store,
+      pendingId: id,
+      seed,
+    });
+    return report(outcome, request, writer, terminal);
+  } finally {
+    await connection.close();
+  }
+}
+
+function report(
+  outcome: FlowOutcome,
+  request: FlowRequest,
+  writer: ResultWriter,
+  terminal: Terminal,
+): ExitCodeValue {
+  if (outcome.kind === "detached") {
+    if (writer.json) {
+      writer.document({
+        status: "detached",
+        id: outcome.id,
+        waiting: outcome.waiting,
+        resume: `roundtrip resume ${outcome.id}`,
+      });
+    } else {
+      terminal.notice(
+        `Saved as pending flow ${outcome.id}: the server waits for ${outcome.waiting.map((k) => `"${k}"`).join(", ")}.`,
+      );
+      terminal.notice(`Finish it with: roundtrip resume ${outcome.id}`);
+    }
+    return ExitCode.detached;
+  }
+  const isError = request.method === "tools/call" && outcome.result.isError === true;
+  if (writer.json) writer.document({ status: "complete", result: outcome.result });
+  else writer.text(resultText(request.method, outcome.result));
+  return isError ? ExitCode.toolError : ExitCode.ok;
+}

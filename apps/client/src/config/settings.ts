@@ -1,0 +1,128 @@
+import { join } from "node:path";
+import * as z from "zod";
+import { CliError, ExitCode } from "../exit-codes.js";
+import { readOptionalFile } from "../private-file.js";
+import { roundtripHome } from "./home-dir.js";
+
+export const SAMPLING_PROVIDERS = ["human", "openai", "anthropic"] as const;
+export type SamplingProviderName = (typeof SAMPLING_PROVIDERS)[number];
+
+const ConfigFileSchema = z.strictObject({
+  server: z.string().optional(),
+  sampling: z
+    .strictObject({
+      provider: z.enum(SAMPLING_PROVIDERS).optional(),
+      baseUrl: z.string().optional(),
+      model: z.string().optional(),
+      apiKeyEnv: z.string().optional(),
+    })
+    .optional(),
+});
+export type ConfigFile = z.output<typeof ConfigFileSchema>;
+
+export interface SamplingSettings {
+  provider: SamplingProviderName;
+  baseUrl?: string;
+  model?: string;
+  /** The name of the environment variable holding the API key; the key itself is never stored. */
+  apiKeyEnv?: string;
+}
+
+/** Options common to every command, as commander parsed them. */
+export interface GlobalFlags {
+  server?: string;
+  json?: boolean;
+  samplingProvider?: string;
+  samplingBaseUrl?: string;
+  samplingModel?: string;
+  samplingApiKeyEnv?: string;
+}
+
+export interface Settings {
+  home: string;
+  configFile: string;
+  /** Undefined when neither --server, ROUNDTRIP_SERVER nor the config file names one. */
+  server?: string;
+  sampling: SamplingSettings;
+}
+
+export async function loadConfigFile(path: string): Promise<ConfigFile> {
+  const text = await readOptionalFile(path);
+  if (text === undefined) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      ExitCode.usage,
+      `${path} is not valid JSON (${(error as Error).message}); fix or delete it`,
+    );
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join(".") : "(top level)";
+    throw new CliError(
+      ExitCode.usage,
+      `${path}: ${where}: ${issue?.message ?? "invalid"}; it may hold "server" and "sampling" {provider, baseUrl, model, apiKeyEnv}`,
+    );
+  }
+  return parsed.data;
+}
+
+function providerName(value: string, from: string): SamplingProviderName {
+  if ((SAMPLING_PROVIDERS as readonly string[]).includes(value)) return value as SamplingProviderName;
+  throw new CliError(ExitCode.usage, `${from} is "${value}"; use one of ${SAMPLING_PROVIDERS.join(", ")}`);
+}
+
+/** Flags win over the environment, which wins over the config file. */
+export async function resolveSettings(
+  flags: GlobalFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Settings> {
+  const home = roundtripHome(env);
+  const configFile = join(home, "config.json");
+  const file = await loadConfigFile(configFile);
+  const server = flags.server ?? (env.ROUNDTRIP_SERVER || undefined) ?? file.server;
+  const provider =
+    flags.samplingProvider !== undefined
+      ? providerName(flags.samplingProvider, "--sampling-provider")
+      : env.ROUNDTRIP_SAMPLING_PROVIDER
+        ? providerName(env.ROUNDTRIP_SAMPLING_PROVIDER, "ROUNDTRIP_SAMPLING_PROVIDER")
+        : (file.sampling?.provider ?? "human");
+  const sampling: SamplingSettings = { provider };
+  const baseUrl =
+    flags.samplingBaseUrl ?? (env.ROUNDTRIP_SAMPLING_BASE_URL || undefined) ?? file.sampling?.baseUrl;
+  const model = flags.samplingModel ?? (env.ROUNDTRIP_SAMPLING_MODEL || undefined) ?? file.sampling?.model;
+  const apiKeyEnv =
+    flags.samplingApiKeyEnv ?? (env.ROUNDTRIP_SAMPLING_API_KEY_ENV || undefined) ?? file.sampling?.apiKeyEnv;
+  if (baseUrl !== undefined) sampling.baseUrl = baseUrl;
+  if (model !== undefined) sampling.model = model;
+  if (apiKeyEnv !== undefined) sampling.apiKeyEnv = apiKeyEnv;
+  return { home, configFile, ...(server === undefined ? {} : { server: checkServerUrl(server) }), sampling };
+}
+
+export function checkServerUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new CliError(
+      ExitCode.usage,
+      `the server URL "${value}" is not an absolute URL; pass e.g. --server https://mcp.example.com/mcp`,
+    );
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new CliError(ExitCode.usage, `the server URL "${value}" must use http or https`);
+  }
+  return url.href;
+}
+
+/** The server a command talks to, or a usage error saying how to name one. */
+export function requireServer(settings: Settings): string {
+  if (settings.server !== undefined) return settings.server;
+  throw new CliError(
+    ExitCode.usage,
+    `no server given: pass --server URL, set ROUNDTRIP_SERVER, or put {"server": "URL"} in ${settings.configFile}`,
+  );
+}

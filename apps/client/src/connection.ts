@@ -1,0 +1,53 @@
+import { Client, type Implementation, silentLogger } from "@roundtrip/sdk";
+import { type ClientAuth, clientAuth } from "./auth/client-auth.js";
+import { LoginProfiles } from "./auth/login-profiles.js";
+import { FileTokenStore } from "./auth/token-store.js";
+import type { Asker } from "./elicitation/asker.js";
+import type { Terminal } from "./terminal.js";
+import { CLIENT_VERSION } from "./version.js";
+
+export interface Connection {
+  readonly client: Client;
+  readonly server: string;
+  readonly auth: ClientAuth;
+  /** Who asks, for every question shown: known once the server has answered server/discover. */
+  asker(): Asker;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  server: string;
+  home: string;
+  terminal: Terminal;
+  browser: boolean;
+}
+
+/**
+ * An SDK client for one server. It declares every input capability (form and URL elicitation,
+ * sampling, roots) because this CLI answers them all; the rounds themselves are driven by the flow
+ * driver, so no callback is registered.
+ */
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  const auth = await clientAuth({
+    profile: await new LoginProfiles(options.home).get(options.server),
+    store: new FileTokenStore(options.home),
+    terminal: options.terminal,
+    browser: options.browser,
+  });
+  const client = new Client(options.server, {
+    info: { name: "roundtrip-cli", title: "roundtrip CLI", version: CLIENT_VERSION },
+    capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+    logger: silentLogger,
+    http: auth.provider ? { auth: auth.provider } : {},
+  });
+  return {
+    client,
+    server: options.server,
+    auth,
+    asker: () => ({ info: client.serverInfo as Implementation | undefined, serverUrl: options.server }),
+    async close() {
+      await client.close();
+      await auth.close();
+    },
+  };
+}

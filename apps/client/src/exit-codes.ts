@@ -1,0 +1,36 @@
+/**
+ * The process exit codes of `roundtrip`, documented in the README. Scripts branch on them, so each
+ * one means one thing and none is ever reused for something else.
+ */
+export const ExitCode = {
+  ok: 0,
+  /** The server, the network or the protocol failed; the message says which. */
+  failure: 1,
+  /** The command line, the configuration or an --answers file is wrong; nothing was sent. */
+  usage: 2,
+  /** No usable credentials: log in (again), or the authorization server refused. */
+  auth: 3,
+  /** The server asked for input that neither --answers, --yes nor a terminal could give. */
+  inputNeeded: 4,
+  /** The tool ran and reported an error result (isError). */
+  toolError: 5,
+  /** The person refused a sampling request: nothing was sent back and the call was abandoned. */
+  refused: 6,
+  /** --detach saved the flow as pending: finish it with `roundtrip resume <id>`. */
+  detached: 10,
+  /** Interrupted (Ctrl+C); nothing more was sent. */
+  interrupted: 130,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** An error the CLI reports as it is: the message says what to do, the code is the exit status. */
+export class CliError extends Error {
+  override readonly name = "CliError";
+  readonly exitCode: ExitCodeValue;
+
+  constructor(exitCode: ExitCodeValue, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.exitCode = exitCode;
+  }
+}

@@ -1,0 +1,5 @@
+export { type LoopbackLogin, startLoopbackLogin } from "./auth/loopback-login.js";
+export { FileTokenStore } from "./auth/token-store.js";
+export { main } from "./cli.js";
+export { CliError, ExitCode } from "./exit-codes.js";
+export { type PendingFlow, PendingStore } from "./pending-store.js";

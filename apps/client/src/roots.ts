@@ -1,0 +1,27 @@
+import { stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Root } from "@roundtrip/sdk";
+import { CliError, ExitCode } from "./exit-codes.js";
+
+/**
+ * The directories this client shares with servers that ask for roots: each --root, or the working
+ * directory when none is given. Each must exist and be a directory, so a typo fails before anything is sent.
+ */
+export async function rootsFrom(dirs: readonly string[], cwd = process.cwd()): Promise<Root[]> {
+  const chosen = dirs.length > 0 ? dirs : [cwd];
+  const roots: Root[] = [];
+  for (const dir of chosen) roots.push(await rootOf(resolve(cwd, dir), dir));
+  return roots;
+}
+
+async function rootOf(path: string, given: string): Promise<Root> {
+  let isDirectory = false;
+  try {
+    isDirectory = (await stat(path)).isDirectory();
+  } catch {
+    throw new CliError(ExitCode.usage, `--root ${given}: no such directory`);
+  }
+  if (!isDirectory) throw new CliError(ExitCode.usage, `--root ${given}: not a directory`);
+  return { uri: pathToFileURL(path).href, name: basename(path) || path };
+}

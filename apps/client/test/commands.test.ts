@@ -1,0 +1,244 @@
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { APP_DIR, newHome, runCli } from "./support/run-cli.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+let stack: Stack;
+let home: string;
+
+beforeAll(async () => {
+  stack = await startStack();
+  home = await newHome();
+  const login = await runCli(
+    [
+      "--server",
+      stack.url,
+      "--json",
+      "login",
+      "--client-id",
+      "mcp-machine",
+      "--client-secret",
+      "mcp-machine-secret",
+    ],
+    { home },
+  );
+  expect(login.code, login.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(["--server", stack.url, "--json", ...args], { home, env });
+
+async function answers(content: unknown): Promise<string> {
+  const file = join(home, `answers-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(file, JSON.stringify(content));
+  return file;
+}
+
+describe("commands against the reference server", () => {
+  it("login with client credentials caches the tokens in private files, and never prints them", async () => {
+    const tokensDir = join(home, "tokens");
+    expect((await stat(tokensDir)).mode & 0o777).toBe(0o700);
+    const logins = await stat(join(home, "logins.json"));
+    expect(logins.mode & 0o777).toBe(0o600);
+    const status = await cli([
+      "login",
+      "--client-id",
+      "mcp-machine",
+      "--client-secret",
+      "mcp-machine-secret",
+    ]);
+    expect(status.code).toBe(0);
+    const summary = status.json();
+    expect(summary).toMatchObject({
+      status: "logged-in",
+      grant: "client_credentials",
+      clientId: "mcp-machine",
+      issuer: stack.as.issuer,
+    });
+    expect(status.stdout + status.stderr).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
+  });
+
+  it("tools lists the server's tools", async () => {
+    const run = await cli(["tools"]);
+    expect(run.code, run.stderr).toBe(0);
+    const names = run.json<{ tools: { name: string }[] }>().tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["create_service", "summarize", "list_workspace", "deploy", "signup"]),
+    );
+    const text = await runCli(["--server", stack.url, "tools"], { home });
+    expect(text.stdout).toMatch(/^create_service\s+Creates a service/m);
+  });
+
+  it("call answers two rounds of forms from --answers and completes", async () => {
+    const file = await answers({
+      runtime: { runtime: "node22" },
+      tier: { tier: "small" },
+      confirmation: { confirm: true },
+    });
+    const run = await cli(["call", "create_service", "name=api", "--answers", file]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json()).toMatchObject({
+      status: "complete",
+      result: { content: [{ type: "text", text: "Created service api on node22, size small" }] },
+    });
+  });
+
+  it("call takes JSON arguments, and decline is an answer", async () => {
+    const file = await answers({
+      runtime: { runtime: "node20" },
+      tier: { tier: "large" },
+      confirmation: "decline",
+    });
+    const run = await cli(["call", "create_service", '{"name":"web"}', "--answers", file]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.stringify(run.json())).toContain("Service web was not created");
+  });
+
+  it("a missing answer without a terminal fails with exit 4 naming the key", async () => {
+    const file = await answers({ runtime: { runtime: "node22" } });
+    const run = await cli(["call", "create_service", "name=api", "--answers", file]);
+    expect(run.code).toBe(4);
+    expect(run.json()).toMatchObject({ status: "error", exitCode: 4 });
+    expect(run.stderr).toContain('"tier"');
+  });
+
+  it("an answer that does not fit the form is a usage error naming key and field", async () => {
+    const file = await answers({ runtime: { runtime: "java" }, tier: { tier: "small" } });
+    const run = await cli(["call", "create_service", "name=api", "--answers", file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/"runtime".*"runtime" must be one of node20, node22, python3.12/);
+  });
+
+  it("every field type of the restricted schema is checked in --answers", async () => {
+    const good = {
+      name: "Ada",
+      email: "ada@example.com",
+      birthday: "1990-02-28",
+      age: 36,
+      plan: "pro",
+      tags: ["a", "c"],
+      teams: ["ops"],
+      newsletter: true,
+    };
+    const run = await cli(["call", "signup", "--answers", await answers({ profile: good })]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.stringify(run.json())).toContain('signed up {\\"name\\":\\"Ada\\"');
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ ...good, email: "nope" }, /"email" must be an email address/],
+      [{ ...good, birthday: "1990-02-30" }, /"birthday" must be a date/],
+      [{ ...good, age: 17 }, /"age" must be at least 18/],
+      [{ ...good, tags: ["a", "b", "c"] }, /"tags" allows at most 2/],
+      [{ name: "Ada" }, /"email" is required/],
+    ];
+    for (const [content, message] of cases) {
+      const bad = await cli(["call", "signup", "--answers", await answers({ profile: content })]);
+      expect(bad.code, JSON.stringify(content)).toBe(2);
+      expect(bad.stderr).toMatch(message);
+    }
+  });
+
+  it("--yes sends a form at its defaults only when they satisfy it", async () => {
+    const run = await cli(["call", "signup", "--yes"]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('"profile"');
+  });
+
+  it("prompt and read run their rounds too", async () => {
+    const prompt = await cli([
+      "prompt",
+      "incident_brief",
+      "service=db",
+      "--answers",
+      await answers({ severity: { severity: "sev2" } }),
+    ]);
+    expect(prompt.code, prompt.stderr).toBe(0);
+    expect(JSON.stringify(prompt.json())).toContain("Write a sev2 incident brief for db");
+    const read = await cli([
+      "read",
+      "status://api",
+      "--answers",
+      await answers({ window: { window: "24h" } }),
+    ]);
+    expect(read.code, read.stderr).toBe(0);
+    expect(JSON.stringify(read.json())).toContain("api: operational over the last 24h");
+    const text = await runCli(
+      [
+        "--server",
+        stack.url,
+        "read",
+        "status://api",
+        "--answers",
+        await answers({ window: { window: "7d" } }),
+      ],
+      { home },
+    );
+    expect(text.stdout.trim()).toBe("api: operational over the last 7d, no incidents recorded");
+  });
+
+  it("roots are the --root directories as file URIs with names, by default the working directory", async () => {
+    const docs = join(home, "docs");
+    await mkdir(docs, { recursive: true });
+    const run = await cli(["call", "list_workspace", "--root", docs, "--root", APP_DIR]);
+    expect(run.code, run.stderr).toBe(0);
+    const text = JSON.stringify(run.json());
+    expect(text).toContain(`docs: ${pathToFileURL(docs).href}`);
+    expect(text).toContain(`client: ${pathToFileURL(APP_DIR).href.replace(/\/$/, "")}`);
+    const byDefault = await cli(["call", "list_workspace"]);
+    expect(JSON.stringify(byDefault.json())).toContain("1 root(s)");
+    expect(JSON.stringify(byDefault.json())).toContain(pathToFileURL(APP_DIR).href.replace(/\/$/, ""));
+    const missing = await cli(["call", "list_workspace", "--root", join(home, "nope")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no such directory");
+  });
+
+  it("URL elicitation: --answers accept consents without opening anything", async () => {
+    const run = await cli(["call", "visit", "--answers", await answers({ page: "accept" })]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.stringify(run.json())).toContain("page accepted");
+  });
+
+  it("a tool that needs another scope: the SDK steps up on 403 and the flow goes on", async () => {
+    const run = await cli([
+      "call",
+      "deploy",
+      "service=api",
+      "env=staging",
+      "--answers",
+      await answers({ confirm: "decline" }),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.stringify(run.json())).toMatch(/Deployment of rel-[0-9a-f]{8} declined/);
+  });
+
+  it("usage errors, --version and help", async () => {
+    const version = await runCli(["--version"], { home });
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe("0.1.0");
+    const help = await runCli(["--help"], { home });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Exit codes:");
+    const unknown = await runCli(["frobnicate"], { home });
+    expect(unknown.code).toBe(2);
+    const noServer = await runCli(["tools"], { home });
+    expect(noServer.code).toBe(2);
+    expect(noServer.stderr).toContain("pass --server URL, set ROUNDTRIP_SERVER");
+    const fromEnv = await runCli(["--json", "tools"], { home, env: { ROUNDTRIP_SERVER: stack.url } });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    const badArgs = await cli(["call", "create_service", "oops"]);
+    expect(badArgs.code).toBe(2);
+  });
+
+  it("without credentials the server's refusal says to log in (exit 3)", async () => {
+    const other = await newHome();
+    const run = await runCli(["--server", stack.url, "--json", "tools"], { home: other });
+    expect(run.code).toBe(3);
+    expect(run.json()).toMatchObject({ status: "error", exitCode: 3 });
+    expect(run.stderr).toContain("roundtrip login");
+  });
+});

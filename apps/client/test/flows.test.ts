@@ -1,0 +1,254 @@
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { anthropicStandIn, type ModelStandIn, openAiStandIn } from "./support/model-stand-ins.js";
+import { newHome, runCli } from "./support/run-cli.js";
+import { type Stack, startStack } from "./support/stack.js";
+
+let stack: Stack;
+let home: string;
+let openai: ModelStandIn;
+let anthropic: ModelStandIn;
+
+beforeAll(async () => {
+  [stack, home, openai, anthropic] = await Promise.all([
+    startStack(),
+    newHome(),
+    openAiStandIn("sk-test-openai"),
+    anthropicStandIn("sk-test-anthropic"),
+  ]);
+  const login = await runCli(
+    ["--server", stack.url, "login", "--client-id", "mcp-machine", "--client-secret", "mcp-machine-secret"],
+    { home },
+  );
+  expect(login.code, login.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await Promise.all([stack?.close(), openai?.close(), anthropic?.close()]);
+});
+
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(["--server", stack.url, "--json", ...args], { home, env });
+
+async function answers(content: unknown): Promise<string> {
+  const file = join(home, `answers-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(file, JSON.stringify(content));
+  return file;
+}
+
+describe("--detach, pending and resume", () => {
+  it("saves the flow privately, lists it, and resumes it from a new process", async () => {
+    const detached = await cli(["call", "create_service", "name=billing", "--detach"]);
+    expect(detached.code, detached.stderr).toBe(10);
+    const { id, waiting } = detached.json<{ id: string; waiting: string[] }>();
+    expect(waiting.sort()).toEqual(["runtime", "tier"]);
+    const file = join(home, "pending", `${id}.json`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(home, "pending"))).mode & 0o777).toBe(0o700);
+    const saved = JSON.parse(await readFile(file, "utf8")) as {
+      requestState?: string;
+      method: string;
+      target: string;
+    };
+    expect(saved).toMatchObject({
+      method: "tools/call",
+      target: "create_service",
+      arguments: { name: "billing" },
+    });
+    expect(saved.requestState).toBeTypeOf("string");
+    // The opaque state stays in the file: never on the terminal.
+    expect(detached.stdout + detached.stderr).not.toContain(saved.requestState);
+
+    const listed = await cli(["pending"]);
+    expect(listed.json<{ pending: { id: string }[] }>().pending.map((p) => p.id)).toContain(id);
+    expect(listed.stdout).not.toContain(saved.requestState);
+
+    const text = await runCli(["pending"], { home });
+    expect(text.stdout).toMatch(
+      new RegExp(`^${id} .* tools/call create_service .* waits for (runtime, tier|tier, runtime)$`, "m"),
+    );
+    const elsewhere = await runCli(["--server", "http://127.0.0.1:9/mcp", "resume", id], { home });
+    expect(elsewhere.code, elsewhere.stderr).toBe(2);
+    expect(elsewhere.stderr).toContain(`belongs to ${stack.url}`);
+
+    // The second round (the confirmation) needs a person again: detached under the same id.
+    const half = await cli([
+      "resume",
+      id,
+      "--detach",
+      "--answers",
+      await answers({ runtime: { runtime: "python3.12" }, tier: { tier: "medium" } }),
+    ]);
+    expect(half.code, half.stderr).toBe(10);
+    expect(half.json()).toMatchObject({ id, waiting: ["confirmation"] });
+
+    const done = await cli(["resume", id, "--answers", await answers({ confirmation: { confirm: true } })]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.stringify(done.json())).toContain("Created service billing on python3.12, size medium");
+    await expect(stat(file)).rejects.toThrow();
+    const again = await cli(["resume", id]);
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain("roundtrip pending");
+  });
+
+  it("echoes the saved requestState byte for byte: a changed one is refused by the server", async () => {
+    const detached = await cli(["prompt", "incident_brief", "service=db", "--detach"]);
+    const { id } = detached.json<{ id: string }>();
+    const detachedFlow = await cli(["call", "create_service", "name=queue", "--detach"]);
+    const stateful = detachedFlow.json<{ id: string }>().id;
+    const file = join(home, "pending", `${stateful}.json`);
+    const saved = JSON.parse(await readFile(file, "utf8")) as { requestState: string };
+    const flipped =
+      saved.requestState.slice(0, -2) +
+      (saved.requestState.endsWith("A") ? "B" : "A") +
+      saved.requestState.slice(-1);
+    await writeFile(file, JSON.stringify({ ...saved, requestState: flipped }));
+    const resumed = await cli([
+      "resume",
+      stateful,
+      "--answers",
+      await answers({ runtime: { runtime: "node20" }, tier: { tier: "small" } }),
+    ]);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain("Invalid or expired requestState");
+    expect(resumed.stderr).not.toContain(flipped);
+    // A flow whose first round had no state resumes with none.
+    const brief = await cli(["resume", id, "--answers", await answers({ severity: { severity: "sev1" } })]);
+    expect(brief.code, brief.stderr).toBe(0);
+    const deleted = await cli(["pending", "--delete", stateful]);
+    expect(deleted.code).toBe(0);
+  });
+});
+
+describe("sampling providers", () => {
+  it("openai-compatible: sends the request to chat completions and returns the reply (--yes)", async () => {
+    const run = await cli(
+      [
+        "call",
+        "summarize",
+        "text=Retries with backoff keep services alive.",
+        "--yes",
+        "--sampling-provider",
+        "openai",
+        "--sampling-base-url",
+        openai.baseUrl,
+        "--sampling-model",
+        "llama3",
+        "--sampling-api-key-env",
+        "TEST_OPENAI_KEY",
+      ],
+      { TEST_OPENAI_KEY: "sk-test-openai" },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.stringify(run.json())).toMatch(/Summary \(by llama3-0001\): openai says: \d+ chars/);
+    const sent = openai.seen.at(-1)!.body;
+    expect(sent).toMatchObject({ model: "llama3", max_tokens: 200 });
+    expect(sent.messages).toEqual([
+      { role: "system", content: "You write one-sentence summaries. Answer with the summary only." },
+      { role: "user", content: "Summarize:\n\nRetries with backoff keep services alive." },
+    ]);
+    expect(run.stdout + run.stderr).not.toContain("sk-test-openai");
+  });
+
+  it("openai-compatible: model hints, limits and stop sequences; no key for a local server", async () => {
+    const local = await openAiStandIn(undefined);
+    try {
+      const run = await cli([
+        "call",
+        "haiku",
+        "--yes",
+        "--sampling-provider",
+        "openai",
+        "--sampling-base-url",
+        local.baseUrl,
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.stringify(run.json())).toContain("poem by hinted-model-0001 (endTurn)");
+      expect(local.seen[0]?.body).toMatchObject({
+        model: "hinted-model",
+        max_tokens: 64,
+        temperature: 0.2,
+        stop: ["END"],
+      });
+      expect(local.seen[0]?.headers.authorization).toBeUndefined();
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("anthropic: the Messages API with the key from the named variable", async () => {
+    const run = await cli(
+      [
+        "call",
+        "haiku",
+        "--yes",
+        "--sampling-provider",
+        "anthropic",
+        "--sampling-base-url",
+        anthropic.baseUrl,
+        "--sampling-model",
+        "claude-test",
+      ],
+      { ANTHROPIC_API_KEY: "sk-test-anthropic" },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.stringify(run.json())).toContain("poem by claude-test (maxTokens): anthropic says hi");
+    expect(anthropic.seen.at(-1)?.body).toMatchObject({
+      model: "claude-test",
+      system: "You are a poet.",
+      max_tokens: 64,
+      stop_sequences: ["END"],
+      messages: [{ role: "user", content: [{ type: "text", text: "Write a haiku about retries" }] }],
+    });
+  });
+
+  it("provider failures and missing approval say what to do", async () => {
+    const wrongKey = await cli(
+      [
+        "call",
+        "haiku",
+        "--yes",
+        "--sampling-provider",
+        "anthropic",
+        "--sampling-base-url",
+        anthropic.baseUrl,
+        "--sampling-model",
+        "m",
+      ],
+      { ANTHROPIC_API_KEY: "wrong" },
+    );
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain("HTTP 401");
+    expect(wrongKey.stderr).toContain("--sampling-api-key-env");
+    const noKey = await cli([
+      "call",
+      "haiku",
+      "--yes",
+      "--sampling-provider",
+      "anthropic",
+      "--sampling-base-url",
+      anthropic.baseUrl,
+    ]);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("set ANTHROPIC_API_KEY");
+    const unapproved = await cli([
+      "call",
+      "haiku",
+      "--sampling-provider",
+      "openai",
+      "--sampling-base-url",
+      openai.baseUrl,
+    ]);
+    expect(unapproved.code).toBe(4);
+    expect(unapproved.stderr).toContain('"poem"');
+    const badProvider = await cli(["call", "haiku", "--sampling-provider", "gpt"]);
+    expect(badProvider.code).toBe(2);
+  });
+
+  it("human: the reply text comes from --answers, reported as model human", async () => {
+    const run = await cli(["call", "haiku", "--answers", await answers({ poem: "old pond, retry" })]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.stringify(run.json())).toContain("poem by human (endTurn): old pond, retry");
+  });
+});

@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const APP_DIR = fileURLToPath(new URL("../..", import.meta.url));
+/** The CLI as a user runs it: the package's bin, built by the global setup (build-cli.ts). */
+export const CLI_COMMAND = [process.execPath, join(APP_DIR, "dist", "bin.js")] as const;
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed, for --json runs. */
+  json<T = Record<string, unknown>>(): T;
+}
+
+export async function newHome(): Promise<string> {
+  return mkdtemp(join(tmpdir(), "roundtrip-cli-"));
+}
+
+/** The environment every child gets: only what a CLI run needs, with no terminal and no colours. */
+export function cliEnvironment(home: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    ROUNDTRIP_HOME: home,
+    NO_COLOR: "1",
+    ...extra,
+  };
+}
+
+/** Runs `roundtrip <args>` as a child process with stdin closed, as a CI job would. */
+export function runCli(
+  args: readonly string[],
+  options: { home: string; env?: Record<string, string>; cwd?: string },
+): Promise<CliRun> {
+  const [command, ...prefix] = CLI_COMMAND;
+  const child = spawn(command, [...prefix, ...args], {
+    cwd: options.cwd ?? APP_DIR,
+    env: cliEnvironment(options.home, options.env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  return new Promise((resolve) => {
+    child.on("close", (code) =>
+      resolve({
+        code,
+        stdout,
+        stderr,
+        json<T>() {
+          try {
+            return JSON.parse(stdout) as T;
+          } catch {
+            throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
+          }
+        },
+      }),
+    );
+  });
+}
