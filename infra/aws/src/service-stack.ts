@@ -1,0 +1,251 @@
+import { CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import * as acm from "aws-cdk-lib/aws-certificatemanager";
+import * as ec2 from "aws-cdk-lib/aws-ec2";
+import * as ecs from "aws-cdk-lib/aws-ecs";
+import * as ecsPatterns from "aws-cdk-lib/aws-ecs-patterns";
+import * as elbv2 from "aws-cdk-lib/aws-elasticloadbalancingv2";
+import * as iam from "aws-cdk-lib/aws-iam";
+import type * as kms from "aws-cdk-lib/aws-kms";
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as ssm from "aws-cdk-lib/aws-ssm";
+import type { Construct } from "constructs";
+
+export interface ServiceStackProps extends StackProps {
+  /** The key the wrapped data keys were minted under (KeyStack). */
+  readonly key: kms.IKey;
+}
+
+/** The port the container listens on; the ALB and the health checks use it too. */
+export const CONTAINER_PORT = 3000;
+
+/**
+ * The Roundtrip reference server on ECS Fargate behind an HTTPS Application Load Balancer. Every
+ * server setting is a CloudFormation parameter, so one synthesized template serves every environment.
+ */
+export class ServiceStack extends Stack {
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const p = parameters(this);
+
+    // The wrapped keys are ciphertext that only kms:Decrypt on the key, with the service's encryption
+    // context, can open, so a String parameter is enough; CloudFormation cannot create SecureString
+    // parameters anyway. The parameter is the record of which keys are live; tasks read it at start.
+    const wrappedKeys = new ssm.StringParameter(this, "WrappedKeysParameter", {
+      parameterName: `/${this.stackName}/kms-wrapped-keys`,
+      description: "KMS_WRAPPED_KEYS: wrapped data keys from roundtrip-kms-keygen, newest first",
+      stringValue: p.wrappedKeys.valueAsString,
+    });
+
+    const vpc = new ec2.Vpc(this, "Vpc", { maxAzs: 2, natGateways: 1 });
+    const cluster = new ecs.Cluster(this, "Cluster", {
+      vpc,
+      containerInsightsV2: ecs.ContainerInsights.ENABLED,
+    });
+
+    const logGroup = new logs.LogGroup(this, "ServerLogs", {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    const taskRole = new iam.Role(this, "TaskRole", {
+      assumedBy: new iam.ServicePrincipal("ecs-tasks.amazonaws.com"),
+      description: "Roundtrip server tasks: may only unwrap this service's requestState keys",
+    });
+    // Decrypt only, only this key, only for keys minted with --service <ServerName>: a task cannot
+    // mint keys, and cannot open data keys wrapped for another service under the same KMS key.
+    taskRole.addToPolicy(
+      new iam.PolicyStatement({
+        actions: ["kms:Decrypt"],
+        resources: [props.key.keyArn],
+        conditions: { StringEquals: { "kms:EncryptionContext:service": p.serverName.valueAsString } },
+      }),
+    );
+
+    const taskDefinition = new ecs.FargateTaskDefinition(this, "TaskDefinition", {
+      cpu: 512,
+      memoryLimitMiB: 1024,
+      taskRole,
+      runtimePlatform: {
+        cpuArchitecture: ecs.CpuArchitecture.X86_64,
+        operatingSystemFamily: ecs.OperatingSystemFamily.LINUX,
+      },
+      // The root filesystem is read-only; /tmp is the one writable place.
+      volumes: [{ name: "tmp" }],
+    });
+    const container = taskDefinition.addContainer("server", {
+      image: ecs.ContainerImage.fromRegistry(p.image.valueAsString),
+      user: "1000:1000",
+      readonlyRootFilesystem: true,
+      portMappings: [{ containerPort: CONTAINER_PORT, name: "http" }],
+      environment: {
+        HOST: "0.0.0.0",
+        PORT: String(CONTAINER_PORT),
+        PUBLIC_URL: p.publicUrl.valueAsString,
+        SERVER_NAME: p.serverName.valueAsString,
+        OAUTH_ISSUER: p.oauthIssuer.valueAsString,
+        OAUTH_AUDIENCE: p.oauthAudience.valueAsString,
+        OAUTH_REQUIRED_SCOPES: p.requiredScopes.valueAsString,
+        OAUTH_TOOL_SCOPES: p.toolScopes.valueAsString,
+        OAUTH_JWKS_URI: p.jwksUri.valueAsString,
+        CORS_ORIGINS: p.corsOrigins.valueAsString,
+        KMS_KEY_ID: props.key.keyArn,
+        KMS_SERVICE_NAME: p.serverName.valueAsString,
+        AWS_REGION: this.region,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+        REQUEST_STATE_TTL_SECONDS: p.ttlSeconds.valueAsString,
+        RATE_LIMIT_MAX: p.rateLimitMax.valueAsString,
+        // The ALB is the one proxy in front of the tasks.
+        TRUST_PROXY: "1",
+        LOG_LEVEL: p.logLevel.valueAsString,
+        LOG_FORMAT: "json",
+        SHUTDOWN_TIMEOUT_MS: "10000",
+      },
+      secrets: { KMS_WRAPPED_KEYS: ecs.Secret.fromSsmParameter(wrappedKeys) },
+      logging: ecs.LogDrivers.awsLogs({ logGroup, streamPrefix: "server" }),
+      healthCheck: {
+        command: [
+          "CMD",
+          "node",
+          "-e",
+          `fetch('http://127.0.0.1:${CONTAINER_PORT}/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`,
+        ],
+        interval: Duration.seconds(10),
+        timeout: Duration.seconds(3),
+        retries: 3,
+        startPeriod: Duration.seconds(15),
+      },
+      // Longer than SHUTDOWN_TIMEOUT_MS: SIGTERM drains in-flight requests before SIGKILL.
+      stopTimeout: Duration.seconds(30),
+    });
+    // Pulling a private ECR image needs these on the execution role (ECS's, not the application's).
+    taskDefinition
+      .obtainExecutionRole()
+      .addManagedPolicy(
+        iam.ManagedPolicy.fromAwsManagedPolicyName("service-role/AmazonECSTaskExecutionRolePolicy"),
+      );
+    container.addMountPoints({ containerPath: "/tmp", sourceVolume: "tmp", readOnly: false });
+
+    const fargate = new ecsPatterns.ApplicationLoadBalancedFargateService(this, "Service", {
+      cluster,
+      taskDefinition,
+      desiredCount: p.desiredCount.valueAsNumber,
+      publicLoadBalancer: true,
+      protocol: elbv2.ApplicationProtocol.HTTPS,
+      certificate: acm.Certificate.fromCertificateArn(this, "Certificate", p.certificateArn.valueAsString),
+      sslPolicy: elbv2.SslPolicy.RECOMMENDED_TLS,
+      redirectHTTP: true,
+      minHealthyPercent: 100,
+      maxHealthyPercent: 200,
+      circuitBreaker: { rollback: true },
+      healthCheckGracePeriod: Duration.seconds(30),
+    });
+    // The ALB routes only to tasks whose keys are unwrapped, and stops as soon as one starts shutting down.
+    fargate.targetGroup.configureHealthCheck({
+      path: "/readyz",
+      healthyHttpCodes: "200",
+      interval: Duration.seconds(10),
+      timeout: Duration.seconds(5),
+      healthyThresholdCount: 2,
+      unhealthyThresholdCount: 2,
+    });
+    fargate.targetGroup.setAttribute("deregistration_delay.timeout_seconds", "30");
+
+    const scaling = fargate.service.autoScaleTaskCount({
+      minCapacity: p.desiredCount.valueAsNumber,
+      maxCapacity: p.maxCount.valueAsNumber,
+    });
+    scaling.scaleOnCpuUtilization("CpuScaling", {
+      targetUtilizationPercent: 60,
+      scaleInCooldown: Duration.seconds(120),
+      scaleOutCooldown: Duration.seconds(60),
+    });
+
+    new CfnOutput(this, "WrappedKeysParameterName", { value: wrappedKeys.parameterName });
+    new CfnOutput(this, "ClusterName", { value: cluster.clusterName });
+    new CfnOutput(this, "ServiceName", { value: fargate.service.serviceName });
+    new CfnOutput(this, "TaskRoleArn", { value: taskRole.roleArn });
+  }
+}
+
+const BASE64_LIST = "^[A-Za-z0-9+/]+={0,2}(,[A-Za-z0-9+/]+={0,2})*$";
+
+function parameters(scope: Stack) {
+  const text = (id: string, description: string, options: { default?: string; pattern?: string } = {}) =>
+    new CfnParameter(scope, id, {
+      type: "String",
+      description,
+      ...(options.default !== undefined ? { default: options.default } : {}),
+      ...(options.pattern !== undefined
+        ? { allowedPattern: options.pattern, constraintDescription: `must match ${options.pattern}` }
+        : {}),
+    });
+  const count = (id: string, description: string, defaultValue: number, min: number, max: number) =>
+    new CfnParameter(scope, id, {
+      type: "Number",
+      description,
+      default: defaultValue,
+      minValue: min,
+      maxValue: max,
+    });
+  return {
+    image: text(
+      "ContainerImage",
+      "Server image (infra/docker/Dockerfile), e.g. <account>.dkr.ecr.<region>.amazonaws.com/roundtrip-server:0.1.0",
+    ),
+    publicUrl: text("PublicUrl", "PUBLIC_URL: the https URL clients call, e.g. https://mcp.example.com/mcp", {
+      pattern: "^https://.+",
+    }),
+    certificateArn: text("CertificateArn", "ACM certificate for the host of PublicUrl, in this region", {
+      pattern: "^arn:aws[a-z-]*:acm:.+",
+    }),
+    serverName: text(
+      "ServerName",
+      "SERVER_NAME: the sealing audience, and the --service of the wrapped keys",
+      {
+        default: "roundtrip",
+        pattern: "^[A-Za-z0-9._-]{1,100}$",
+      },
+    ),
+    oauthIssuer: text("OAuthIssuer", "OAUTH_ISSUER: the issuer exactly as tokens write it", {
+      pattern: "^https://.+",
+    }),
+    oauthAudience: text(
+      "OAuthAudience",
+      "OAUTH_AUDIENCE: accepted audiences if not PublicUrl; empty means PublicUrl",
+      {
+        default: "",
+      },
+    ),
+    requiredScopes: text("OAuthRequiredScopes", "OAUTH_REQUIRED_SCOPES: scopes every request needs", {
+      default: "mcp:tools",
+    }),
+    toolScopes: text("OAuthToolScopes", "OAUTH_TOOL_SCOPES: <tool>=<scope> entries separated by ;", {
+      default: "deploy=mcp:deploy",
+    }),
+    jwksUri: text("OAuthJwksUri", "OAUTH_JWKS_URI: empty means discovered from the issuer", { default: "" }),
+    corsOrigins: text("CorsOrigins", "CORS_ORIGINS: browser origins allowed to call, comma-separated", {
+      default: "",
+    }),
+    wrappedKeys: text(
+      "WrappedKeys",
+      "KMS_WRAPPED_KEYS: lines printed by roundtrip-kms-keygen, comma-separated, newest first",
+      { pattern: BASE64_LIST },
+    ),
+    ttlSeconds: count("RequestStateTtlSeconds", "REQUEST_STATE_TTL_SECONDS", 600, 1, 86_400),
+    rateLimitMax: count(
+      "RateLimitMax",
+      "RATE_LIMIT_MAX: requests per minute per principal",
+      300,
+      1,
+      1_000_000,
+    ),
+    logLevel: new CfnParameter(scope, "LogLevel", {
+      type: "String",
+      description: "LOG_LEVEL",
+      default: "info",
+      allowedValues: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+    }),
+    desiredCount: count("DesiredCount", "Tasks to run, and the autoscaling floor (at least 2)", 2, 2, 100),
+    maxCount: count("MaxCount", "Autoscaling ceiling", 6, 2, 100),
+  };
+}

@@ -1,0 +1,42 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+export const run = promisify(execFile);
+
+/** The repository root: the build context of the image and the base of every path in the templates. */
+export const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+
+export const repoPath = (...segments: string[]) => join(repoRoot, ...segments);
+
+export const readRepoFile = (...segments: string[]) => readFile(repoPath(...segments), "utf8");
+
+/** Whether a command is on the PATH, for tools a fresh machine may lack. */
+export async function onPath(command: string): Promise<boolean> {
+  try {
+    await run("sh", ["-c", 'command -v "$0"', command]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The variables apps/server/.env.example documents: every one the server reads. */
+export async function documentedServerVariables(): Promise<Set<string>> {
+  const text = await readRepoFile("apps", "server", ".env.example");
+  return new Set([...text.matchAll(/^([A-Z0-9_]+)=/gm)].map((match) => match[1]!));
+}
+
+/** Read by the AWS SDK inside the server rather than by the server itself; .env.example names them. */
+export const AWS_SDK_VARIABLES = new Set([
+  "AWS_REGION",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_ENDPOINT_URL_KMS",
+  "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED",
+]);
+
+/** A value with the shape roundtrip-kms-keygen prints (base64 of the KMS ciphertext blob). */
+export const SAMPLE_WRAPPED_KEY = Buffer.alloc(184, 7).toString("base64");
