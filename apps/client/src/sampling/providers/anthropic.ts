@@ -1,8 +1,7 @@
 import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk";
 import * as z from "zod";
-import { CliError, ExitCode } from "../../exit-codes.js";
-import { apiFailure, apiKeyFrom, blocksOf, joinUrl, unsupported } from "./message-content.js";
-import { chooseModel, type SamplingProvider } from "./sampling-provider.js";
+import { apiKeyFrom, blocksOf, joinUrl, postModelApi, unsupported } from "./message-content.js";
+import { requireModel, type SamplingProvider } from "./sampling-provider.js";
 
 export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 const ANTHROPIC_VERSION = "2023-06-01";
@@ -38,13 +37,7 @@ export function anthropicProvider(options: AnthropicOptions): SamplingProvider {
     label: `anthropic ${options.model ?? "(model from the server's hints)"} at ${baseUrl}`,
     needsPerson: false,
     async complete(params: CreateMessageRequestParams, signal?: AbortSignal): Promise<CreateMessageResult> {
-      const model = chooseModel(options.model, params);
-      if (!model) {
-        throw new CliError(
-          ExitCode.usage,
-          "no model to sample with: pass --sampling-model (the server gave no model hint)",
-        );
-      }
+      const model = requireModel(options.model, params);
       const key = apiKeyFrom(env, variable, true, "anthropic");
       const messages = params.messages.map((message) => ({
         role: message.role,
@@ -63,34 +56,25 @@ export function anthropicProvider(options: AnthropicOptions): SamplingProvider {
       if (params.systemPrompt) body.system = params.systemPrompt;
       if (params.temperature !== undefined) body.temperature = params.temperature;
       if (params.stopSequences?.length) body.stop_sequences = params.stopSequences;
-      const url = joinUrl(baseUrl, "v1/messages");
-      const response = await fetchImpl(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "anthropic-version": ANTHROPIC_VERSION,
-          "x-api-key": key ?? "",
-        },
-        body: JSON.stringify(body),
+      const answer = await postModelApi({
+        provider: "anthropic",
+        url: joinUrl(baseUrl, "v1/messages"),
+        headers: { "anthropic-version": ANTHROPIC_VERSION, "x-api-key": key ?? "" },
+        body,
+        shape: MessagesResponse,
+        expected: "a content list; is it the Messages API?",
+        fetch: fetchImpl,
         ...(signal ? { signal } : {}),
       });
-      if (!response.ok) throw await apiFailure("anthropic", url, response);
-      const parsed = MessagesResponse.safeParse(await response.json());
-      if (!parsed.success) {
-        throw new CliError(
-          ExitCode.failure,
-          `the anthropic API at ${url} answered without a content list; is it the Messages API?`,
-        );
-      }
-      const text = parsed.data.content
+      const text = answer.content
         .filter((block) => block.type === "text")
         .map((block) => block.text ?? "")
         .join("");
-      const reason = parsed.data.stop_reason ?? undefined;
+      const reason = answer.stop_reason ?? undefined;
       return {
         role: "assistant",
         content: { type: "text", text },
-        model: parsed.data.model ?? model,
+        model: answer.model ?? model,
         ...(reason ? { stopReason: STOP_REASONS[reason] ?? reason } : {}),
       };
     },

@@ -1,4 +1,5 @@
 import type { SamplingMessage } from "@roundtrip/sdk";
+import type * as z from "zod";
 import { CliError, ExitCode } from "../../exit-codes.js";
 
 export type Block = { type: string; text?: string; data?: string; mimeType?: string };
@@ -28,6 +29,37 @@ export async function apiFailure(provider: string, url: string, response: Respon
     ExitCode.failure,
     `the ${provider} API at ${url} answered HTTP ${response.status}: ${body}${hint}`,
   );
+}
+
+/**
+ * POSTs a JSON body to a model API and reads its answer against `shape`; `expected` names what a
+ * right answer holds, so a wrong base URL gets a message that says which API it did not look like.
+ */
+export async function postModelApi<T>(request: {
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+  shape: z.ZodType<T>;
+  expected: string;
+  fetch: typeof fetch;
+  signal?: AbortSignal;
+}): Promise<T> {
+  const response = await request.fetch(request.url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...request.headers },
+    body: JSON.stringify(request.body),
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  if (!response.ok) throw await apiFailure(request.provider, request.url, response);
+  const parsed = request.shape.safeParse(await response.json());
+  if (!parsed.success) {
+    throw new CliError(
+      ExitCode.failure,
+      `the ${request.provider} API at ${request.url} answered without ${request.expected}`,
+    );
+  }
+  return parsed.data;
 }
 
 export function apiKeyFrom(

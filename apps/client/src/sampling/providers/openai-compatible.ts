@@ -1,8 +1,7 @@
 import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk";
 import * as z from "zod";
-import { CliError, ExitCode } from "../../exit-codes.js";
-import { apiFailure, apiKeyFrom, blocksOf, joinUrl, unsupported } from "./message-content.js";
-import { chooseModel, type SamplingProvider } from "./sampling-provider.js";
+import { apiKeyFrom, blocksOf, joinUrl, postModelApi, unsupported } from "./message-content.js";
+import { requireModel, type SamplingProvider } from "./sampling-provider.js";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -41,13 +40,7 @@ export function openAiCompatibleProvider(options: OpenAiOptions): SamplingProvid
     label: `openai-compatible ${options.model ?? "(model from the server's hints)"} at ${baseUrl}`,
     needsPerson: false,
     async complete(params: CreateMessageRequestParams, signal?: AbortSignal): Promise<CreateMessageResult> {
-      const model = chooseModel(options.model, params);
-      if (!model) {
-        throw new CliError(
-          ExitCode.usage,
-          "no model to sample with: pass --sampling-model (the server gave no model hint)",
-        );
-      }
+      const model = requireModel(options.model, params);
       const key = apiKeyFrom(env, variable, baseUrl === OPENAI_DEFAULT_BASE_URL, "openai");
       const messages: Record<string, unknown>[] = [];
       if (params.systemPrompt) messages.push({ role: "system", content: params.systemPrompt });
@@ -68,27 +61,22 @@ export function openAiCompatibleProvider(options: OpenAiOptions): SamplingProvid
       const body: Record<string, unknown> = { model, messages, max_tokens: params.maxTokens };
       if (params.temperature !== undefined) body.temperature = params.temperature;
       if (params.stopSequences?.length) body.stop = params.stopSequences;
-      const url = joinUrl(baseUrl, "chat/completions");
-      const response = await fetchImpl(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
-        body: JSON.stringify(body),
+      const answer = await postModelApi({
+        provider: "openai",
+        url: joinUrl(baseUrl, "chat/completions"),
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+        body,
+        shape: ChatCompletion,
+        expected: "choices[0].message; is it a chat-completions endpoint?",
+        fetch: fetchImpl,
         ...(signal ? { signal } : {}),
       });
-      if (!response.ok) throw await apiFailure("openai", url, response);
-      const parsed = ChatCompletion.safeParse(await response.json());
-      if (!parsed.success) {
-        throw new CliError(
-          ExitCode.failure,
-          `the openai API at ${url} answered without choices[0].message; is it a chat-completions endpoint?`,
-        );
-      }
-      const choice = parsed.data.choices[0]!;
+      const choice = answer.choices[0]!;
       const reason = choice.finish_reason ?? undefined;
       return {
         role: "assistant",
         content: { type: "text", text: choice.message.content ?? "" },
-        model: parsed.data.model ?? model,
+        model: answer.model ?? model,
         ...(reason ? { stopReason: STOP_REASONS[reason] ?? reason } : {}),
       };
     },

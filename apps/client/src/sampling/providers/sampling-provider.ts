@@ -1,4 +1,5 @@
 import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk";
+import { CliError, ExitCode } from "../../exit-codes.js";
 
 /** Something that writes the completion a server's sampling request asks for. */
 export interface SamplingProvider {
@@ -10,10 +11,11 @@ export interface SamplingProvider {
 }
 
 /** The model to ask: the configured one wins over the server's hints, which are only preferences. */
-export function chooseModel(
-  configured: string | undefined,
-  params: CreateMessageRequestParams,
-): string | undefined {
-  if (configured) return configured;
-  return params.modelPreferences?.hints?.find((hint) => hint.name)?.name;
+export function requireModel(configured: string | undefined, params: CreateMessageRequestParams): string {
+  const model = configured || params.modelPreferences?.hints?.find((hint) => hint.name)?.name;
+  if (model) return model;
+  throw new CliError(
+    ExitCode.usage,
+    "no model to sample with: pass --sampling-model (the server gave no model hint)",
+  );
 }
