@@ -1,0 +1,162 @@
+import type { KMSClient } from "@aws-sdk/client-kms";
+import { type LocalAuthServer, startLocalAuthServer } from "@roundtrip/local-auth";
+import { generateWrappedDataKey } from "@roundtrip/sealing/kms";
+import { adminClient, clientConfigFor, createKey } from "@roundtrip/test-kms/kms-fixture";
+import { freePort, type MotoServer, startMotoServer } from "@roundtrip/test-kms/moto-server";
+import { ServerInstance } from "./instance.js";
+import { type NginxProxy, nginxBinary, startNginx } from "./proxy.js";
+
+/** The sealing audience every instance shares; one instance configured otherwise must refuse the fleet. */
+export const SERVER_NAME = "roundtrip-fleet";
+/** The machine client of the development authorization server. */
+const MACHINE_CLIENT = "mcp-machine";
+
+export interface FleetOptions {
+  size: number;
+  /** REQUEST_STATE_TTL_SECONDS of every instance: short, so a rotation's "one TTL later" is quick. */
+  ttlSeconds: number;
+}
+
+/**
+ * Three server processes behind nginx, as deployed: one public URL (the proxy's, which tokens name as
+ * their audience), one server name, one authorization server, keys wrapped by the same KMS key.
+ */
+export class Fleet {
+  readonly instances: ServerInstance[] = [];
+  readonly extras: ServerInstance[] = [];
+  readonly ttlSeconds: number;
+  #moto: MotoServer | undefined;
+  #admin: KMSClient | undefined;
+  #auth: LocalAuthServer | undefined;
+  #proxy: NginxProxy | undefined;
+  #keyAlias = "";
+  #proxyPort = 0;
+  #token = "";
+
+  private constructor(ttlSeconds: number) {
+    this.ttlSeconds = ttlSeconds;
+  }
+
+  /** Starts everything, or stops what it started and rethrows. */
+  static async start(
+    options: FleetOptions,
+    initialKeys: (fleet: Fleet) => Promise<string[]>,
+  ): Promise<Fleet> {
+    nginxBinary();
+    const fleet = new Fleet(options.ttlSeconds);
+    try {
+      await fleet.#start(options.size, initialKeys);
+      return fleet;
+    } catch (error) {
+      await fleet.close();
+      throw error;
+    }
+  }
+
+  async #start(size: number, initialKeys: (fleet: Fleet) => Promise<string[]>): Promise<void> {
+    this.#moto = await startMotoServer();
+    this.#admin = adminClient(this.#moto.url);
+    this.#keyAlias = (await createKey(this.#admin)).alias;
+    this.#proxyPort = await freePort();
+    this.#auth = await startLocalAuthServer({ resource: this.publicUrl });
+    this.#token = await this.#auth.clientCredentialsToken(MACHINE_CLIENT, "mcp:tools");
+    const keys = await initialKeys(this);
+    for (let index = 0; index < size; index += 1) {
+      this.instances.push(
+        new ServerInstance(`instance-${index + 1}`, await freePort(), this.environment(keys)),
+      );
+    }
+    // One at a time: three cold starts at once on two cores only make each of them slower.
+    for (const instance of this.instances) await instance.start();
+    this.#proxy = await startNginx({
+      port: this.#proxyPort,
+      upstreams: this.instances.map((instance) => instance.port),
+    });
+  }
+
+  /** The proxy's MCP endpoint: what clients call, and the audience of their tokens. */
+  get publicUrl(): string {
+    return `http://127.0.0.1:${this.#proxyPort}/mcp`;
+  }
+
+  get proxy(): NginxProxy {
+    if (!this.#proxy) throw new Error("the proxy is not running");
+    return this.#proxy;
+  }
+
+  /** A client-credentials access token for the fleet's URL; every flow uses it. */
+  get token(): string {
+    return this.#token;
+  }
+
+  /** A new AES-256 data key wrapped under the fleet's KMS key, for its service name. */
+  async mintKey(): Promise<string> {
+    if (!this.#moto) throw new Error("the KMS emulator is not running");
+    const { wrappedKey } = await generateWrappedDataKey({
+      keyId: this.#keyAlias,
+      service: SERVER_NAME,
+      clientConfig: clientConfigFor(this.#moto.url),
+    });
+    return wrappedKey;
+  }
+
+  /** An instance's whole configuration: only its wrapped keys (newest first) vary across a rotation. */
+  environment(
+    wrappedKeys: readonly string[],
+    overrides: Record<string, string> = {},
+  ): Record<string, string> {
+    if (!this.#moto || !this.#auth) throw new Error("the fleet's services are not running");
+    return {
+      PUBLIC_URL: this.publicUrl,
+      SERVER_NAME,
+      OAUTH_ISSUER: this.#auth.issuer,
+      KMS_WRAPPED_KEYS: wrappedKeys.join(","),
+      KMS_KEY_ID: this.#keyAlias,
+      KMS_SERVICE_NAME: SERVER_NAME,
+      KMS_ENDPOINT: this.#moto.url,
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "roundtrip-test",
+      AWS_SECRET_ACCESS_KEY: "roundtrip-test",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+      REQUEST_STATE_TTL_SECONDS: String(this.ttlSeconds),
+      // One machine principal drives every flow: a per-principal limit sized for a person would
+      // turn the load itself away with 429.
+      RATE_LIMIT_MAX: "1000000",
+      TRUST_PROXY: "1",
+      LOG_LEVEL: "info",
+      ...overrides,
+    };
+  }
+
+  /** An instance outside the proxy's upstream, started on its own port. */
+  async startExtra(name: string, env: Record<string, string>): Promise<ServerInstance> {
+    const instance = new ServerInstance(name, await freePort(), env);
+    this.extras.push(instance);
+    await instance.start();
+    return instance;
+  }
+
+  /** The instance listening on `port`, from the address nginx reports for an upstream. */
+  instanceAt(address: string): ServerInstance | undefined {
+    const port = Number(address.split(":").pop());
+    return this.instances.find((instance) => instance.port === port);
+  }
+
+  /** Stops everything that was started, whatever state it is in. */
+  async close(): Promise<void> {
+    const errors: unknown[] = [];
+    const attempt = async (step: () => Promise<void> | void) => {
+      try {
+        await step();
+      } catch (error) {
+        errors.push(error);
+      }
+    };
+    await attempt(() => this.#proxy?.stop());
+    for (const instance of [...this.instances, ...this.extras]) await attempt(() => instance.stop());
+    await attempt(() => this.#auth?.close());
+    await attempt(() => this.#admin?.destroy());
+    await attempt(() => this.#moto?.stop());
+    if (errors.length > 0) throw new AggregateError(errors, "the fleet did not stop cleanly");
+  }
+}
