@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
+import { connect } from "node:net";
 import type { KMSClient } from "@aws-sdk/client-kms";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
 import {
@@ -292,6 +293,23 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
     // Told to close, so a keep-alive client cannot hold the connection, and the shutdown, open.
     expect(answered.headers.connection).toBe("close");
     expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("does not wait on a connection that never sent a request when it drains", WITH_CHILD, async () => {
+    // Short, so that waiting on the connection would show as exit code 1 rather than a slow pass.
+    const server = await child(fleetEnvironment({ SHUTDOWN_TIMEOUT_MS: "3000" }));
+    const { port, hostname } = new URL(server.url);
+    const idle = connect(Number(port), hostname);
+    await new Promise<void>((resolve, reject) => {
+      idle.once("connect", resolve);
+      idle.once("error", reject);
+    });
+    const closed = new Promise<void>((resolve) => idle.once("close", () => resolve()));
+    idle.on("error", () => {});
+
+    server.kill("SIGTERM");
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    await closed;
   });
 
   it("logged, in every process, no token, requestState or wrapped key", () => {
