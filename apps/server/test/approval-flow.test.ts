@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { LocalAuthServer } from "@roundtrip/local-auth";
+import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundtrip/local-auth";
 import { isInputRequiredResult } from "@roundtrip/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryApprovalStore } from "../src/index.js";
-import { Browser, postForm } from "./support/browser.js";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient } from "./support/mcp-client.js";
@@ -63,21 +62,21 @@ describe("deploy approval through the approval page", () => {
     expect(settled).toBe(false);
     expect((await app.server.approvals.status(release))?.state).toBe("pending");
 
-    const bob = new Browser("bob");
+    const bob = new DevelopmentBrowser("bob");
     const anonymous = await bob.visit(page, app.origin);
     expect(anonymous.html).toContain(`Release ${release}`);
     expect(anonymous.html).toContain("Sign in");
-    expect(postForm(anonymous.html)).toBeUndefined();
+    expect(firstPostForm(anonymous.html)).toBeUndefined();
     const bobPage = await bob.visit(`${page}/sign-in`, app.origin);
     expect(bobPage.url.pathname).toBe(path);
     expect(bobPage.status).toBe(403);
-    expect(postForm(bobPage.html)).toBeUndefined();
+    expect(firstPostForm(bobPage.html)).toBeUndefined();
     expect((await bob.fetch(`${page}/approve`, form({ csrf: "a.b" }))).status).toBe(403);
 
-    const alice = new Browser("alice");
+    const alice = new DevelopmentBrowser("alice");
     const alicePage = await alice.visit(`${page}/sign-in`, app.origin);
     expect(alicePage.url.pathname).toBe(path);
-    const approveForm = postForm(alicePage.html);
+    const approveForm = firstPostForm(alicePage.html);
     expect(approveForm?.action).toBe(`${path}/approve`);
     const csrf = approveForm?.fields.csrf ?? "";
     const approveUrl = `${app.origin}${path}/approve`;
@@ -173,7 +172,7 @@ describe("MemoryApprovalStore", () => {
       if (url.pathname === "/callback") url.searchParams.delete("iss");
       return url;
     };
-    const answer = await new Browser("alice").visit(`${page}/sign-in`, app.origin, dropIss);
+    const answer = await new DevelopmentBrowser("alice").visit(`${page}/sign-in`, app.origin, dropIss);
     expect(answer.url.pathname).toBe("/callback");
     expect(answer.status).toBe(400);
     expect(answer.html).toContain("another issuer");

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { CookieJar } from "./cookie-jar.js";
-import { firstPostForm } from "./html-form.js";
+import { DevelopmentBrowser } from "./development-browser.js";
 import { requestToken, type TokenResponse } from "./token-endpoint.js";
 
 export interface AuthorizationCodeFlow {
@@ -15,15 +14,12 @@ export interface AuthorizationCodeFlow {
   user: string;
 }
 
-/** The step bound keeps a misconfigured flow from bouncing between pages forever. */
-const MAX_STEPS = 12;
-
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
 
 /**
- * Runs authorization code + PKCE (S256) the way a browser and a native client would: follows the
- * redirects, signs in and consents on oidc-provider's development pages with a cookie jar, checks
- * `state` and the RFC 9207 `iss` on the callback, then redeems the code with the verifier and `resource`.
+ * Runs authorization code + PKCE (S256) the way a browser and a native client would: a DevelopmentBrowser
+ * signs in and consents on oidc-provider's development pages up to the redirect URI; the client's side
+ * checks `state` and the RFC 9207 `iss` there and redeems the code with the verifier and `resource`.
  */
 export async function authorizationCodeToken(flow: AuthorizationCodeFlow): Promise<TokenResponse> {
   const verifier = base64url(randomBytes(32));
@@ -41,7 +37,8 @@ export async function authorizationCodeToken(flow: AuthorizationCodeFlow): Promi
     resource: flow.resource,
   }).toString();
 
-  const code = await walkToCallback(flow, start, state);
+  const callback = await new DevelopmentBrowser(flow.user).redirectTo(start, flow.redirectUri);
+  const code = codeFrom(callback, state, flow.issuer);
   return requestToken(flow.tokenEndpoint, {
     grant_type: "authorization_code",
     code,
@@ -50,55 +47,6 @@ export async function authorizationCodeToken(flow: AuthorizationCodeFlow): Promi
     client_id: flow.clientId,
     resource: flow.resource,
   });
-}
-
-async function walkToCallback(flow: AuthorizationCodeFlow, start: URL, state: string): Promise<string> {
-  const jar = new CookieJar();
-  let url = start;
-  let init: RequestInit = {};
-  let signedIn = false;
-  for (let step = 0; step < MAX_STEPS; step++) {
-    const response = await jar.fetch(url, init);
-    const location = response.headers.get("location");
-    if (response.status >= 300 && response.status < 400 && location) {
-      await response.body?.cancel();
-      const next = new URL(location, url);
-      if (isCallback(next, flow.redirectUri)) return codeFrom(next, state, flow.issuer);
-      url = next;
-      init = {};
-      continue;
-    }
-    const page = await response.text();
-    const form = response.status === 200 ? firstPostForm(page) : undefined;
-    if (!form) {
-      throw new Error(
-        `authorization flow stopped at ${url.pathname} with HTTP ${response.status}: ${summary(page)}`,
-      );
-    }
-    if (form.fields.prompt === "login") {
-      // A second sign-in page means the account lookup refused the login just typed.
-      if (signedIn) throw new Error(`user "${flow.user}" is not an account of this authorization server`);
-      form.fields.login = flow.user;
-      form.fields.password = "development";
-      signedIn = true;
-    }
-    url = new URL(form.action, url);
-    init = {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams(form.fields),
-    };
-  }
-  throw new Error(`authorization flow did not reach ${flow.redirectUri} within ${MAX_STEPS} steps`);
-}
-
-function isCallback(url: URL, redirectUri: string): boolean {
-  const expected = new URL(redirectUri);
-  return (
-    url.protocol === expected.protocol &&
-    url.hostname === expected.hostname &&
-    url.pathname === expected.pathname
-  );
 }
 
 function codeFrom(callback: URL, state: string, issuer: string): string {
@@ -115,12 +63,4 @@ function codeFrom(callback: URL, state: string, issuer: string): string {
   const code = params.get("code");
   if (!code) throw new Error("authorization response carries no code");
   return code;
-}
-
-function summary(page: string): string {
-  return page
-    .replace(/<[^>]+>/g, " ")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, 300);
 }

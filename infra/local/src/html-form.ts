@@ -27,8 +27,9 @@ function attributesOf(tag: string): Record<string, string> {
 }
 
 /**
- * The first POST form of a page produced by oidc-provider's development interactions, which are small
- * and regular enough that their tags can be read without an HTML parser.
+ * The first POST form of a page, as a browser would submit it. Meant for oidc-provider's development
+ * interactions and the small pages of apps tested against them, which are regular enough that their tags
+ * can be read without an HTML parser: double-quoted attributes, inputs directly in the form.
  */
 export function firstPostForm(html: string): HtmlForm | undefined {
   const form = /<form\b[^>]*>([\s\S]*?)<\/form>/i.exec(html);

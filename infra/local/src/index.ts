@@ -7,6 +7,8 @@ export {
   type LocalClient,
   type MachineClient,
 } from "./clients.js";
+export { DevelopmentBrowser, type VisitedPage } from "./development-browser.js";
+export { firstPostForm, type HtmlForm } from "./html-form.js";
 export { generateSigningKey, publicJwk, type SigningKey } from "./keys.js";
 export {
   type AuthorizationCodeOptions,

@@ -1,11 +1,13 @@
 import {
   DEFAULT_REDIRECT_URI,
+  DevelopmentBrowser,
   type LocalAuthServer,
   requestToken,
   startLocalAuthServer,
 } from "@roundtrip/local-auth";
 import { Client, HttpStatusError } from "@roundtrip/sdk";
 import {
+  type AuthorizationRedirect,
   memoryTokenStore,
   type OAuthError,
   oauthClientProvider,
@@ -13,7 +15,6 @@ import {
   tokenStoreKey,
 } from "@roundtrip/sdk/oauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedBrowser, scriptedBrowser } from "./oauth/browser.js";
 import { type ProtectedServer, startProtectedServer } from "./oauth/protected-server.js";
 
 /**
@@ -48,6 +49,29 @@ async function call(client: Client, tool: string): Promise<Principal> {
   const [content] = result.content;
   if (content?.type !== "text") throw new Error(`${tool} answered no text`);
   return JSON.parse(content.text) as Principal;
+}
+
+/**
+ * The user agent of an authorization code flow: a browser that signs `user` in and consents on
+ * oidc-provider's development pages, and hands back the query of the redirect to the redirect URI. Its
+ * cookies last across authorizations, as a person's browser would. Each authorization URL it was sent
+ * to is kept.
+ */
+interface ScriptedBrowser extends AuthorizationRedirect {
+  visited: URL[];
+}
+
+function scriptedBrowser(user: string, redirectUri: string): ScriptedBrowser {
+  const browser = new DevelopmentBrowser(user);
+  const visited: URL[] = [];
+  return {
+    redirectUri,
+    visited,
+    async authorize(url) {
+      visited.push(url);
+      return (await browser.redirectTo(url, redirectUri)).searchParams;
+    },
+  };
 }
 
 /** A fetch that records each URL the provider reaches, so a test can show what it never called. */
