@@ -1,146 +1,477 @@
-// The Roundtrip demo: a sealed MCP 2026-07-28 server over real HTTP and the SDK client answering its
-// elicitation, sampling and roots requests, round by round. Run it with `pnpm demo` after `pnpm build`.
-import { createServer } from "node:http";
-import { pathToFileURL } from "node:url";
-import {
-  Client,
-  createMessage,
-  createNodeHandler,
-  elicitForm,
-  inputRequired,
-  listRoots,
-  requestStateBoundary,
-  Server,
-  silentLogger,
-} from "../packages/sdk/dist/index.js";
-import { RequestStateSecurity } from "../packages/sealing/dist/index.js";
+// The Roundtrip demo, `pnpm demo`: starts the development authorization server and the reference server
+// on loopback, signs the `roundtrip` CLI in as alice, and walks through every example the server has,
+// one CLI process per step, with a line for each round the server answers. On a terminal the person
+// answers the forms and the sampling request; otherwise (or with --scripted) answers files do. The
+// deploy approval is always given by this script, playing alice's browser on the server's page.
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { constants, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { styleText } from "node:util";
+import { DevelopmentBrowser } from "../infra/local/dist/index.js";
+import { commandLine, runCli, stopChildren } from "./demo/cli.mjs";
+import { startStack } from "./demo/stack.mjs";
 
-const say = (text) => console.log(text);
+const USAGE = "usage: node scripts/demo.mjs [--scripted]   (pnpm demo [--scripted])";
+const flags = process.argv.slice(2);
+if (flags.includes("-h") || flags.includes("--help")) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+for (const flag of flags) {
+  if (flag !== "--scripted") {
+    process.stderr.write(`demo: unknown option ${flag}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+// The CLI asks a person only when its stdin and stderr are terminals, so the demo uses the same test.
+const interactive = !flags.includes("--scripted") && Boolean(process.stdin.isTTY && process.stderr.isTTY);
+// A scripted CLI run that takes longer than this is stuck, not slow.
+const CLI_TIMEOUT_MS = 120_000;
 
-function buildServer() {
-  const server = new Server({ name: "roundtrip-demo", version: "0.1.0" }, { logger: silentLogger });
-  // One line seals every requestState: encrypted, bound to the request, the audience and the principal.
-  server.use(
-    requestStateBoundary(RequestStateSecurity.ephemeral(), {
-      defaultAudience: server.name,
-      logger: silentLogger,
-    }),
+// hasColors() honours NO_COLOR, FORCE_COLOR and TERM=dumb.
+const colors = Boolean(process.stdout.isTTY && process.stdout.hasColors?.());
+const paint = (format, text) => (colors ? styleText(format, text) : text);
+const say = (line = "") => process.stdout.write(`${line}\n`);
+const note = (line) => say(paint("cyan", `  » ${line}`));
+
+class DemoFailure extends Error {}
+/** The person pressed Ctrl+C inside a prompt: the CLI had the terminal in raw mode, so only it saw it. */
+class Interrupted extends Error {}
+
+// ---------------------------------------------------------------------------------------------------
+// Rounds, as the reference server sees them
+
+let lastRound;
+/** Set by the round that asks for the deploy approval URL. */
+let approvalUrl;
+/** Interactive only: the approval started as soon as the URL was handed out. */
+let backgroundApproval;
+/** Lines about that approval, held back while the CLI owns the terminal. */
+const heldLines = [];
+
+/** A result as one line of at most `max` characters. */
+function oneLine(text, max) {
+  const flat = text.replace(/\s*\n\s*/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function resultSummary(round) {
+  if (round.stateOnly) return "state only, nothing to answer: the client backs off and retries";
+  if (round.inputRequired) return `asks for ${round.asks.map((ask) => ask.text).join(", ")}`;
+  return round.isError ? "an error result" : "the result";
+}
+
+function onRound(round) {
+  lastRound = round;
+  const answering = round.answered.length > 0 ? ` answering ${round.answered.join(", ")}` : "";
+  const state = round.withState ? " (+requestState)" : "";
+  say(
+    paint(
+      "dim",
+      `  ⇄ round ${round.round}: ${round.method} ${round.target}${answering}${state} → ${resultSummary(round)}`,
+    ),
   );
-  server.onListTools(() => ({
-    tools: [
-      { name: "plan_trip", description: "Plans a trip with the user", inputSchema: { type: "object" } },
-    ],
-  }));
-  server.onCallTool((_ctx, params) => {
-    const step = params.requestState ? JSON.parse(params.requestState) : { step: 0 };
-    const answers = params.inputResponses ?? {};
-    if (step.step === 0) {
-      // Round 1: two independent questions in one round.
-      return inputRequired({
-        inputRequests: {
-          destination: elicitForm("Where would you like to go?", {
-            type: "object",
-            properties: { city: { type: "string", title: "City" }, nights: { type: "integer", minimum: 1 } },
-            required: ["city", "nights"],
-          }),
-          workspace: listRoots(),
-        },
-        requestState: JSON.stringify({ step: 1 }),
-      });
+  const approval = round.asks.find((ask) => ask.key === "approval" && ask.url);
+  if (approval) {
+    approvalUrl = approval.url;
+    if (interactive && backgroundApproval === undefined) {
+      // Written before the answer leaves the server, so it lands above the CLI's prompt, not inside it.
+      note("alice's browser opens that page now and approves it (its lines follow once the CLI is done)");
+      backgroundApproval = approveAs(approvalUrl, (line) => heldLines.push(line)).catch((error) => error);
     }
-    if (step.step === 1) {
-      const form = answers.destination;
-      if (form?.action !== "accept") return { content: [{ type: "text", text: "Trip planning cancelled." }] };
-      const roots = answers.workspace?.roots ?? [];
-      // Round 2: depends on round 1's answer, which travels in the sealed state.
-      return inputRequired({
-        inputRequests: {
-          idea: createMessage({
-            messages: [
-              {
-                role: "user",
-                content: { type: "text", text: `One sentence: what to do in ${form.content.city}?` },
-              },
-            ],
-            maxTokens: 60,
-          }),
-        },
-        requestState: JSON.stringify({ step: 2, ...form.content, folder: roots[0]?.uri ?? "none" }),
-      });
-    }
-    const idea = answers.idea?.content?.text ?? "(no idea)";
-    return {
-      content: [
-        {
-          type: "text",
-          text: `${step.nights} nights in ${step.city}. Suggestion: ${idea} Itinerary saved to ${step.folder}.`,
-        },
-      ],
-    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// alice's browser
+
+const alice = new DevelopmentBrowser("alice");
+
+/** The fields of the page's first POST form: where it goes and its hidden inputs. */
+function approveForm(html) {
+  const form = /<form\b[^>]*\baction="([^"]+)"[^>]*>([\s\S]*?)<\/form>/i.exec(html);
+  if (!form) return undefined;
+  const fields = {};
+  for (const [input] of form[2].matchAll(/<input\b[^>]*>/gi)) {
+    const name = /\bname="([^"]*)"/.exec(input)?.[1];
+    if (name !== undefined) fields[name] = /\bvalue="([^"]*)"/.exec(input)?.[1] ?? "";
+  }
+  return { action: form[1], fields };
+}
+
+/** Opens the approval page as alice, signs in from its link, and presses Approve. */
+async function approveAs(url, log) {
+  const page = new URL(url);
+  const release = page.pathname.split("/").pop();
+  log(`alice opens ${page.href}`);
+  const anonymous = await alice.visit(page.href, page.origin);
+  const signIn = /href="([^"]*\/sign-in)"/.exec(anonymous.html)?.[1];
+  if (anonymous.status !== 200 || signIn === undefined) {
+    throw new DemoFailure(`the approval page ${page.href} offers no sign-in (HTTP ${anonymous.status})`);
+  }
+  log("signing in as alice on the development authorization server");
+  const signedIn = await alice.visit(new URL(signIn, page).href, page.origin);
+  const form = approveForm(signedIn.html);
+  if (signedIn.status !== 200 || form === undefined) {
+    throw new DemoFailure(
+      `after signing in, ${signedIn.url.href} shows no Approve button (HTTP ${signedIn.status})`,
+    );
+  }
+  const response = await alice.fetch(new URL(form.action, page), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form.fields),
   });
-  return server;
+  const body = await response.text();
+  if (response.status !== 200) {
+    throw new DemoFailure(`approving ${release} failed: HTTP ${response.status} ${body.slice(0, 120)}`);
+  }
+  log(`alice pressed Approve: the server recorded ${release} as approved by its requester`);
+  return release;
 }
 
-const server = buildServer();
-const handler = createNodeHandler(server);
-const http = createServer((req, res) => void handler(req, res));
-await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${http.address().port}/mcp`;
-say(`Roundtrip demo server on ${url}\n`);
+// ---------------------------------------------------------------------------------------------------
+// The CLI
 
-const client = new Client(url, {
-  info: { name: "roundtrip-demo-client", version: "0.1.0" },
-  logger: silentLogger,
-  onElicit: (params, { round, server }) => {
-    say(`  [round ${round}] ${server?.name} asks (elicitation): ${params.message} -> Lisbon, 3 nights`);
-    return { action: "accept", content: { city: "Lisbon", nights: 3 } };
-  },
-  onListRoots: ({ round }) => {
-    say(`  [round ${round}] roots/list -> ${pathToFileURL(process.cwd()).href}`);
-    return { roots: [{ uri: pathToFileURL(process.cwd()).href, name: "workspace" }] };
-  },
-  onSample: (params, { round }) => {
-    say(`  [round ${round}] sampling: ${params.messages[0].content.text}`);
-    return {
-      role: "assistant",
-      content: { type: "text", text: "Ride tram 28 up to the castle at sunset." },
-      model: "demo-model",
-    };
-  },
-});
+let cliEnvironment;
 
-const discovered = await client.connect();
-say(
-  `Connected: ${client.serverInfo?.name}, protocol ${client.protocolVersion}, versions ${discovered.supportedVersions}`,
-);
+/** The CLI's exit codes (apps/client/README.md), so a failure says what went wrong. */
+const EXIT_MEANINGS = {
+  1: "the server, the network or the protocol failed",
+  2: "bad command line, configuration or answers file",
+  3: "credentials missing or refused",
+  4: "the server asked for input that had no answer",
+  5: "the tool reported an error result",
+  6: "the sampling request was refused",
+  10: "the flow was saved with --detach",
+};
 
-say("\nAutomatic loop (client.callTool):");
-const result = await client.callTool("plan_trip", {});
-say(`  result: ${result.content[0].text}`);
+/** `roundtrip <args>`, shown as typed; fails the step unless it exits with `expect`. */
+async function roundtrip(args, { expect = 0, person = false, watch } = {}) {
+  say(paint("bold", `$ ${commandLine(args)}`));
+  const run = runCli(args, {
+    env: cliEnvironment,
+    interactive: person,
+    echo: (line) => say(line),
+    watch,
+    ...(person ? {} : { timeoutMs: CLI_TIMEOUT_MS }),
+  });
+  const result = await run.exited;
+  if (result.timedOut) {
+    throw new DemoFailure(`\`${commandLine(args)}\` did not finish within ${CLI_TIMEOUT_MS / 1000} s`);
+  }
+  if (person && result.code === 130) throw new Interrupted();
+  if (result.code !== expect) {
+    const last = result.stderr.trim().split("\n").pop();
+    const meaning = EXIT_MEANINGS[result.code];
+    throw new DemoFailure(
+      `\`${commandLine(args)}\` exited with ${result.code ?? result.signal} instead of ${expect}` +
+        (meaning ? ` (${meaning})` : "") +
+        (last ? `: ${last}` : ""),
+    );
+  }
+  return result;
+}
 
-say("\nManual loop (client.session.callTool), showing the sealed requestState:");
-const first = await client.session.callTool("plan_trip", {}, { allowInputRequired: true });
-say(
-  `  round 1: ${Object.keys(first.inputRequests).join(" + ")}; requestState ${first.requestState.slice(0, 24)}... (${first.requestState.length} chars, encrypted)`,
-);
-try {
-  await client.session.callTool(
-    "plan_trip",
-    {},
-    {
-      allowInputRequired: true,
-      inputResponses: {
-        destination: { action: "accept", content: { city: "Oslo", nights: 1 } },
-        workspace: { roots: [] },
-      },
-      requestState: `${first.requestState.slice(0, -2)}AA`,
+/** In scripted mode, what the person would otherwise see on the screen must be there. */
+function expectOutput(result, pattern, what) {
+  if (interactive) return;
+  const match = pattern.exec(result.stdout);
+  if (!match) throw new DemoFailure(`expected ${what}, got: ${result.stdout.trim() || "(nothing)"}`);
+  return match[0];
+}
+
+/** The outcome of the step's last round, as the server sent it. */
+function lastResult() {
+  return lastRound?.resultText ?? "";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The steps
+
+let answersDir;
+
+/** Scripted answers: one file per step, keyed by the input request keys the server asks under. */
+async function answers(name, content) {
+  if (interactive) return [];
+  const file = join(answersDir, `${name}.json`);
+  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`);
+  note(`answers from ${file}: ${JSON.stringify(content)}`);
+  return ["--answers", file];
+}
+
+const scripted = (...args) => (interactive ? [] : args);
+
+const STEPS = [
+  {
+    name: "login",
+    // Every later step needs the tokens.
+    required: true,
+    heading: "authorization code + PKCE through the CLI's loopback callback, alice in the browser",
+    async run() {
+      let signedIn;
+      const result = await roundtrip(
+        ["login", "--client-id", "mcp-interactive", "--scope", "mcp:tools mcp:deploy", "--no-browser"],
+        {
+          // The CLI prints where to start the sign-in; alice's browser goes there, like a person would.
+          watch: (stderr) => {
+            // Taken once the line after it is out too, so the CLI's whole sign-in notice shows first.
+            const start = /Open: (http:\/\/127\.0\.0\.1:\d+\/login)\n[^\n]*\n/.exec(stderr)?.[1];
+            if (start === undefined || signedIn !== undefined) return;
+            note("signing in as alice on the development authorization server");
+            signedIn = alice.visit(start, start).then(
+              (page) => {
+                note(`alice's browser reached the CLI's callback: HTTP ${page.status} ${page.url.pathname}`);
+                return page;
+              },
+              (error) => error,
+            );
+          },
+        },
+      );
+      const page = await signedIn;
+      if (page === undefined) throw new DemoFailure("the CLI printed no sign-in URL");
+      if (page instanceof Error) throw new DemoFailure(`alice's sign-in failed: ${page.message}`);
+      expectOutput(result, /Logged in to .*client mcp-interactive.*mcp:deploy/, "a login with mcp:deploy");
+      return "alice signed in (mcp:tools mcp:deploy)";
     },
-  );
-} catch (error) {
-  say(`  a tampered requestState is refused: ${error.code} ${error.message}`);
+  },
+  {
+    name: "create_service",
+    heading:
+      "form elicitations across rounds: runtime and size in one round, then a confirmation quoting both",
+    async run() {
+      const file = await answers("create_service", {
+        runtime: { runtime: "node22" },
+        tier: { tier: "small" },
+        confirmation: { confirm: true },
+      });
+      const result = await roundtrip(["call", "create_service", "name=api", ...file, ...scripted("--yes")], {
+        person: interactive,
+      });
+      expectOutput(result, /Created service api on node22, size small/, "the created service");
+      return lastResult();
+    },
+  },
+  {
+    name: "summarize",
+    heading: interactive
+      ? "sampling: the server has no model and asks the client's; you review the request and type the reply"
+      : "sampling: the server has no model and asks the client's; the reply comes from the answers file",
+    async run() {
+      const file = await answers("summarize", {
+        summary: {
+          text: "Roundtrip lets an MCP server ask its client for input mid-call and resume from sealed state.",
+          model: "answers-file",
+        },
+      });
+      const text =
+        "Roundtrip is a reference platform for MCP multi round-trip requests: a server answers a call " +
+        "with the questions it needs answered plus a sealed requestState, and the client retries the " +
+        "same call with the answers, so no connection has to stay open in between.";
+      const result = await roundtrip(["call", "summarize", `text=${text}`, ...file, ...scripted("--yes")], {
+        person: interactive,
+      });
+      expectOutput(result, /^Summary \(by answers-file\): .+$/m, "the summary");
+      return lastResult();
+    },
+  },
+  {
+    name: "list_workspace",
+    heading: "roots: the server asks which directories the client shares; --root . shares this repository",
+    async run() {
+      const result = await roundtrip(["call", "list_workspace", "--root", ".", ...scripted("--yes")]);
+      expectOutput(result, /The client shares 1 root\(s\)/, "the shared root");
+      return lastResult();
+    },
+  },
+  {
+    name: "deploy",
+    heading:
+      "several rounds and a process restart: a confirmation form, then approval on the server's page (URL mode)",
+    async run() {
+      approvalUrl = undefined;
+      backgroundApproval = undefined;
+      heldLines.length = 0;
+      const args = ["call", "deploy", "service=api", "env=staging"];
+      let detached;
+      if (interactive) {
+        note("--detach saves the flow at its first question; a new process finishes it, asking you");
+        detached = await roundtrip([...args, "--detach"], { expect: 10 });
+      } else {
+        note("--answers confirms; --detach saves the flow when the server waits for the approval page");
+        const file = await answers("deploy", { confirm: { confirm: true } });
+        detached = await roundtrip([...args, ...file, "--detach"], { expect: 10 });
+      }
+      const id = /roundtrip resume (\S+)/.exec(detached.stderr)?.[1];
+      if (id === undefined) throw new DemoFailure("the detached deploy printed no pending flow id");
+      if (!interactive) {
+        if (approvalUrl === undefined) throw new DemoFailure("the server never asked for the approval URL");
+        note("the CLI process has exited; the server holds a pending approval for alice's release");
+        await approveAs(approvalUrl, note);
+      }
+      await roundtrip(["pending"]);
+      const resumed = await roundtrip(["resume", id, ...(interactive ? ["--no-browser"] : ["--yes"])], {
+        person: interactive,
+      });
+      if (backgroundApproval !== undefined) {
+        const outcome = await backgroundApproval;
+        if (heldLines.length > 0) note("meanwhile, in alice's browser:");
+        for (const line of heldLines) note(`  ${line}`);
+        if (outcome instanceof Error) throw new DemoFailure(`approving as alice failed: ${outcome.message}`);
+      }
+      expectOutput(resumed, /Deployed rel-[0-9a-f]{8} of api to staging/, "the deployment");
+      return lastResult();
+    },
+  },
+  {
+    name: "incident_brief",
+    heading: "a prompt that asks before it renders: the severity shapes the brief",
+    async run() {
+      const file = await answers("incident_brief", { severity: { severity: "sev2" } });
+      const result = await roundtrip(
+        ["prompt", "incident_brief", "service=api", ...file, ...scripted("--yes")],
+        {
+          person: interactive,
+        },
+      );
+      expectOutput(result, /Write a sev2 incident brief for api/, "the rendered prompt");
+      return lastResult();
+    },
+  },
+  {
+    name: "status://api",
+    heading: "a resource template that asks: which time window of the status to read",
+    async run() {
+      const file = await answers("status", { window: { window: "24h" } });
+      const result = await roundtrip(["read", "status://api", ...file, ...scripted("--yes")], {
+        person: interactive,
+      });
+      expectOutput(result, /api: operational over the last 24h/, "the status");
+      return lastResult();
+    },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Start, run, always stop
+
+let stack;
+let workDir;
+let stopping;
+/** Set by SIGINT, SIGTERM or SIGHUP, whose handler stops everything and ends the process. */
+let signalled = false;
+
+function shutDown() {
+  stopping ??= (async () => {
+    stopChildren();
+    await stack?.close();
+    if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
+  })();
+  return stopping;
 }
 
-await client.close();
-server.close();
-await new Promise((resolve) => http.close(resolve));
-say("\nDone.");
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    if (signalled) return;
+    signalled = true;
+    say();
+    say(`demo: interrupted (${signal}); stopping the CLI and both servers`);
+    void shutDown().finally(() => process.exit(128 + (constants.signals[signal] ?? 1)));
+  });
+}
+
+async function main() {
+  const started = performance.now();
+  say(paint("bold", "Roundtrip demo: MCP 2026-07-28 multi round-trip requests, end to end"));
+  say(
+    interactive
+      ? "Interactive: you answer the forms and the sampling request in this terminal (pnpm demo --scripted answers them for you)."
+      : "Scripted: answers come from files this demo writes; nothing is asked.",
+  );
+  workDir = await mkdtemp(join(tmpdir(), "roundtrip-demo-"));
+  const home = join(workDir, "home");
+  answersDir = join(workDir, "answers");
+  await mkdir(answersDir);
+  stack = await startStack({
+    onRound: (round) => {
+      if (!signalled) onRound(round);
+    },
+  });
+  cliEnvironment = {
+    // The person's own CLI settings (token, server, sampling provider) must not leak into the demo.
+    ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("ROUNDTRIP_"))),
+    ROUNDTRIP_HOME: home,
+    ROUNDTRIP_SERVER: stack.url,
+  };
+  say();
+  say(
+    `Development authorization server  ${stack.issuer}   (in memory, users alice and bob; development only)`,
+  );
+  say(`Reference MCP server              ${stack.url}`);
+  say("Every step runs the CLI as a new process, as if you had typed:");
+  say(`  export ROUNDTRIP_SERVER=${stack.url} ROUNDTRIP_HOME=${home}`);
+  say('  alias roundtrip="node apps/client/dist/bin.js"');
+  say(paint("dim", "Lines starting with ⇄ are the rounds as the server answers them."));
+
+  const results = [];
+  const failures = [];
+  for (const [index, step] of STEPS.entries()) {
+    say();
+    say(paint(["bold", "green"], `── ${index + 1}/${STEPS.length} ${step.name}: ${step.heading}`));
+    const stepStarted = performance.now();
+    lastRound = undefined;
+    try {
+      const detail = await step.run();
+      results.push({ name: step.name, ok: true, detail, ms: performance.now() - stepStarted });
+    } catch (error) {
+      if (signalled) return 130;
+      if (error instanceof Interrupted) {
+        say();
+        say(`demo: interrupted at ${step.name}; stopping both servers`);
+        return 130;
+      }
+      const message = error instanceof DemoFailure ? error.message : (error?.stack ?? String(error));
+      results.push({ name: step.name, ok: false, detail: message, ms: performance.now() - stepStarted });
+      failures.push({ step: step.name, message });
+      say(paint("red", `✗ ${step.name}: ${message}`));
+      if (step.required) break;
+    }
+  }
+
+  say();
+  say(paint("bold", "Summary"));
+  const width = Math.max(...STEPS.map((step) => step.name.length));
+  for (const step of STEPS) {
+    const result = results.find((r) => r.name === step.name);
+    const mark = result === undefined ? "-" : result.ok ? paint("green", "✓") : paint("red", "✗");
+    const detail = result === undefined ? "not run" : oneLine(result.detail, 90);
+    const time = result === undefined ? "" : ` (${(result.ms / 1000).toFixed(1)} s)`;
+    say(`  ${mark} ${step.name.padEnd(width)}  ${detail}${time}`);
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (failures.length > 0) {
+    const failed = failures.map((failure) => failure.step).join(", ");
+    process.stderr.write(
+      `\ndemo: ${failures.length} of ${STEPS.length} steps failed (${failed}): ${failures[0].message}\n`,
+    );
+    return 1;
+  }
+  say(`All ${STEPS.length} steps succeeded in ${seconds} s.`);
+  return 0;
+}
+
+let code;
+try {
+  code = await main();
+} catch (error) {
+  process.stderr.write(`demo: failed before its steps could run: ${error?.stack ?? error}\n`);
+  code = 1;
+}
+// A signal's handler ends the process itself; everything else ends here.
+if (!signalled) {
+  await shutDown();
+  say("Both servers stopped; the temporary ROUNDTRIP_HOME is gone.");
+  process.exit(code);
+}

@@ -1,0 +1,77 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
+
+/** `node scripts/demo.mjs <args>` from the repository root, with no terminal, as CI would run it. */
+function runDemo(args: string[] = []): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ["scripts/demo.mjs", ...args], {
+    cwd: REPOSITORY,
+    // The demo keeps the person's own CLI settings out of its runs; the test does not rely on that.
+    env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("ROUNDTRIP_"))),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+    output += chunk;
+  });
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+    output += chunk;
+  });
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, output })));
+}
+
+describe("pnpm demo, unattended", () => {
+  it("signs in as alice, walks every example round by round, and stops everything", async () => {
+    const { code, output } = await runDemo();
+
+    expect(code, output).toBe(0);
+    expect(output).toContain("Scripted: answers come from files");
+    // Login: the CLI's authorization code flow, walked by alice's browser.
+    expect(output).toContain(
+      "$ roundtrip login --client-id mcp-interactive --scope 'mcp:tools mcp:deploy' --no-browser",
+    );
+    expect(output).toMatch(/Open: http:\/\/127\.0\.0\.1:\d+\/login/);
+    expect(output).toContain("signing in as alice on the development authorization server");
+    expect(output).toMatch(/Logged in to .* as client mcp-interactive \(scope mcp:tools mcp:deploy\)/);
+    // Every example, each with the rounds the server answered.
+    expect(output).toContain(
+      '⇄ round 2: tools/call create_service answering runtime, tier (+requestState) → asks for confirmation (form: "Create api on node22, size small?")',
+    );
+    expect(output).toContain("Created service api on node22, size small");
+    expect(output).toContain("⇄ round 1: tools/call summarize → asks for summary (sampling)");
+    expect(output).toContain("Summary (by answers-file): ");
+    expect(output).toContain("⇄ round 1: tools/call list_workspace → asks for roots (roots)");
+    expect(output).toMatch(/The client shares 1 root\(s\):\n\S+: file:\/\//);
+    // deploy: detached at the approval URL, approved on the page, resumed by a new process.
+    expect(output).toMatch(
+      /⇄ round 2: tools\/call deploy answering confirm \(\+requestState\) → asks for approval \(URL http:\/\/127\.0\.0\.1:\d+\/approvals\/rel-[0-9a-f]{8}\)/,
+    );
+    const id = /Saved as pending flow (\S+): the server waits for "approval"\./.exec(output)?.[1];
+    expect(id, output).toBeDefined();
+    expect(output).toMatch(/alice pressed Approve: the server recorded rel-[0-9a-f]{8} as approved/);
+    expect(output).toMatch(
+      new RegExp(`\\$ roundtrip pending\\n${id}  .*tools/call deploy .*waits for approval`),
+    );
+    expect(output).toContain(`$ roundtrip resume ${id} --yes`);
+    expect(output).toMatch(/Deployed rel-[0-9a-f]{8} of api to staging/);
+    expect(output).toContain("⇄ round 1: prompts/get incident_brief → asks for severity");
+    expect(output).toContain("Write a sev2 incident brief for api");
+    expect(output).toContain("⇄ round 1: resources/read status://api → asks for window");
+    expect(output).toContain("api: operational over the last 24h");
+    // The summary, and nothing left behind.
+    expect(output).toContain("All 7 steps succeeded");
+    expect(output).toContain("Both servers stopped");
+    const home = /ROUNDTRIP_HOME=(\S+)/.exec(output)?.[1];
+    expect(home).toBeDefined();
+    expect(existsSync(home!)).toBe(false);
+  });
+
+  it("refuses an unknown option before starting anything", async () => {
+    const { code, output } = await runDemo(["--nope"]);
+    expect(code).toBe(2);
+    expect(output).toContain("demo: unknown option --nope");
+  });
+});
