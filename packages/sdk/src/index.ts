@@ -113,6 +113,7 @@ export {
   listRoots,
 } from "./server/input-required.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./server/middleware.js";
+export { type AbortSource, RequestAbort } from "./server/request-abort.js";
 export {
   invalidRequestStateError,
   type RequestStateBoundaryOptions,

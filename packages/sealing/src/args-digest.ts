@@ -1,3 +1,4 @@
+import { BoundedCache } from "./bounded-cache.js";
 import { pythonJsonDumps } from "./canonical-json.js";
 import { sha256 } from "./sha256.js";
 
@@ -16,8 +17,19 @@ export function argumentsDigest(args: unknown): string {
 /** The digest of `{}`: what resources/read always binds, and what absent arguments bind. */
 export const EMPTY_ARGUMENTS_DIGEST = "RBNvo1WzZ4oRRq0W9-hkng";
 
+/**
+ * Digests by canonical text, so a retry's open finds the digest its round-one seal computed. Large
+ * arguments are left out: they are rare, and keeping them would cost memory the hash does not.
+ */
+const digests = new BoundedCache<string, string>(1024);
+const MAX_CACHED_CHARS = 1024;
+
 function digest(json: string): string {
-  return sha256(json).subarray(0, 16).toString("base64url");
+  const known = digests.get(json);
+  if (known !== undefined) return known;
+  const value = sha256(json).subarray(0, 16).toString("base64url");
+  if (json.length <= MAX_CACHED_CHARS) digests.set(json, value);
+  return value;
 }
 
 /** Python's `arguments or {}`: every falsy value counts as no arguments. */

@@ -108,6 +108,8 @@ function compareAtSurrogate(a: string, b: string, i: number): number {
   return difference !== 0 ? difference : (a.codePointAt(i) ?? 0) - (b.codePointAt(i) ?? 0);
 }
 
+/** Printable ASCII but `"` and `\`: the characters both dialects write as themselves. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 const NON_ASCII = /[\x7f-\uffff]/;
 const NON_ASCII_UNITS = /[\x7f-\uffff]/g;
 
@@ -123,6 +125,8 @@ function unicodeEscape(unit: string): string {
  * only DEL and the rest of non-ASCII are left to escape here.
  */
 export function pythonJsonString(text: string): string {
+  // Most strings (names, digests, base64 state) need no escape at all in either dialect.
+  if (PLAIN.test(text)) return `"${text}"`;
   const json = JSON.stringify(text);
   return NON_ASCII.test(json) ? json.replace(NON_ASCII_UNITS, unicodeEscape) : json;
 }

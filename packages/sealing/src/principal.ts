@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { decodeBase64UrlCanonical } from "./base64url.js";
+import { BoundedCache } from "./bounded-cache.js";
 import { pythonJsonDumps } from "./canonical-json.js";
 import type { RandomSource } from "./random-source.js";
 import { sha256 } from "./sha256.js";
@@ -48,6 +49,22 @@ export function principalClaimMatches(claim: unknown, principal: string): boolea
   return timingSafeEqual(raw.subarray(SALT_BYTES), expected);
 }
 
+/**
+ * Digests by salt and principal: the token a seal mints comes back on the retry, whose open then
+ * needs the very digest the seal computed. A salt is fresh per token, so entries are only ever
+ * reused that way, and a small cache holds every token in flight on a busy server.
+ */
+const digests = new BoundedCache<string, Buffer>(1024);
+
 function principalDigest(salt: Uint8Array, principal: string): Buffer {
-  return sha256(Buffer.concat([LABEL, salt, encodeUtf8SurrogatePass(principal)])).subarray(0, DIGEST_BYTES);
+  // latin1 maps each salt byte to one char: the key is exact and needs no encoding pass.
+  const key = `${Buffer.from(salt.buffer, salt.byteOffset, salt.byteLength).toString("latin1")}${principal}`;
+  const known = digests.get(key);
+  if (known !== undefined) return known;
+  const digest = sha256(Buffer.concat([LABEL, salt, encodeUtf8SurrogatePass(principal)])).subarray(
+    0,
+    DIGEST_BYTES,
+  );
+  digests.set(key, digest);
+  return digest;
 }

@@ -46,18 +46,35 @@ export interface ResourceInputContext extends InputContext {
   readonly uri: string;
 }
 
-export function mcpContext(request: RequestContext): McpContext {
+/**
+ * The handler's view of a request, plus any fields of its own (`uri`). `signal` stays a getter, so
+ * the request's AbortSignal is made only for handlers that read it; spreading a context would read
+ * it, which is why the extra fields are passed in rather than spread over the result.
+ */
+function handlerContext<Extra extends object>(request: RequestContext, extra: Extra): McpContext & Extra {
   return {
     requestId: request.requestId,
     protocolVersion: request.protocolVersion,
     clientCapabilities: request.clientCapabilities,
     clientInfo: request.clientInfo,
     auth: request.auth,
-    signal: request.signal,
+    get signal() {
+      return request.signal;
+    },
     sendProgress: (progress, total, message) => request.sendProgress(progress, total, message),
     log: (level, data, logger) => request.log(level, data, logger),
     request,
+    ...extra,
   };
+}
+
+export function mcpContext(request: RequestContext): McpContext {
+  return handlerContext(request, {});
+}
+
+/** A context for a static resource: it reads the URI but takes no part in rounds. */
+export function resourceContext(request: RequestContext, uri: string): ResourceContext {
+  return handlerContext(request, { uri });
 }
 
 interface RoundParams {
@@ -65,10 +82,16 @@ interface RoundParams {
   inputResponses?: InputResponses;
 }
 
-export function inputContext(request: RequestContext, params: RoundParams): InputContext {
-  return {
-    ...mcpContext(request),
+export function inputContext(request: RequestContext, params: RoundParams): InputContext;
+export function inputContext<Extra extends object>(
+  request: RequestContext,
+  params: RoundParams,
+  extra: Extra,
+): InputContext & Extra;
+export function inputContext(request: RequestContext, params: RoundParams, extra: object = {}): InputContext {
+  return handlerContext(request, {
     requestState: params.requestState,
     inputResponses: params.inputResponses,
-  };
+    ...extra,
+  });
 }

@@ -9,9 +9,9 @@ import type { ResultObject } from "../server/middleware.js";
 import {
   type Awaitable,
   inputContext,
-  mcpContext,
   type ResourceContext,
   type ResourceInputContext,
+  resourceContext,
 } from "./context.js";
 import { InputResponseError } from "./input-responses.js";
 import {
@@ -153,8 +153,8 @@ export class ResourceRegistry {
     if (!found) throw McpError.invalidParams(`Resource not found: ${params.uri}`, { uri: params.uri });
     const { entry, variables } = found;
     const ctx = entry.template
-      ? { ...inputContext(request, params), uri: params.uri }
-      : ({ ...mcpContext(request), uri: params.uri } as ResourceInputContext);
+      ? inputContext(request, params, { uri: params.uri })
+      : (resourceContext(request, params.uri) as ResourceInputContext);
     let result: unknown;
     try {
       result = await entry.handler(variables, ctx);

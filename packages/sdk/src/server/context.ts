@@ -6,6 +6,7 @@ import type { Implementation, LoggingLevel, RequestId } from "../protocol/schema
 import type { RequestMeta } from "../protocol/schemas/envelope.js";
 import { NotificationMethod } from "../protocol/schemas/notifications.js";
 import { META } from "../protocol/versions.js";
+import { type AbortSource, signalOf } from "./request-abort.js";
 
 /** Where a transport sends the notifications that belong to one request. */
 export type NotificationSink = (message: JsonRpcNotification) => void | Promise<void>;
@@ -54,17 +55,18 @@ export interface ContextInit {
   requestId: RequestId;
   method: string;
   meta: RequestMeta;
-  signal: AbortSignal;
+  /** A RequestAbort defers making the AbortSignal until a handler reads `signal`. */
+  signal: AbortSource;
   auth: AuthInfo | undefined;
   transport: TransportInfo;
   sink: NotificationSink | undefined;
 }
 
 export function createRequestContext(init: ContextInit): RequestContext {
-  const { meta, sink, signal } = init;
+  const { meta, sink, signal: abort } = init;
   const notify = async (message: JsonRpcNotification): Promise<void> => {
     // Nothing may follow a cancelled request.
-    if (sink && !signal.aborted) await sink(message);
+    if (sink && !abort.aborted) await sink(message);
   };
   const requestedLevel = meta[META.logLevel];
   const progressToken = meta.progressToken;
@@ -75,7 +77,9 @@ export function createRequestContext(init: ContextInit): RequestContext {
     clientCapabilities: meta[META.clientCapabilities],
     clientInfo: meta[META.clientInfo],
     meta,
-    signal,
+    get signal() {
+      return signalOf(abort);
+    },
     auth: init.auth,
     transport: init.transport,
     notify,

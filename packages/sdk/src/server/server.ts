@@ -10,12 +10,13 @@ import {
 import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { CacheScope, Implementation } from "../protocol/schemas/common.js";
 import { type RequestMeta, RequestMetaSchema } from "../protocol/schemas/envelope.js";
-import { InputRequestSchema } from "../protocol/schemas/input-required.js";
 import { NotificationMethod } from "../protocol/schemas/notifications.js";
 import {
   CACHEABLE_METHODS,
   INPUT_REQUIRED_CARRIERS,
   type ListenParams,
+  type RequestMethod,
+  RequestParamsAfterEnvelope,
   RequestParamsByMethod,
 } from "../protocol/schemas/requests.js";
 import type { Tool } from "../protocol/schemas/tools.js";
@@ -29,7 +30,9 @@ import {
   type TransportInfo,
 } from "./context.js";
 import type { Handlers } from "./handlers.js";
+import { checkInputRequest } from "./input-request-check.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
+import { type AbortSource, RequestAbort } from "./request-abort.js";
 import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
 
 export interface CachePolicy {
@@ -47,7 +50,8 @@ export interface ServerOptions {
 }
 
 export interface HandleOptions {
-  signal?: AbortSignal;
+  /** Cancels the request; a RequestAbort makes the handler's AbortSignal only if it reads one. */
+  signal?: AbortSource;
   auth?: AuthInfo;
   notify?: NotificationSink;
   transport?: TransportInfo;
@@ -244,7 +248,7 @@ export class Server {
       requestId: request.id,
       method,
       meta,
-      signal: options.signal ?? new AbortController().signal,
+      signal: options.signal ?? new RequestAbort(),
       auth: options.auth,
       transport: options.transport ?? { kind: "memory" },
       sink: options.notify,
@@ -260,7 +264,7 @@ export class Server {
     }
     const mwRequest = { method, params: withoutNullRetryFields(params), context };
     const result = await runMiddleware(this.#middleware, mwRequest, () =>
-      this.#invoke(entry.handler, mwRequest.params, context),
+      this.#invoke(entry.handler, mwRequest.params, context, params._meta),
     );
     return this.#withServerInfo(result);
   }
@@ -295,12 +299,16 @@ export class Server {
     return { resultType: "complete", _meta: { [META.subscriptionId]: context.requestId } };
   }
 
+  /** `checkedMeta` is the `_meta` the envelope check passed: params still carrying it skip a second check. */
   async #invoke(
     key: keyof Handlers,
     params: Record<string, unknown>,
     context: RequestContext,
+    checkedMeta: unknown,
   ): Promise<ResultObject> {
-    const schema = RequestParamsByMethod[context.method as keyof typeof RequestParamsByMethod];
+    const method = context.method as RequestMethod;
+    const schema =
+      params._meta === checkedMeta ? RequestParamsAfterEnvelope[method] : RequestParamsByMethod[method];
     const parsed = schema.safeParse(params);
     if (!parsed.success) throw McpError.invalidParams(`Invalid params: ${firstIssue(parsed.error)}`);
     const handler = this.#handlers[key] as (ctx: RequestContext, params: unknown) => Promise<ResultObject>;
@@ -356,10 +364,11 @@ export class Server {
     }
     if (!hasRequests) return;
     const parsed = [];
-    for (const [key, value] of Object.entries(requests)) {
-      const request = InputRequestSchema.safeParse(value);
-      if (!request.success) fail(`inputRequests.${key} is not an elicitation, sampling or roots request`);
-      else parsed.push(request.data);
+    for (const key of Object.keys(requests)) {
+      const request = checkInputRequest(requests[key]);
+      if (request === undefined)
+        fail(`inputRequests.${key} is not an elicitation, sampling or roots request`);
+      else parsed.push(request);
     }
     assertCapabilitiesFor(parsed, context.clientCapabilities);
   }
@@ -402,7 +411,7 @@ export class Server {
         requestId: request.id,
         method: "tools/list",
         meta,
-        signal: options.signal ?? new AbortController().signal,
+        signal: options.signal ?? new RequestAbort(),
         auth: options.auth,
         transport: options.transport ?? { kind: "memory" },
         sink: undefined,

@@ -10,10 +10,19 @@ import {
   readRequestId,
 } from "../protocol/jsonrpc.js";
 import type { RequestMeta } from "../protocol/schemas/envelope.js";
+import type { Tool } from "../protocol/schemas/tools.js";
 import { META } from "../protocol/versions.js";
+import { RequestAbort } from "../server/request-abort.js";
 import { type Server, type ServerSource, serverOf, type ToolLookup } from "../server/server.js";
 import { HttpError, statusForError } from "./http-errors.js";
-import { checkParamHeaders, decodeHeaderValue, HEADER, headerParamsOf, headerText } from "./http-headers.js";
+import {
+  checkParamHeaders,
+  decodeHeaderValue,
+  HEADER,
+  type HeaderParam,
+  headerParamsOf,
+  headerText,
+} from "./http-headers.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
 import { SseStream } from "./sse.js";
 
@@ -65,28 +74,83 @@ function sendHttpError(res: ServerResponse, error: HttpError): void {
   send(res, error.status, body ?? { error: error.message }, { ...error.headers });
 }
 
-function accepts(req: IncomingMessage, type: string): boolean {
-  const accept = req.headers.accept;
-  if (!accept) return true;
-  return accept.split(",").some((part) => {
+/** Which of the two response types the client takes, read once from its Accept header. */
+interface Accepted {
+  json: boolean;
+  sse: boolean;
+}
+
+const ACCEPTS_ANY: Accepted = Object.freeze({ json: true, sse: true });
+const REFUSED = /^\s*q\s*=\s*0(?:\.0*)?\s*$/i;
+
+/** Clients send the same Accept header on every request: the last one read is kept with its verdict. */
+let lastAccept: { header: string; accepted: Accepted } | undefined;
+
+function accepted(accept: string | undefined): Accepted {
+  if (!accept) return ACCEPTS_ANY;
+  if (lastAccept?.header === accept) return lastAccept.accepted;
+  const result = parseAccept(accept);
+  lastAccept = { header: accept, accepted: result };
+  return result;
+}
+
+function parseAccept(accept: string): Accepted {
+  const result = { json: false, sse: false };
+  for (const part of accept.split(",")) {
     const [rawMedia, ...parameters] = part.split(";");
+    if (parameters.some((p) => REFUSED.test(p))) continue;
     const media = rawMedia?.trim().toLowerCase();
-    const refused = parameters.some((p) => /^\s*q\s*=\s*0(?:\.0*)?\s*$/i.test(p));
-    return !refused && (media === type || media === "*/*" || media === `${type.split("/")[0]}/*`);
+    if (media === "*/*") return ACCEPTS_ANY;
+    if (media === "application/json" || media === "application/*") result.json = true;
+    if (media === "text/event-stream" || media === "text/*") result.sse = true;
+  }
+  return Object.freeze(result);
+}
+
+/** The whole body, refused beyond `limit` bytes as soon as it gets there. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  // Already read to the end by someone else: no more events will come.
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const onClose = (): void => {
+      cleanup();
+      reject(new Error("the client closed the request before sending its whole body"));
+    };
+    const cleanup = (): void => {
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
+    };
+    req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
 }
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
+/** A body a framework read for us, held to the same limit. */
+function withinLimit(body: unknown, limit: number): unknown {
+  if ((Buffer.isBuffer(body) || typeof body === "string") && Buffer.byteLength(body) > limit) {
+    throw tooLarge(limit);
   }
-  return Buffer.concat(chunks);
+  return body;
 }
 
 function tooLarge(limit: number): HttpError {
@@ -102,7 +166,7 @@ function tooLarge(limit: number): HttpError {
 function decodeJson(body: unknown): unknown {
   if (Buffer.isBuffer(body) || typeof body === "string") {
     try {
-      return JSON.parse(body.toString());
+      return JSON.parse(typeof body === "string" ? body : body.toString("utf8"));
     } catch {
       throw McpError.parseError("Parse error: the request body is not valid JSON");
     }
@@ -118,6 +182,19 @@ function requireHeader(headers: IncomingMessage["headers"], name: string, label:
   if (value === undefined)
     throw McpError.headerMismatch(`Header mismatch: ${label} header has invalid characters or encoding`);
   return value;
+}
+
+const NO_HEADER_PARAMS: readonly HeaderParam[] = [];
+const headerParamsByTool = new WeakMap<Tool, readonly HeaderParam[] | string>();
+
+/** A tool's `x-mcp-header` annotations, walked once per definition rather than once per call. */
+function headerParamsOfTool(tool: Tool): readonly HeaderParam[] | string {
+  let params = headerParamsByTool.get(tool);
+  if (params === undefined) {
+    params = headerParamsOf(tool);
+    headerParamsByTool.set(tool, params);
+  }
+  return params;
 }
 
 /** The request metadata headers must mirror the body, so intermediaries can route on them safely. */
@@ -156,7 +233,7 @@ async function checkHeaders(
   }
   if (request.method === "tools/call" && typeof params.name === "string") {
     const tool = await lookupTool(params.name);
-    const headerParams = tool ? headerParamsOf(tool) : [];
+    const headerParams = tool ? headerParamsOfTool(tool) : NO_HEADER_PARAMS;
     if (Array.isArray(headerParams) && headerParams.length > 0) {
       const args = params.arguments as Record<string, unknown> | undefined;
       checkParamHeaders(headerParams, args, headers);
@@ -195,15 +272,14 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
           code: -32600,
         });
       }
-      if (!accepts(req, "application/json") && !accepts(req, "text/event-stream")) {
+      const accept = accepted(req.headers.accept);
+      if (!accept.json && !accept.sse) {
         throw new HttpError(406, "Not Acceptable: accept application/json and text/event-stream", {
           code: -32600,
         });
       }
-      const raw = preRead === undefined ? await readBody(req, limit) : preRead;
-      if ((Buffer.isBuffer(raw) || typeof raw === "string") && Buffer.byteLength(raw) > limit)
-        throw tooLarge(limit);
-      await serveMessage(server, req, res, raw, auth);
+      const raw = preRead === undefined ? await readBody(req, limit) : withinLimit(preRead, limit);
+      await serveMessage(server, req, res, raw, { auth, accept });
     } catch (error) {
       if (error instanceof HttpError) return sendHttpError(res, error);
       if (error instanceof McpError)
@@ -214,12 +290,17 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
   };
 }
 
+interface Admitted {
+  auth: AuthInfo | undefined;
+  accept: Accepted;
+}
+
 async function serveMessage(
   server: Server,
   req: IncomingMessage,
   res: ServerResponse,
   raw: unknown,
-  auth: AuthInfo | undefined,
+  { auth, accept }: Admitted,
 ): Promise<void> {
   const value = decodeJson(raw);
   let inbound: ReturnType<typeof parseInboundMessage>;
@@ -234,12 +315,7 @@ async function serveMessage(
     return send(res, 202, undefined);
   }
   const request = inbound.message;
-  const controller = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  const wantsSse = accepts(req, "text/event-stream");
-  if (request.method === "subscriptions/listen" && !wantsSse) {
+  if (request.method === "subscriptions/listen" && !accept.sse) {
     throw new HttpError(
       406,
       "Not Acceptable: subscriptions/listen answers with an SSE stream; accept text/event-stream",
@@ -248,23 +324,27 @@ async function serveMessage(
       },
     );
   }
+  const abort = new RequestAbort();
+  res.once("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
   let stream: SseStream | undefined;
   const notify = (message: JsonRpcNotification): void => {
-    if (!wantsSse || controller.signal.aborted) return;
+    if (!accept.sse || abort.aborted) return;
     stream ??= new SseStream(res);
     stream.send(message);
   };
   const handled = await server.handleRequest(request, {
-    signal: controller.signal,
+    signal: abort,
     auth,
     notify,
     transport: { kind: "http", headers: req.headers },
     checkTransport: (r, meta, lookupTool) => checkHeaders(req.headers, r, meta, lookupTool),
   });
-  if (controller.signal.aborted) return;
+  if (abort.aborted) return;
   if (stream) return stream.end(handled.message);
   // A client that takes only event streams gets even a lone response as one event.
-  if (!accepts(req, "application/json")) return new SseStream(res).end(handled.message);
+  if (!accept.json) return new SseStream(res).end(handled.message);
   const status =
     "error" in handled.message
       ? statusForError(handled.message.error.code, handled.refusedBeforeDispatch)

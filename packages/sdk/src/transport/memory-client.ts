@@ -5,6 +5,7 @@ import {
   type TransportRequestOptions,
 } from "../client/transport.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
+import { RequestAbort } from "../server/request-abort.js";
 import type { Server } from "../server/server.js";
 
 /** JSON in, JSON out: the server must never share an object with the caller, exactly as on a wire. */
@@ -28,12 +29,12 @@ export class MemoryClientTransport implements ClientTransport {
   async request(request: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
     const { signal } = options;
     if (signal?.aborted) throw abortReason(signal);
-    const controller = new AbortController();
-    const abort = () => controller.abort(signal?.reason);
+    const handlerAbort = new RequestAbort();
+    const abort = () => handlerAbort.abort(signal?.reason);
     signal?.addEventListener("abort", abort, { once: true });
     try {
       const handled = this.server.handleRequest(copy(request), {
-        signal: controller.signal,
+        signal: handlerAbort,
         transport: { kind: "memory" },
         notify: (message) => this.onNotification?.(copy(message)),
       });

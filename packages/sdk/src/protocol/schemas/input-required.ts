@@ -88,7 +88,9 @@ export type ElicitRequestUrlParams = z.infer<typeof ElicitRequestUrlParamsSchema
 
 export const ElicitRequestSchema = z.looseObject({
   method: z.literal("elicitation/create"),
-  params: z.union([ElicitRequestUrlParamsSchema, ElicitRequestFormParamsSchema]),
+  // The two shapes are disjoint (mode "url" against absent or "form"); form, the common one, goes
+  // first because a failed branch costs a union more than a match does.
+  params: z.union([ElicitRequestFormParamsSchema, ElicitRequestUrlParamsSchema]),
 });
 export type ElicitRequest = z.infer<typeof ElicitRequestSchema>;
 

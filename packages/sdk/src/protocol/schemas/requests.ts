@@ -51,6 +51,19 @@ export const RequestParamsByMethod = {
 } as const;
 export type RequestMethod = keyof typeof RequestParamsByMethod;
 
+/**
+ * The same schemas without `_meta`, for params whose envelope the server has already validated:
+ * checking it twice per request was a measurable share of a small request's cost.
+ */
+export const RequestParamsAfterEnvelope: Readonly<Record<RequestMethod, z.ZodType>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(RequestParamsByMethod).map(([method, schema]): [string, z.ZodType] => [
+      method,
+      (schema as z.ZodObject<{ _meta: z.ZodType }>).omit({ _meta: true }),
+    ]),
+  ) as Record<RequestMethod, z.ZodType>,
+);
+
 /** Only these may answer with an InputRequiredResult. */
 export const INPUT_REQUIRED_CARRIERS: ReadonlySet<string> = new Set([
   "tools/call",
