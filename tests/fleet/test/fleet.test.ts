@@ -8,8 +8,11 @@ import { answeredBy, FigureBook, type Figures, figuresOf } from "../src/figures.
 import { Fleet, SERVER_NAME } from "../src/fleet.js";
 import type { ServerInstance } from "../src/instance.js";
 
-/** Long enough for a paused flow to outlive an instance's restart, short enough to wait out once. */
-const TTL_SECONDS = 8;
+/**
+ * Long enough for a paused flow to outlive an instance's restart even on a busy CI machine (a cold
+ * start has taken 12 s there), short enough to wait out once in the rotation.
+ */
+const TTL_SECONDS = 30;
 const CONCURRENCY = 16;
 /**
  * Each user's think time between flows while instances restart: sixteen users keep rounds going
