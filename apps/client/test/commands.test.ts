@@ -1,8 +1,8 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { APP_DIR, newHome, runCli } from "./support/run-cli.js";
+import { APP_DIR, loginAsMachine, newHome, runCli, writeAnswers } from "./support/run-cli.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 let stack: Stack;
@@ -11,19 +11,7 @@ let home: string;
 beforeAll(async () => {
   stack = await startStack();
   home = await newHome();
-  const login = await runCli(
-    [
-      "--server",
-      stack.url,
-      "--json",
-      "login",
-      "--client-id",
-      "mcp-machine",
-      "--client-secret",
-      "mcp-machine-secret",
-    ],
-    { home },
-  );
+  const login = await loginAsMachine(stack.url, home);
   expect(login.code, login.stderr).toBe(0);
 });
 
@@ -34,11 +22,7 @@ afterAll(async () => {
 const cli = (args: string[], env: Record<string, string> = {}) =>
   runCli(["--server", stack.url, "--json", ...args], { home, env });
 
-async function answers(content: unknown): Promise<string> {
-  const file = join(home, `answers-${Math.random().toString(36).slice(2)}.json`);
-  await writeFile(file, JSON.stringify(content));
-  return file;
-}
+const answers = (content: unknown) => writeAnswers(home, content);
 
 describe("commands against the reference server", () => {
   it("login with client credentials caches the tokens in private files, and never prints them", async () => {

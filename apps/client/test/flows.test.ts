@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anthropicStandIn, type ModelStandIn, openAiStandIn } from "./support/model-stand-ins.js";
-import { newHome, runCli } from "./support/run-cli.js";
+import { loginAsMachine, newHome, runCli, writeAnswers } from "./support/run-cli.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 let stack: Stack;
@@ -17,10 +17,7 @@ beforeAll(async () => {
     openAiStandIn("sk-test-openai"),
     anthropicStandIn("sk-test-anthropic"),
   ]);
-  const login = await runCli(
-    ["--server", stack.url, "login", "--client-id", "mcp-machine", "--client-secret", "mcp-machine-secret"],
-    { home },
-  );
+  const login = await loginAsMachine(stack.url, home);
   expect(login.code, login.stderr).toBe(0);
 });
 
@@ -31,11 +28,7 @@ afterAll(async () => {
 const cli = (args: string[], env: Record<string, string> = {}) =>
   runCli(["--server", stack.url, "--json", ...args], { home, env });
 
-async function answers(content: unknown): Promise<string> {
-  const file = join(home, `answers-${Math.random().toString(36).slice(2)}.json`);
-  await writeFile(file, JSON.stringify(content));
-  return file;
-}
+const answers = (content: unknown) => writeAnswers(home, content);
 
 describe("--detach, pending and resume", () => {
   it("saves the flow privately, lists it, and resumes it from a new process", async () => {

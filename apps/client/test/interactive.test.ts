@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelStandIn, openAiStandIn } from "./support/model-stand-ins.js";
 import { KEY, ptyCli } from "./support/pty-cli.js";
-import { newHome, runCli } from "./support/run-cli.js";
+import { loginAsMachine, newHome } from "./support/run-cli.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 let stack: Stack;
@@ -15,10 +15,7 @@ let host: string;
 beforeAll(async () => {
   [stack, home, model] = await Promise.all([startStack(), newHome(), openAiStandIn(undefined)]);
   host = new URL(stack.url).host;
-  const login = await runCli(
-    ["--server", stack.url, "login", "--client-id", "mcp-machine", "--client-secret", "mcp-machine-secret"],
-    { home },
-  );
+  const login = await loginAsMachine(stack.url, home);
   expect(login.code, login.stderr).toBe(0);
 });
 

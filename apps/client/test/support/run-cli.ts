@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,21 @@ export interface CliRun {
 
 export async function newHome(): Promise<string> {
   return mkdtemp(join(tmpdir(), "roundtrip-cli-"));
+}
+
+/** Writes an --answers file into the CLI home and returns its path. */
+export async function writeAnswers(home: string, content: unknown): Promise<string> {
+  const file = join(home, `answers-${Math.random().toString(36).slice(2)}.json`);
+  await writeFile(file, JSON.stringify(content));
+  return file;
+}
+
+/** Signs the CLI home in as the development authorization server's machine client. */
+export function loginAsMachine(server: string, home: string): Promise<CliRun> {
+  return runCli(
+    ["--server", server, "login", "--client-id", "mcp-machine", "--client-secret", "mcp-machine-secret"],
+    { home },
+  );
 }
 
 /** The environment every child gets: only what a CLI run needs, with no terminal and no colours. */
