@@ -47,34 +47,45 @@ export interface ResourceInputContext extends InputContext {
 }
 
 /**
- * The handler's view of a request, plus any fields of its own (`uri`). `signal` stays a getter, so
- * the request's AbortSignal is made only for handlers that read it; spreading a context would read
- * it, which is why the extra fields are passed in rather than spread over the result.
+ * The handler's view of a request. A class, not an object literal with a `signal` getter: such a
+ * literal gets a hidden class of its own that keeps the request alive until the next full GC.
+ * `signal` stays a getter, so the request's AbortSignal is made only for handlers that read it.
+ * Every instance has every field (undefined where it does not apply) so handlers see one shape.
  */
-function handlerContext<Extra extends object>(request: RequestContext, extra: Extra): McpContext & Extra {
-  return {
-    requestId: request.requestId,
-    protocolVersion: request.protocolVersion,
-    clientCapabilities: request.clientCapabilities,
-    clientInfo: request.clientInfo,
-    auth: request.auth,
-    get signal() {
-      return request.signal;
-    },
-    sendProgress: (progress, total, message) => request.sendProgress(progress, total, message),
-    log: (level, data, logger) => request.log(level, data, logger),
-    request,
-    ...extra,
-  };
-}
+class HandlerContext implements ResourceInputContext {
+  readonly requestId: RequestId;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  readonly auth: AuthInfo | undefined;
+  readonly request: RequestContext;
+  readonly requestState: string | undefined;
+  readonly inputResponses: InputResponses | undefined;
+  readonly uri: string;
 
-export function mcpContext(request: RequestContext): McpContext {
-  return handlerContext(request, {});
-}
+  constructor(request: RequestContext, params: RoundParams | undefined, uri: string | undefined) {
+    this.requestId = request.requestId;
+    this.protocolVersion = request.protocolVersion;
+    this.clientCapabilities = request.clientCapabilities;
+    this.clientInfo = request.clientInfo;
+    this.auth = request.auth;
+    this.request = request;
+    this.requestState = params?.requestState;
+    this.inputResponses = params?.inputResponses;
+    this.uri = uri as string;
+  }
 
-/** A context for a static resource: it reads the URI but takes no part in rounds. */
-export function resourceContext(request: RequestContext, uri: string): ResourceContext {
-  return handlerContext(request, { uri });
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  sendProgress(progress: number, total?: number, message?: string): Promise<void> {
+    return this.request.sendProgress(progress, total, message);
+  }
+
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.request.log(level, data, logger);
+  }
 }
 
 interface RoundParams {
@@ -82,16 +93,24 @@ interface RoundParams {
   inputResponses?: InputResponses;
 }
 
-export function inputContext(request: RequestContext, params: RoundParams): InputContext;
-export function inputContext<Extra extends object>(
+export function mcpContext(request: RequestContext): McpContext {
+  return new HandlerContext(request, undefined, undefined);
+}
+
+/** A context for a static resource: it reads the URI but takes no part in rounds. */
+export function resourceContext(request: RequestContext, uri: string): ResourceContext {
+  return new HandlerContext(request, undefined, uri);
+}
+
+export function inputContext(request: RequestContext, params: RoundParams): InputContext {
+  return new HandlerContext(request, params, undefined);
+}
+
+/** A context for a resource template, which reads the URI and may ask. */
+export function resourceInputContext(
   request: RequestContext,
   params: RoundParams,
-  extra: Extra,
-): InputContext & Extra;
-export function inputContext(request: RequestContext, params: RoundParams, extra: object = {}): InputContext {
-  return handlerContext(request, {
-    requestState: params.requestState,
-    inputResponses: params.inputResponses,
-    ...extra,
-  });
+  uri: string,
+): ResourceInputContext {
+  return new HandlerContext(request, params, uri);
 }

@@ -8,10 +8,10 @@ import { isInputRequiredResult } from "../server/input-required.js";
 import type { ResultObject } from "../server/middleware.js";
 import {
   type Awaitable,
-  inputContext,
   type ResourceContext,
   type ResourceInputContext,
   resourceContext,
+  resourceInputContext,
 } from "./context.js";
 import { InputResponseError } from "./input-responses.js";
 import {
@@ -153,7 +153,7 @@ export class ResourceRegistry {
     if (!found) throw McpError.invalidParams(`Resource not found: ${params.uri}`, { uri: params.uri });
     const { entry, variables } = found;
     const ctx = entry.template
-      ? inputContext(request, params, { uri: params.uri })
+      ? resourceInputContext(request, params, params.uri)
       : (resourceContext(request, params.uri) as ResourceInputContext);
     let result: unknown;
     try {
