@@ -3,7 +3,7 @@
  * latency and the server's RSS per time window. Exits 1 if any flow failed or was shed, or if RSS
  * keeps growing over the second half. Not part of CI: it runs for minutes.
  *
- *   pnpm soak [--duration 5m] [--rate 800 | --share 0.5] [--window 10s] [--target roundtrip]
+ *   pnpm soak [--duration 5m] [--rate 800 | --share 0.5] [--window 10s] [--warmup 2s] [--target roundtrip]
  *             [--mix greet=60,decline=10,add=20,list=5,tampered=5] [--max-rss-slope 2] [--no-pin]
  *
  * Without --rate, a short closed-loop calibration (--calibrate, default 5s) measures the target's
@@ -37,6 +37,7 @@ const { values } = parseArgs({
     share: { type: "string" },
     window: { type: "string" },
     calibrate: { type: "string" },
+    warmup: { type: "string" },
     mix: { type: "string" },
     "max-in-flight": { type: "string" },
     "max-rss-slope": { type: "string" },
@@ -49,6 +50,7 @@ const target = targetNamed(pick(values.target, "SOAK_TARGET", "roundtrip"));
 const durationMs = parseDuration(pick(values.duration, "SOAK_DURATION", "5m"), "--duration");
 const windowMs = parseDuration(pick(values.window, "SOAK_WINDOW", "10s"), "--window");
 const calibrateMs = parseDuration(values.calibrate ?? "5s", "--calibrate");
+const warmupMs = parseDuration(values.warmup ?? "2s", "--warmup");
 const share = parseShare(pick(values.share, "SOAK_SHARE", "0.5"), "--share");
 const maxInFlight = parsePositive(values["max-in-flight"] ?? "256", "--max-in-flight");
 const maxSlope = parsePositive(values["max-rss-slope"] ?? "2", "--max-rss-slope");
@@ -115,12 +117,13 @@ try {
       port: server.port,
       mix,
       rate,
+      warmupMs,
       durationMs,
       windowMs,
       maxInFlight,
       timeoutMs: REQUEST_TIMEOUT_MS,
     },
-    durationMs + windowMs + GRACE_MS,
+    warmupMs + durationMs + windowMs + GRACE_MS,
     (message) => {
       if (message.type === "failed") console.error(`driver: ${message.message}`);
       if (message.type !== "window") return;
@@ -142,7 +145,7 @@ try {
   await server.stop();
 }
 
-const verdict = judgeSoak(windows, memory.samples, openStartS + durationMs / 2000, maxSlope);
+const verdict = judgeSoak(windows, memory.samples, openStartS + (warmupMs + durationMs / 2) / 1000, maxSlope);
 console.log(
   `\nRSS slope over the second half: ${verdict.rssSlopeMiBPerMin.toFixed(2)} MiB/min (r² ${verdict.rssFitR2.toFixed(2)}, limit ${maxSlope}); peak ${memory.peakMiB.toFixed(1)} MiB`,
 );

@@ -9,6 +9,8 @@ import { createPostClient } from "./http-client.js";
 import { mixedFlow } from "./mix.js";
 import { runOpenLoop } from "./open-loop.js";
 
+const WARMUP_CONCURRENCY = 16;
+
 function send(message: DriverMessage): Promise<void> {
   return new Promise((resolve) => {
     if (!process.send) resolve();
@@ -34,6 +36,18 @@ async function run(job: DriverJob): Promise<void> {
     return;
   }
   const client = createPostClient(job.host, job.port, { sockets: job.maxInFlight, timeoutMs: job.timeoutMs });
+  if (job.warmupMs > 0) {
+    const warm = await runClosedLoop({
+      client,
+      flow,
+      concurrency: WARMUP_CONCURRENCY,
+      warmupMs: 0,
+      durationMs: job.warmupMs,
+      maxErrors: 1,
+    });
+    // A flow that fails before the schedule starts is a failure of the run, not a warm-up detail.
+    if (warm.errors > 0) throw new Error(`a warm-up flow failed: ${warm.errorSamples.join("; ")}`);
+  }
   await runOpenLoop({ client, flow, ...job, onWindow: (window) => void send({ type: "window", window }) });
   client.close();
   await send({ type: "done" });

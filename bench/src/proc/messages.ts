@@ -20,6 +20,12 @@ export type DriverJob =
       port: number;
       mix: FlowMix;
       rate: number;
+      /**
+       * Closed-loop flows on the same connections before the schedule starts, not reported: a
+       * fresh driver process is JIT-cold and has no sockets yet, and its first burst of connects
+       * stalled the first window by ~200 ms.
+       */
+      warmupMs: number;
       durationMs: number;
       windowMs: number;
       maxInFlight: number;
