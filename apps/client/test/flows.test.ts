@@ -85,6 +85,30 @@ describe("--detach, pending and resume", () => {
     expect(again.stderr).toContain("roundtrip pending");
   });
 
+  it("names the page a detached URL question waits on, when detaching and in pending", async () => {
+    const url = "https://review.example.com/changes/42?tab=diff";
+    const detached = await cli(["call", "visit", "--detach"]);
+    expect(detached.code, detached.stderr).toBe(10);
+    const { id, questions } = detached.json<{ id: string; questions: unknown[] }>();
+    expect(questions).toEqual([{ key: "page", kind: "url", message: "Review the change", url }]);
+    const text = await runCli(["--server", stack.url, "call", "visit", "--detach"], { home });
+    expect(text.code, text.stderr).toBe(10);
+    expect(text.stderr).toContain(`  "page": open ${url} (Review the change)`);
+
+    const listed = await runCli(["pending"], { home });
+    expect(listed.stdout).toMatch(
+      new RegExp(`^${id} .* tools/call visit .* waits for page\n  "page": open `, "m"),
+    );
+    const json = await cli(["pending"]);
+    const row = json
+      .json<{ pending: { id: string; questions: unknown[] }[] }>()
+      .pending.find((p) => p.id === id);
+    expect(row?.questions).toEqual(questions);
+    for (const flow of json.json<{ pending: { id: string; target: string }[] }>().pending) {
+      if (flow.target === "visit") expect((await cli(["pending", "--delete", flow.id])).code).toBe(0);
+    }
+  });
+
   it("echoes the saved requestState byte for byte: a changed one is refused by the server", async () => {
     const detached = await cli(["prompt", "incident_brief", "service=db", "--detach"]);
     const { id } = detached.json<{ id: string }>();

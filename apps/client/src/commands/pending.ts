@@ -1,5 +1,6 @@
 import { type GlobalFlags, resolveSettings } from "../config/settings.js";
 import { ExitCode, type ExitCodeValue } from "../exit-codes.js";
+import { waitingLines, waitingQuestions } from "../flow/waiting-questions.js";
 import type { ResultWriter } from "../json-output.js";
 import { PendingStore } from "../pending-store.js";
 import type { Terminal } from "../terminal.js";
@@ -31,15 +32,18 @@ export async function pendingCommand(
     method: flow.method,
     target: flow.target,
     waiting: flow.waiting,
+    questions: waitingQuestions(flow.inputRequests, flow.waiting),
   }));
   if (writer.json) writer.document({ pending: rows });
   else if (rows.length === 0) writer.text("No pending flows.");
   else {
     writer.text(
       rows
-        .map(
-          (row) =>
+        .map((row) =>
+          [
             `${row.id}  ${row.createdAt}  ${row.method} ${row.target}  on ${row.server}  waits for ${row.waiting.join(", ")}`,
+            ...waitingLines(row.questions),
+          ].join("\n"),
         )
         .join("\n"),
     );

@@ -3,6 +3,7 @@ import { connect } from "../connection.js";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
 import { driveFlow, type FlowOutcome, type FlowRequest, type RetryFields } from "../flow/drive-flow.js";
 import { answerRound } from "../flow/round-answers.js";
+import { waitingLines, waitingQuestions } from "../flow/waiting-questions.js";
 import type { ResultWriter } from "../json-output.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { resultText } from "../result-text.js";
@@ -72,7 +73,8 @@ export async function resumeFlow(
     const round = await answerRound(flow.inputRequests, policy);
     if (round.kind === "detach") {
       await store.save({ ...flow, waiting: round.waiting });
-      return report({ kind: "detached", id, waiting: round.waiting }, request, writer, terminal);
+      const questions = waitingQuestions(flow.inputRequests, round.waiting);
+      return report({ kind: "detached", id, waiting: round.waiting, questions }, request, writer, terminal);
     }
     const seed: RetryFields = { inputResponses: round.responses };
     if (flow.requestState !== undefined) seed.requestState = flow.requestState;
@@ -100,12 +102,14 @@ function report(
         status: "detached",
         id: outcome.id,
         waiting: outcome.waiting,
+        questions: outcome.questions,
         resume: `roundtrip resume ${outcome.id}`,
       });
     } else {
       terminal.notice(
         `Saved as pending flow ${outcome.id}: the server waits for ${outcome.waiting.map((k) => `"${k}"`).join(", ")}.`,
       );
+      for (const line of waitingLines(outcome.questions)) terminal.notice(line);
       terminal.notice(`Finish it with: roundtrip resume ${outcome.id}`);
     }
     return ExitCode.detached;

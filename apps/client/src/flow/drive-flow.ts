@@ -11,6 +11,7 @@ import {
 import { CliError, ExitCode } from "../exit-codes.js";
 import { type CarrierMethod, PendingStore } from "../pending-store.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
+import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
 
 export interface FlowRequest {
   method: CarrierMethod;
@@ -26,7 +27,7 @@ export interface RetryFields {
 
 export type FlowOutcome =
   | { kind: "complete"; result: Record<string, unknown> }
-  | { kind: "detached"; id: string; waiting: string[] };
+  | { kind: "detached"; id: string; waiting: string[]; questions: WaitingQuestion[] };
 
 export interface FlowOptions {
   server: string;
@@ -110,7 +111,12 @@ export async function driveFlow(
         waiting: outcome.waiting,
         serverInfo: policy.asker.info,
       });
-      return { kind: "detached", id, waiting: outcome.waiting };
+      return {
+        kind: "detached",
+        id,
+        waiting: outcome.waiting,
+        questions: waitingQuestions(requests, outcome.waiting),
+      };
     }
     fields = { inputResponses: outcome.responses };
     if (result.requestState !== undefined) fields.requestState = result.requestState;

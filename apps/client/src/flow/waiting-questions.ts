@@ -1,0 +1,41 @@
+import type { InputRequest } from "@roundtrip/sdk";
+
+/** One question a detached flow waits on, as `pending` and the detach notice describe it. */
+export interface WaitingQuestion {
+  key: string;
+  kind: "form" | "url" | "sampling" | "roots";
+  /** The server's own words, when the question has any. */
+  message?: string;
+  /** URL mode: the page the person has to visit before resuming. */
+  url?: string;
+}
+
+/**
+ * What each waiting key asks. The URL matters most: a flow detached on a URL-mode question can only
+ * go on once somebody has been to that page, so it must not be hidden in the saved file.
+ */
+export function waitingQuestions(
+  requests: Readonly<Record<string, InputRequest>>,
+  waiting: readonly string[],
+): WaitingQuestion[] {
+  return waiting.map((key) => {
+    const request = requests[key];
+    if (request === undefined) return { key, kind: "form" };
+    if (request.method === "elicitation/create") {
+      const { params } = request;
+      return params.mode === "url"
+        ? { key, kind: "url", message: params.message, url: params.url }
+        : { key, kind: "form", message: params.message };
+    }
+    if (request.method === "sampling/createMessage") return { key, kind: "sampling" };
+    return { key, kind: "roots" };
+  });
+}
+
+/** One line per question, indented under the flow it belongs to. */
+export function waitingLines(questions: readonly WaitingQuestion[]): string[] {
+  return questions.map((q) => {
+    const what = q.url !== undefined ? `open ${q.url}` : q.kind;
+    return `  "${q.key}": ${what}${q.message ? ` (${q.message})` : ""}`;
+  });
+}
