@@ -79,13 +79,12 @@ class HandlerContext implements ResourceInputContext {
     return this.request.signal;
   }
 
-  sendProgress(progress: number, total?: number, message?: string): Promise<void> {
-    return this.request.sendProgress(progress, total, message);
-  }
+  // Arrow fields rather than methods, so a handler may destructure them: `({ log }) => ...`.
+  readonly sendProgress = (progress: number, total?: number, message?: string): Promise<void> =>
+    this.request.sendProgress(progress, total, message);
 
-  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    return this.request.log(level, data, logger);
-  }
+  readonly log = (level: LoggingLevel, data: unknown, logger?: string): Promise<void> =>
+    this.request.log(level, data, logger);
 }
 
 interface RoundParams {

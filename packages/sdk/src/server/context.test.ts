@@ -60,6 +60,19 @@ describe("request context", () => {
     expect(sent.map((m) => m.params)).toEqual([{ level: "error", data: { detail: 1 }, logger: "db" }]);
   });
 
+  it("lets a handler destructure its methods", async () => {
+    const { context, sent } = contextWith({ progressToken: "p", logLevel: "debug" });
+    const { sendProgress, log, notify } = context;
+    await sendProgress(1);
+    await log("info", "x");
+    await notify({ jsonrpc: "2.0", method: "notifications/custom" });
+    expect(sent.map((m) => m.method)).toEqual([
+      "notifications/progress",
+      "notifications/message",
+      "notifications/custom",
+    ]);
+  });
+
   it("sends nothing once the request was aborted", async () => {
     const { context, sent, abort } = contextWith({ progressToken: 1 });
     abort.abort();

@@ -97,27 +97,28 @@ class ServerRequestContext implements RequestContext {
     return signalOf(this.#abort);
   }
 
-  async notify(message: JsonRpcNotification): Promise<void> {
+  // Arrow fields rather than methods, so a handler may destructure them: `({ sendProgress }) => ...`.
+  readonly notify = async (message: JsonRpcNotification): Promise<void> => {
     // Nothing may follow a cancelled request.
     if (this.#sink && !this.#abort.aborted) await this.#sink(message);
-  }
+  };
 
-  async sendProgress(progress: number, total?: number, message?: string): Promise<void> {
+  readonly sendProgress = async (progress: number, total?: number, message?: string): Promise<void> => {
     const progressToken = this.meta.progressToken;
     if (progressToken === undefined) return;
     const params: Record<string, unknown> = { progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     await this.notify(notification(NotificationMethod.progress, params));
-  }
+  };
 
-  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+  readonly log = async (level: LoggingLevel, data: unknown, logger?: string): Promise<void> => {
     const requestedLevel = this.meta[META.logLevel];
     if (requestedLevel === undefined || SEVERITY[level] < SEVERITY[requestedLevel]) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
     await this.notify(notification(NotificationMethod.message, params));
-  }
+  };
 }
 
 export function createRequestContext(init: ContextInit): RequestContext {
