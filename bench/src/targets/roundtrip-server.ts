@@ -24,6 +24,7 @@ import {
   NAME_KEY,
   NAME_QUESTION,
 } from "../wire/scenario.js";
+import { passThroughCodec } from "./pass-through-codec.js";
 import { quietLogger } from "./quiet-logger.js";
 
 const NAME = "roundtrip-bench";
@@ -62,15 +63,23 @@ function add(params: CallToolParams): ToolAnswer {
 }
 
 /**
- * The scenario on the low-level Server, the only way to compare sealing on and off: McpServer always
- * installs the request-state boundary. With `sealed`, the same boundary McpServer uses is added.
+ * How the low-level Server treats requestState: `aes-gcm` is the boundary McpServer installs,
+ * `pass-through` the same boundary with a codec that encrypts nothing (to split the cost), `off` none.
  */
-export function benchLowLevelServer(sealed: boolean): Server {
+export type BenchSealing = "aes-gcm" | "pass-through" | "off";
+
+/**
+ * The scenario on the low-level Server, the only way to compare sealing on and off: McpServer always
+ * installs the request-state boundary.
+ */
+export function benchLowLevelServer(sealing: BenchSealing): Server {
   const server = new Server({ name: NAME, version: "1.0.0" }, { logger: quietLogger });
-  if (sealed) {
-    server.use(
-      requestStateBoundary(RequestStateSecurity.ephemeral(), { defaultAudience: NAME, logger: quietLogger }),
-    );
+  if (sealing !== "off") {
+    const security =
+      sealing === "aes-gcm"
+        ? RequestStateSecurity.ephemeral()
+        : new RequestStateSecurity({ codec: passThroughCodec });
+    server.use(requestStateBoundary(security, { defaultAudience: NAME, logger: quietLogger }));
   }
   server.onListTools(() => ({ tools: TOOLS }));
   server.onCallTool((_ctx, params) => {
