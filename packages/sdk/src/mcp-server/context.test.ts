@@ -1,26 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
-import { RequestMetaSchema } from "../protocol/schemas/envelope.js";
-import { createRequestContext } from "../server/context.js";
-import { RequestAbort } from "../server/request-abort.js";
-import { envelope } from "../test-support/messages.js";
+import { recordingContext } from "../test-support/request-context.js";
 import { inputContext, mcpContext, resourceContext } from "./context.js";
 
 function request() {
-  const sent: JsonRpcNotification[] = [];
-  const abort = new RequestAbort();
-  const context = createRequestContext({
-    requestId: "r1",
-    method: "tools/call",
-    meta: RequestMetaSchema.parse(envelope({ progressToken: 3, logLevel: "info" })),
-    signal: abort,
-    auth: undefined,
-    transport: { kind: "memory" },
-    sink: (message) => {
-      sent.push(message);
-    },
-  });
-  return { context, sent, abort };
+  return recordingContext({ progressToken: 3, logLevel: "info" }, { requestId: "r1" });
 }
 
 describe("McpServer handler contexts", () => {

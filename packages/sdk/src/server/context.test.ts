@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
-import { RequestMetaSchema } from "../protocol/schemas/envelope.js";
-import { type EnvelopeOptions, envelope } from "../test-support/messages.js";
-import { createRequestContext } from "./context.js";
-import { RequestAbort } from "./request-abort.js";
+import type { EnvelopeOptions } from "../test-support/messages.js";
+import { recordingContext } from "../test-support/request-context.js";
 
-function contextWith(options: EnvelopeOptions, abort = new RequestAbort()) {
-  const sent: JsonRpcNotification[] = [];
-  const context = createRequestContext({
-    requestId: 7,
-    method: "tools/call",
-    meta: RequestMetaSchema.parse(envelope(options)),
-    signal: abort,
-    auth: undefined,
-    transport: { kind: "memory" },
-    sink: (message) => {
-      sent.push(message);
-    },
-  });
-  return { context, sent, abort };
+function contextWith(options: EnvelopeOptions) {
+  return recordingContext(options, { requestId: 7 });
 }
 
 describe("request context", () => {
