@@ -29,7 +29,7 @@ import { Server } from "./server.js";
  * in memory (`server.handleRequest`) and once over real Streamable HTTP on an ephemeral port, and
  * every message the server sends is validated against the official 2026-07-28 schema by the
  * test-support transports. Numbers in brackets are the acceptance behaviours of the reference
- * (shared/reference/python-sdk-mrtr.md, section 5). Time is pinned through the boundary's `now`.
+ * (its documented acceptance behaviours, section 5). Time is pinned through the boundary's `now`.
  */
 
 const T0 = 1_782_345_600;

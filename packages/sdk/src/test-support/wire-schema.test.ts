@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { isAbsolute, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rpcRequest } from "./messages.js";
 import {
@@ -17,11 +17,25 @@ import {
 const serverInfo = { "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } };
 
 describe("wire schema: the official schema and examples", () => {
-  it("finds the shared schema beside the repository", () => {
+  it("finds the schema fixture inside the package", () => {
     expect(existsSync(SCHEMA_PATH)).toBe(true);
     expect(isAbsolute(SCHEMA_PATH)).toBe(true);
-    expect(relative(process.cwd(), SCHEMA_PATH)).toMatch(/shared[\\/]spec[\\/]schema-2026-07-28\.json$/);
+    expect(SCHEMA_PATH).toMatch(/[\\/]sdk[\\/]test-fixtures[\\/]mcp-2026-07-28[\\/]schema\.json$/);
     expect(schemaDefinitions().has("InputRequiredResult")).toBe(true);
+  });
+
+  it("keeps the fixture to structure: no title or description annotation is left", () => {
+    // In the schema a string-valued `title` or `description` can only be an annotation: as property
+    // names (Tool has both) their values are subschemas, and in `required` they are array entries.
+    const annotations: string[] = [];
+    const schema = JSON.parse(readFileSync(SCHEMA_PATH, "utf8"), (key, value: unknown) => {
+      if ((key === "title" || key === "description") && typeof value === "string") annotations.push(key);
+      return value;
+    }) as { $defs: { Tool: { properties: Record<string, unknown> } } };
+    expect(annotations).toEqual([]);
+    expect(Object.keys(schema.$defs.Tool.properties)).toEqual(
+      expect.arrayContaining(["title", "description"]),
+    );
   });
 
   it("accepts every official example as its own $defs type", () => {

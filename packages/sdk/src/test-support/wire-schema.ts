@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
@@ -7,8 +7,11 @@ import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
 
 /**
  * Validation of what a Roundtrip server puts on the wire, against the official MCP 2026-07-28 JSON
- * Schema (`shared/spec/schema-2026-07-28.json`, draft 2020-12). The schema is compiled once per test
- * worker; every assertion throws a readable error naming the `$defs` type and the failing paths.
+ * Schema (draft 2020-12). The schema is compiled once per test worker; every assertion throws a readable
+ * error naming the `$defs` type and the failing paths.
+ *
+ * The schema and the official wire examples are read from this package's `test-fixtures/mcp-2026-07-28`:
+ * copies stripped of their prose, which validation never reads (see the README there).
  *
  * The schema alone is lenient where the protocol is strict (`resultType` is a plain string, so
  * `CallToolResultResponse.result` = `InputRequiredResult | CallToolResult` accepts anything with a
@@ -18,24 +21,10 @@ import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
 
 type Json = Record<string, unknown>;
 
-function findRepositoryRoot(start: string): string {
-  let dir = start;
-  for (;;) {
-    if (existsSync(join(dir, "pnpm-workspace.yaml"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no pnpm-workspace.yaml above ${start}`);
-    dir = parent;
-  }
-}
-
-/** `<repo>/../shared`: CI places the reference material beside the repository, wherever that is. */
-export const SHARED_DIR = resolve(
-  findRepositoryRoot(dirname(fileURLToPath(import.meta.url))),
-  "..",
-  "shared",
-);
-export const SCHEMA_PATH = join(SHARED_DIR, "spec", "schema-2026-07-28.json");
-export const EXAMPLES_DIR = join(SHARED_DIR, "spec", "examples-2026-07-28");
+// Resolved from this module rather than the working directory, so any test runner location works.
+const FIXTURES_DIR = fileURLToPath(new URL("../../test-fixtures/mcp-2026-07-28/", import.meta.url));
+export const SCHEMA_PATH = join(FIXTURES_DIR, "schema.json");
+export const EXAMPLES_DIR = join(FIXTURES_DIR, "examples");
 
 const SCHEMA_ID = "mcp-2026-07-28";
 

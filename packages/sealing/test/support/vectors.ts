@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { RandomSource } from "../../src/random-source.js";
-import { sharedFolder } from "./shared-folder.js";
+
+// The reference Python SDK's vectors, copied verbatim into the package (see test/fixtures/README.md);
+// resolved from this module so the tests find them from any working directory.
+const VECTORS_PATH = fileURLToPath(new URL("../fixtures/request-state-v1.json", import.meta.url));
 
 /** A secret as the vectors spell it: UTF-8 text or hex. */
 export interface VectorSecret {
@@ -78,8 +81,7 @@ export interface RequestStateVectors {
 }
 
 export function loadVectors(): RequestStateVectors {
-  const path = join(sharedFolder(), "vectors", "request-state-v1.json");
-  return JSON.parse(readFileSync(path, "utf8")) as RequestStateVectors;
+  return JSON.parse(readFileSync(VECTORS_PATH, "utf8")) as RequestStateVectors;
 }
 
 export function secretBytes(secret: VectorSecret): Buffer {
