@@ -1,4 +1,6 @@
 // Sums the JSON reports every test runner of the run left in one folder and prints the closing line.
+// A test file that fails outside any test (an import, a beforeAll) reports no failed test, only a
+// failed file; each such file counts as one failure, so a broken suite never reads as green.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -8,9 +10,19 @@ let failed = 0;
 let skipped = 0;
 for (const file of readdirSync(dir).filter((name) => name.endsWith(".json"))) {
   const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
+  const brokenFiles = (report.testResults ?? []).filter(
+    (result) =>
+      result.status === "failed" && !(result.assertionResults ?? []).some((test) => test.status === "failed"),
+  ).length;
+  const fileFailed = (report.numFailedTests ?? 0) + brokenFiles;
   passed += report.numPassedTests ?? 0;
-  failed += (report.numFailedTests ?? 0) + (report.numRuntimeErrorTestSuites ?? 0);
+  failed += fileFailed;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-  console.log(`${file}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`);
+  console.log(
+    `${file}: ${report.numPassedTests ?? 0} passed, ${fileFailed} failed` +
+      (brokenFiles > 0
+        ? ` (${brokenFiles} test file${brokenFiles > 1 ? "s" : ""} failed before its tests ran)`
+        : ""),
+  );
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

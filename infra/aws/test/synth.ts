@@ -41,16 +41,6 @@ export async function synthesize(): Promise<{ outDir: string; templates: Record<
   return { outDir, templates };
 }
 
-/** Whether a command is on the PATH (for optional tools such as cfn-lint). */
-export async function onPath(command: string): Promise<boolean> {
-  try {
-    await run("sh", ["-c", `command -v ${command}`]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Evaluates the CloudFormation intrinsics that appear in the container's environment, with sample
  * values for the parameters an operator must supply and the defaults for the rest.

@@ -3,8 +3,9 @@ import { type LocalAuthServer, startLocalAuthServer } from "@roundtrip/local-aut
 import { generateWrappedDataKey } from "@roundtrip/sealing/kms";
 import { adminClient, clientConfigFor, createKey } from "@roundtrip/test-kms/kms-fixture";
 import { freePort, type MotoServer, startMotoServer } from "@roundtrip/test-kms/moto-server";
+import { ensureTool } from "@roundtrip/test-services";
 import { ServerInstance } from "./instance.js";
-import { type NginxProxy, nginxBinary, startNginx } from "./proxy.js";
+import { type NginxProxy, startNginx } from "./proxy.js";
 
 /** The sealing audience every instance shares; one instance configured otherwise must refuse the fleet. */
 export const SERVER_NAME = "roundtrip-fleet";
@@ -42,7 +43,8 @@ export class Fleet {
     options: FleetOptions,
     initialKeys: (fleet: Fleet) => Promise<string[]>,
   ): Promise<Fleet> {
-    nginxBinary();
+    // Before anything starts, so a machine without nginx fails at once with how to install it.
+    await ensureTool("nginx");
     const fleet = new Fleet(options.ttlSeconds);
     try {
       await fleet.#start(options.size, initialKeys);

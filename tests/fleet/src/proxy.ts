@@ -1,15 +1,14 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { ensureTool } from "@roundtrip/test-services";
 import { killOnExit } from "./children.js";
 
 /** nginx starts in milliseconds; a busy CI machine gets plenty of slack. */
 const READY_WITHIN_MS = 20_000;
-const INSTALL_HINT =
-  "The fleet tests put a real nginx in front of the servers. Install it with: apt-get install -y nginx-light";
 
 /** Response header naming every upstream nginx tried for a request, comma-separated, last one answered. */
 export const UPSTREAM_HEADER = "x-upstream";
@@ -26,22 +25,6 @@ export interface NginxProxy {
   /** What nginx wrote to stderr: its error log, where failed upstream attempts are recorded. */
   errors(): string;
   stop(): Promise<void>;
-}
-
-/**
- * The nginx on PATH, or Debian's /usr/sbin/nginx, which a non-root PATH often leaves out. Fails with
- * how to install it when there is none, before anything else is started.
- */
-export function nginxBinary(): string {
-  for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
-    try {
-      execFileSync(candidate, ["-v"], { stdio: "ignore" });
-      return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  throw new Error(INSTALL_HINT);
 }
 
 /**
@@ -99,7 +82,7 @@ ${servers}
 
 /** Starts nginx as a foreground child process with a generated configuration in a temporary folder. */
 export async function startNginx(options: ProxyOptions): Promise<NginxProxy> {
-  const binary = nginxBinary();
+  const binary = await ensureTool("nginx");
   const dir = await mkdtemp(join(tmpdir(), "roundtrip-fleet-nginx-"));
   const conf = join(dir, "nginx.conf");
   await writeFile(conf, nginxConfig(dir, options));

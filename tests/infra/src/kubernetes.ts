@@ -1,3 +1,4 @@
+import { ensureTool } from "@roundtrip/test-services";
 import { Deployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
@@ -42,7 +43,7 @@ export function validate(object: K8sObject): void {
 
 /** `kubectl kustomize <dir>`: what `kubectl apply -k <dir>` would send. */
 export async function kustomize(dir: string): Promise<K8sObject[]> {
-  const { stdout } = await run("kubectl", ["kustomize", repoPath("infra", "k8s", dir)], {
+  const { stdout } = await run(await ensureTool("kubectl"), ["kustomize", repoPath("infra", "k8s", dir)], {
     maxBuffer: 8 * 1024 * 1024,
   });
   return parseAllDocuments(stdout).map((document) => document.toJS() as K8sObject);

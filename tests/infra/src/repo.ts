@@ -13,16 +13,6 @@ export const repoPath = (...segments: string[]) => join(repoRoot, ...segments);
 
 export const readRepoFile = (...segments: string[]) => readFile(repoPath(...segments), "utf8");
 
-/** Whether a command is on the PATH, for tools a fresh machine may lack. */
-export async function onPath(command: string): Promise<boolean> {
-  try {
-    await run("sh", ["-c", 'command -v "$0"', command]);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The variables apps/server/.env.example documents: every one the server reads. */
 export async function documentedServerVariables(): Promise<Set<string>> {
   const text = await readRepoFile("apps", "server", ".env.example");

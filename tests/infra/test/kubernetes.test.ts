@@ -2,17 +2,11 @@ import { loadConfig } from "@roundtrip/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadDockerfile, ofKind } from "../src/dockerfile.js";
 import { type K8sObject, kustomize, one, validate } from "../src/kubernetes.js";
-import { AWS_SDK_VARIABLES, documentedServerVariables, onPath, SAMPLE_WRAPPED_KEY } from "../src/repo.js";
-
-const hasKubectl = await onPath("kubectl");
-if (!hasKubectl) {
-  console.log("kubectl is not on the PATH; skipping the Kubernetes manifests (kustomize renders them)");
-}
+import { AWS_SDK_VARIABLES, documentedServerVariables, SAMPLE_WRAPPED_KEY } from "../src/repo.js";
 
 const rendered: Record<string, K8sObject[]> = {};
 
 beforeAll(async () => {
-  if (!hasKubectl) return;
   [rendered.base, rendered.example] = await Promise.all([kustomize("base"), kustomize("overlays/example")]);
 });
 
@@ -20,7 +14,7 @@ const matches = (selector: Record<string, string>, labels: Record<string, string
   Object.keys(selector).length > 0 &&
   Object.entries(selector).every(([key, value]) => labels?.[key] === value);
 
-describe.runIf(hasKubectl).each(["base", "example"])("infra/k8s %s", (name) => {
+describe.each(["base", "example"])("infra/k8s %s", (name) => {
   const objects = () => rendered[name]!;
   const deployment = () => one(objects(), "Deployment");
   const pod = () => deployment().spec.template;
@@ -165,7 +159,7 @@ describe.runIf(hasKubectl).each(["base", "example"])("infra/k8s %s", (name) => {
   });
 });
 
-describe.runIf(hasKubectl)("infra/k8s overlays/example", () => {
+describe("infra/k8s overlays/example", () => {
   it("keeps three replicas in the base and raises them in the example", () => {
     expect(one(rendered.base!, "Deployment").spec.replicas).toBe(3);
     expect(one(rendered.example!, "Deployment").spec.replicas).toBe(4);

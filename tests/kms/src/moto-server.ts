@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
+import { ensureTool } from "@roundtrip/test-services";
 
 /** A KMS emulator endpoint for the duration of a test file. */
 export interface MotoServer {
@@ -8,23 +9,24 @@ export interface MotoServer {
   stop(): Promise<void>;
 }
 
-const INSTALL_HINT =
-  "The KMS tests need moto_server (a local AWS emulator). Install it with: pip install 'moto[server]', " +
-  "or point MOTO_SERVER_URL at a running one (e.g. MOTO_SERVER_URL=http://127.0.0.1:5000).";
 /** Generous: Python starts slowly on a busy CI machine; a ready server answers within a second. */
 export const READY_WITHIN_MS = 60_000;
 const POLL_EVERY_MS = 50;
 
-/** Uses MOTO_SERVER_URL when set (CI starts one); otherwise starts moto_server on a free port. */
+/**
+ * Uses MOTO_SERVER_URL when set (a running emulator); otherwise starts moto_server on a free port,
+ * installing it first into the project's virtual environment when the machine has none.
+ */
 export async function startMotoServer(): Promise<MotoServer> {
   const external = process.env.MOTO_SERVER_URL;
   if (external) {
     await waitUntilReady(external, () => undefined);
     return { url: external.replace(/\/$/, ""), stop: async () => {} };
   }
+  const binary = await ensureTool("moto_server");
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn("moto_server", ["-H", "127.0.0.1", "-p", String(port)], {
+  const child = spawn(binary, ["-H", "127.0.0.1", "-p", String(port)], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   const failure = watchChild(child);
@@ -40,11 +42,10 @@ function watchChild(child: ChildProcess): () => string | undefined {
     stderr = (stderr + chunk.toString("utf8")).slice(-2000);
   });
   child.on("error", (error: NodeJS.ErrnoException) => {
-    reason =
-      error.code === "ENOENT" ? `moto_server is not installed (not on PATH). ${INSTALL_HINT}` : error.message;
+    reason = error.message;
   });
   child.on("exit", (code, signal) => {
-    reason ??= `moto_server exited early (code ${code}, signal ${signal}): ${stderr.trim()}\n${INSTALL_HINT}`;
+    reason ??= `moto_server exited early (code ${code}, signal ${signal}): ${stderr.trim()}`;
   });
   return () => reason;
 }
@@ -57,7 +58,7 @@ async function waitUntilReady(url: string, failure: () => string | undefined): P
     if (await answers(url)) return;
     await delay(POLL_EVERY_MS);
   }
-  throw new Error(`moto_server at ${url} did not answer within ${READY_WITHIN_MS} ms. ${INSTALL_HINT}`);
+  throw new Error(`moto_server at ${url} did not answer within ${READY_WITHIN_MS} ms`);
 }
 
 async function answers(url: string): Promise<boolean> {

@@ -1,0 +1,9 @@
+export {
+  DEFAULT_STATE_DIR,
+  type EnsureOptions,
+  ensureTool,
+  provisionTool,
+  ToolUnavailableError,
+} from "./ensure-tool.js";
+export { findExecutable } from "./find-executable.js";
+export { manualInstall, TOOLS, type Tool, type ToolName, type ToolSource } from "./tools.js";

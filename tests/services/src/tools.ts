@@ -1,0 +1,71 @@
+/**
+ * The programs the test suites run, and where each one comes from on a machine that lacks it. The
+ * Python tools go into a project-local virtual environment (pip never touches the system Python);
+ * the servers come from Debian's packages, which need root and apt-get.
+ */
+export type ToolSource =
+  | { readonly kind: "pip"; readonly requirement: string }
+  | { readonly kind: "apt"; readonly packages: readonly string[] }
+  | { readonly kind: "manual"; readonly instructions: string };
+
+export interface Tool {
+  /** The command a test runs. */
+  readonly command: string;
+  /** What the suites use it for, for the messages a person reads. */
+  readonly purpose: string;
+  /** Absolute paths to try after PATH: Debian puts servers in /usr/sbin, which a non-root PATH omits. */
+  readonly alsoAt: readonly string[];
+  readonly source: ToolSource;
+}
+
+export const TOOLS = {
+  moto_server: {
+    command: "moto_server",
+    purpose: "the AWS KMS emulator the KMS tests run against",
+    alsoAt: [],
+    source: { kind: "pip", requirement: "moto[server]" },
+  },
+  "cfn-lint": {
+    command: "cfn-lint",
+    purpose: "the CloudFormation linter the CDK app's templates must pass",
+    alsoAt: [],
+    source: { kind: "pip", requirement: "cfn-lint" },
+  },
+  nginx: {
+    command: "nginx",
+    purpose: "the proxy the fleet tests put in front of the servers",
+    alsoAt: ["/usr/sbin/nginx"],
+    source: { kind: "apt", packages: ["nginx-light"] },
+  },
+  "redis-server": {
+    command: "redis-server",
+    purpose: "the shared store a fleet keeps its state in",
+    alsoAt: ["/usr/bin/redis-server"],
+    source: { kind: "apt", packages: ["redis-server"] },
+  },
+  kubectl: {
+    command: "kubectl",
+    purpose: "kustomize, which renders the Kubernetes manifests the infra tests check",
+    alsoAt: [],
+    // Debian ships only kubectl 1.20, whose kustomize predates what the manifests use.
+    source: {
+      kind: "manual",
+      instructions:
+        "install kubectl 1.27 or later (https://kubernetes.io/docs/tasks/tools/) and put it on PATH",
+    },
+  },
+} as const satisfies Record<string, Tool>;
+
+export type ToolName = keyof typeof TOOLS;
+
+/** The one command a person runs to install `tool` by hand. */
+export function manualInstall(tool: Tool): string {
+  switch (tool.source.kind) {
+    case "pip":
+      return `pip install '${tool.source.requirement}'`;
+    case "apt":
+      return `sudo apt-get install -y ${tool.source.packages.join(" ")}`;
+    case "manual":
+      return tool.source.instructions;
+  }
+}
