@@ -46,8 +46,17 @@ describe("infra/docker/Dockerfile", () => {
     expect(
       runs.some((command) => command.includes(`npm install --global --no-fund --no-audit ${manager}`)),
     ).toBe(true);
-    const deploy = runs.find((command) => command.includes("--filter @roundtrip/server deploy"));
-    expect(deploy).toMatch(/deploy --prod --legacy --offline \/out/);
+    const deploys = runs.filter((command) => /--filter \S+ deploy /.test(command));
+    expect(deploys.map((command) => command.match(/--filter (\S+) deploy/)![1]).sort()).toEqual([
+      "@roundtrip/local-auth",
+      "@roundtrip/server",
+    ]);
+    for (const command of deploys) {
+      // From the lockfile (needs injected workspace packages), from the fetched store only; --legacy
+      // would resolve every range afresh. image-contents.test.ts runs these against an empty store.
+      expect(command).toMatch(/deploy --prod --offline --config\.inject-workspace-packages=true \/out/);
+      expect(command).not.toContain("--legacy");
+    }
     expect(runs.some((command) => command.includes("--frozen-lockfile"))).toBe(true);
   });
 

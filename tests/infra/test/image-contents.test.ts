@@ -1,21 +1,33 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readdir, rename, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, realpath, rename, rm, stat } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { adminClient, createKey, useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
 import { type MotoServer, startMotoServer } from "@roundtrip/test-kms/moto-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execForm, loadDockerfile, ofKind, type Stage } from "../src/dockerfile.js";
-import { repoRoot, run } from "../src/repo.js";
+import { parse } from "yaml";
+import { buildContext, buildStage } from "../src/build-stage.js";
+import { execForm, flags, loadDockerfile, ofKind, type Stage } from "../src/dockerfile.js";
+import { run } from "../src/repo.js";
 
-// The server image's /app is exactly what `pnpm deploy` writes to /out in the build stage. Without a
-// container engine, run the same deploy against this workspace, move the result as COPY does, and use
-// it the way the compose stack does: mint a wrapped key with the image's keygen, then start the server
-// with the image's CMD and environment against a KMS emulator.
+// An image's /app is exactly what `pnpm deploy` writes to /out in its build stage. Without a container
+// engine, build that stage on this machine: the Dockerfile's own steps, from a copy of the build
+// context, with a pnpm store and cache that start empty, as they do in a fresh image. Then move the
+// result as COPY does and use it the way the compose stack does: mint a wrapped key with the server
+// image's keygen, start the server with the image's CMD and environment against a KMS emulator, and
+// start the development authorization server with its ENTRYPOINT.
 let workDir: string;
-let appDir: string;
+let storeDir: string;
+let cacheDir: string;
 let moto: MotoServer;
 let server: Stage;
+let localAuth: Stage;
+let appDir: string;
+let localAuthDir: string;
+/** Where each build ran its steps: the workspace, with the lockfile and manifests it installed from. */
+const workspaces = new Map<string, string>();
 const children: ChildProcess[] = [];
 
 const AWS_ENV = {
@@ -25,29 +37,127 @@ const AWS_ENV = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
 };
 
+// How this machine reaches the registry (a proxy, its CA); nothing else of this shell's environment.
+const NETWORK_ENV = ["NODE_EXTRA_CA_CERTS", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY"].flatMap((name) =>
+  [name, name.toLowerCase()].filter((key) => process.env[key] !== undefined),
+);
+
+/** Builds the stage an image copies /app from, into a root of its own; returns where /app would be. */
+async function buildApp(stages: Stage[], image: Stage, context: string[]): Promise<string> {
+  const copy = ofKind(image, "COPY").find((instruction) => flags(instruction).has("from"))!;
+  const [out] = copy.getArguments().map((arg) => arg.getValue());
+  const root = join(workDir, `${image.name}-root`);
+  const workdir = await buildStage(stages, flags(copy).get("from")!, {
+    root,
+    context,
+    // A HOME of its own holds no user configuration; the store and the cache hold nothing this
+    // machine downloaded before, so whatever the build installs it had to get itself.
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: join(root, "root"),
+      npm_config_store_dir: storeDir,
+      npm_config_cache_dir: cacheDir,
+      ...Object.fromEntries(NETWORK_ENV.map((name) => [name, process.env[name]!])),
+    },
+  });
+  // COPY --from=<build> /out /app: the folder moves, so nothing may depend on its old path.
+  const app = join(workDir, `${image.name}-app`);
+  await rename(join(root, out!), app);
+  workspaces.set(app, join(root, workdir));
+  return app;
+}
+
 beforeAll(async () => {
   useDummyAwsEnvironment();
   workDir = await mkdtemp(join(tmpdir(), "roundtrip-image-"));
-  const out = join(workDir, "out");
+  storeDir = join(workDir, "store");
+  cacheDir = join(workDir, "cache");
+  const { stages } = await loadDockerfile();
+  server = stages.at(-1)!;
+  localAuth = stages.find((stage) => stage.name === "local-auth")!;
+  const context = await buildContext();
   [moto] = await Promise.all([
     startMotoServer(),
-    run("pnpm", ["--filter", "@roundtrip/server", "deploy", "--prod", "--legacy", "--offline", out], {
-      cwd: repoRoot,
-      env: { ...process.env, CI: "true" },
-      maxBuffer: 16 * 1024 * 1024,
-    }),
+    (async () => {
+      // Both build stages start FROM the workspace stage, which Docker runs once: they share its
+      // layer, store included. Here each re-runs it, one after the other, with the one store, so the
+      // second `pnpm fetch` finds what the first downloaded, as it would in that layer.
+      appDir = await buildApp(stages, server, context);
+      localAuthDir = await buildApp(stages, localAuth, context);
+    })(),
   ]);
-  // COPY --from=server-build /out /app: the folder moves, so nothing may depend on its old path.
-  appDir = join(workDir, "app");
-  await rename(out, appDir);
-  server = (await loadDockerfile()).stages.at(-1)!;
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
   await moto?.stop();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
+
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+interface LockfileImporter {
+  dependencies?: Record<string, { specifier: string; version: string }>;
+}
+
+interface Lockfile {
+  importers: Record<string, LockfileImporter>;
+  packages?: Record<string, { resolution: Record<string, string> }>;
+  snapshots?: Record<string, unknown>;
+}
+
+const readJson = async <T>(...segments: string[]) =>
+  JSON.parse(await readFile(join(...segments), "utf8")) as T;
+
+/**
+ * The lockfile a build installed from, and the workspace project a deployed folder came from: its
+ * manifest and its importer. Read from the build's copy, which other people's edits do not change.
+ */
+async function workspaceProject(app: string) {
+  const workspace = workspaces.get(app)!;
+  const lockfile = parse(await readFile(join(workspace, "pnpm-lock.yaml"), "utf8")) as Lockfile;
+  const { name } = await readJson<Manifest>(app, "package.json");
+  for (const [path, importer] of Object.entries(lockfile.importers)) {
+    const manifest = await readJson<Manifest>(workspace, path, "package.json");
+    if (manifest.name === name) return { lockfile, manifest, importer };
+  }
+  throw new Error(`${name} is not a project of the workspace lockfile`);
+}
+
+/**
+ * The deployed folder holds the packages, and the package versions, the workspace lockfile pins:
+ * pnpm's record of the install (node_modules/.pnpm/lock.yaml) agrees with pnpm-lock.yaml on every
+ * registry package, and the build read no registry metadata, which resolving any range would need.
+ */
+async function expectPinnedByLockfile(app: string) {
+  const cached = await readdir(cacheDir).catch(() => []);
+  expect(cached.filter((entry) => entry.startsWith("metadata"))).toEqual([]);
+  expect(await readdir(storeDir)).not.toEqual([]);
+
+  const { lockfile: workspace, importer } = await workspaceProject(app);
+  const deployed = parse(await readFile(join(app, "node_modules", ".pnpm", "lock.yaml"), "utf8")) as Lockfile;
+  const fromRegistry = Object.keys(deployed.packages ?? {}).filter((key) => !key.includes("@file:"));
+  expect(fromRegistry.length).toBeGreaterThan(0);
+  for (const key of fromRegistry) {
+    expect(deployed.packages![key]!.resolution, key).toEqual(workspace.packages?.[key]?.resolution);
+  }
+  for (const [key, snapshot] of Object.entries(deployed.snapshots ?? {})) {
+    if (!key.includes("@file:")) expect(snapshot, key).toEqual(workspace.snapshots?.[key]);
+  }
+  // Its own dependencies at the versions its importer names; workspace links became file: copies.
+  const installed = deployed.importers["."]?.dependencies ?? {};
+  expect(Object.keys(installed).sort()).toEqual(Object.keys(importer.dependencies ?? {}).sort());
+  for (const [dependency, { version }] of Object.entries(installed)) {
+    const pinned = importer.dependencies![dependency]!.version;
+    if (pinned.startsWith("link:")) expect(version, dependency).toContain(`${dependency}@file:`);
+    else expect(version, dependency).toBe(pinned);
+  }
+}
 
 async function snapshot(dir: string): Promise<Map<string, number>> {
   const files = new Map<string, number>();
@@ -105,15 +215,41 @@ async function readyz(port: number): Promise<number> {
   return status;
 }
 
-describe("the server image's /app (pnpm deploy --prod)", () => {
+describe("the server image's /app, built by the Dockerfile's steps from an empty pnpm store", () => {
   it("holds the compiled server and its production dependencies, without dev tooling", async () => {
     const top = await readdir(appDir);
     expect(top).toEqual(expect.arrayContaining(["dist", "node_modules", "package.json"]));
     expect(top).not.toContain("src");
+    // The deploy's own lockfile describes the whole workspace, not this folder.
+    expect(top).not.toContain("pnpm-lock.yaml");
     const modules = await readdir(join(appDir, "node_modules"));
     expect(modules).toEqual(expect.arrayContaining(["fastify", "@roundtrip", "@aws-sdk"]));
     for (const dev of ["tsx", "vitest", "typescript", "jose"]) expect(modules).not.toContain(dev);
     expect((await readdir(join(appDir, "node_modules", "@roundtrip"))).sort()).toEqual(["sdk", "sealing"]);
+  });
+
+  it("installs exactly what the lockfile pins, and resolves nothing from the registry", async () => {
+    await expectPinnedByLockfile(appDir);
+  });
+
+  it("gives each workspace package the server's own copy of a peer the server depends on", async () => {
+    // The lockfile binds no peers to linked workspace packages, so the deploy relies on this.
+    const app = await readJson<Manifest>(appDir, "package.json");
+    const fromApp = createRequire(join(appDir, "package.json"));
+    const checked: string[] = [];
+    for (const name of await readdir(join(appDir, "node_modules", "@roundtrip"))) {
+      const dir = await realpath(join(appDir, "node_modules", "@roundtrip", name));
+      const manifest = await readJson<Manifest>(dir, "package.json");
+      const fromPackage = createRequire(join(dir, "package.json"));
+      for (const peer of Object.keys(manifest.peerDependencies ?? {})) {
+        if (app.dependencies?.[peer] === undefined) continue;
+        expect(await realpath(fromPackage.resolve(peer)), `${peer} from ${manifest.name}`).toBe(
+          await realpath(fromApp.resolve(peer)),
+        );
+        checked.push(`${manifest.name} -> ${peer}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(0);
   });
 
   it("mints a wrapped key with its keygen, starts on it with the image's CMD, passes the HEALTHCHECK, writes nothing, and stops on SIGTERM", async () => {
@@ -158,5 +294,61 @@ describe("the server image's /app (pnpm deploy --prod)", () => {
     expect(await started.exited).toBe(0);
     // A read-only root filesystem is safe: nothing under /app was created or touched.
     expect(await snapshot(appDir)).toEqual(before);
+  });
+});
+
+describe("the local-auth image's /app, built the same way", () => {
+  const entrypoint = () => execForm(ofKind(localAuth, "ENTRYPOINT")[0]!)!;
+
+  it("holds its ENTRYPOINT's script and its production dependencies, without its dev dependencies", async () => {
+    const top = await readdir(localAuthDir);
+    expect(top).toEqual(expect.arrayContaining(["dist", "node_modules", "package.json"]));
+    expect(top).not.toContain("src");
+    expect(top).not.toContain("pnpm-lock.yaml");
+    expect(entrypoint()[0]).toBe("node");
+    expect((await stat(join(localAuthDir, entrypoint()[1]!))).isFile()).toBe(true);
+
+    const { manifest } = await workspaceProject(localAuthDir);
+    const installed = (dependency: string) => existsSync(join(localAuthDir, "node_modules", dependency));
+    for (const dependency of Object.keys(manifest.dependencies ?? {}))
+      expect(installed(dependency)).toBe(true);
+    for (const dev of Object.keys(manifest.devDependencies ?? {})) expect(installed(dev), dev).toBe(false);
+  });
+
+  it("installs exactly what the lockfile pins, and resolves nothing from the registry", async () => {
+    await expectPinnedByLockfile(localAuthDir);
+  });
+
+  it("starts with its ENTRYPOINT, serves its OpenID configuration, writes nothing, and stops on SIGTERM", async () => {
+    const before = await snapshot(localAuthDir);
+    // compose passes --resource, --host and --port; a free loopback port on a shared machine.
+    const child = spawn(
+      process.execPath,
+      [...entrypoint().slice(1), "--resource", "http://127.0.0.1:3000/mcp", "--port", "0"],
+      { cwd: localAuthDir, env: { PATH: process.env.PATH ?? "" }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    children.push(child);
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const issuer = await new Promise<string>((resolve, reject) => {
+      let log = "";
+      let stderr = "";
+      child.stderr!.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.stdout!.on("data", (chunk: Buffer) => {
+        log += chunk.toString();
+        const line = log.split("\n").find((text) => text.startsWith("{"));
+        if (line !== undefined && log.includes("\n"))
+          resolve((JSON.parse(line) as { issuer: string }).issuer);
+      });
+      void exited.then((code) => reject(new Error(`local-auth exited with ${code}: ${stderr}\n${log}`)));
+    });
+    const discovery = await fetch(`${issuer}/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    expect(((await discovery.json()) as { issuer: string }).issuer).toBe(issuer);
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(await snapshot(localAuthDir)).toEqual(before);
   });
 });
