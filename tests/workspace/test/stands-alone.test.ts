@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot, run, trackedFiles, workspacePackages } from "./repository.js";
 
 describe("a clone stands alone", () => {
-  it("reads nothing beside the repository: no tracked file but prose names ../shared", async () => {
+  it("reads nothing beside the repository: no tracked file but prose names the reference folder beside it", async () => {
     // git grep exits 1 when nothing matches, which is the passing case.
     const found = await run("git", ["grep", "-n", "-e", "\\.\\./shared", "--", ":!*.md"], {
       cwd: repoRoot,

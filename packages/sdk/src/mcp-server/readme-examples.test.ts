@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { McpError } from "../protocol/errors.js";
 import type { CallToolResult } from "../protocol/schemas/tools.js";
 import { elicitForm, inputRequired } from "../server/input-required.js";
 import { toElicitationSchema } from "./elicitation-schema.js";
@@ -14,6 +15,14 @@ import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js
 const Region = z.object({ region: z.enum(["eu-west-1", "us-east-1"]) });
 const Audience = z.object({ audience: z.enum(["executives", "engineers"]) });
 const Confirm = z.object({ confirm: z.boolean() });
+
+function echo(mcp: McpServer): void {
+  mcp.tool(
+    "echo",
+    { input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+    ({ text }) => String(text),
+  );
+}
 
 function handBuiltProvision(mcp: McpServer): void {
   mcp.tool("provision", { input: z.object({ service: z.string() }) }, ({ service }, ctx) => {
@@ -96,6 +105,17 @@ function textOf(result: CallToolResult): string {
 
 describe.each(WIRES)("README examples over %s", (wire) => {
   const connect = connectionsClosedAfterEach();
+
+  it("echo validates its raw JSON Schema input", async () => {
+    const mcp = new McpServer({ name: "infra", version: "1.0.0" });
+    echo(mcp);
+    const { client } = await connect(mcp, wire);
+    expect(textOf(await client.callTool("echo", { text: "hi" }))).toBe("hi");
+    const error = await client.callTool("echo", { text: 7 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).message).toMatch(/^Invalid arguments for tool 'echo': field 'text': /);
+  });
 
   it.each([
     ["hand-built", handBuiltProvision],

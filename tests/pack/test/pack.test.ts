@@ -1,0 +1,373 @@
+/**
+ * What an app gets from the registry. Packs @roundtrip/sealing and @roundtrip/sdk the way they are
+ * published (`pnpm pack`, after turbo has built them: this package's devDependencies on both put their
+ * `build` before its `test`), checks what the tarballs hold, installs them with npm into a scratch
+ * project outside the workspace next to the app's own zod (another minor than the workspace's), and
+ * compiles and runs both READMEs' examples there.
+ *
+ * README convention (see src/readme-blocks.ts): a block tagged `ts` is a complete program and is
+ * type-checked on its own (strict, NodeNext); one tagged `ts run` is also compiled and run with node
+ * and must exit 0 on its own; `console.log(...); // "text"` names a line it must print. Blocks in
+ * other languages are not checked.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, posix } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type CodeBlock,
+  expectedOutput,
+  missingOutput,
+  moduleSource,
+  readmeBlocks,
+} from "../src/readme-blocks.js";
+
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
+
+const PACKAGES = [
+  { name: "@roundtrip/sealing", dir: "packages/sealing" },
+  { name: "@roundtrip/sdk", dir: "packages/sdk" },
+] as const;
+
+/**
+ * The app's own packages. zod 4.2.0 is another minor than the workspace's 4.6.7 and the lowest the
+ * SDK's peer range admits (4.2 brought z.fromJSONSchema); the KMS client and fastify are likewise the
+ * lowest their peer ranges admit, so the ranges are tested where they are most likely to break.
+ */
+const APP_DEPENDENCIES = [
+  "zod@4.2.0",
+  "@aws-sdk/client-kms@3.910.0",
+  "fastify@5.2.0",
+  "typescript@5.9.3",
+  "@types/node@20",
+];
+
+/** Peers and shared packages the app and the SDK must resolve to one copy of: [package, dependency]. */
+const SHARED = [
+  ["@roundtrip/sdk", "zod"],
+  ["@roundtrip/sdk", "@roundtrip/sealing"],
+  ["@roundtrip/sdk", "fastify"],
+  ["@roundtrip/sealing", "@aws-sdk/client-kms"],
+] as const;
+
+/** Paths that are tests or test material, wherever they sit in a tarball. */
+const TEST_MATERIAL = /(^|\/)(tests?([-_][^/]*)?|[^/]*fixtures?|__[a-z]+__)(\/|$)|\.(test|spec)\.[^/]*$/;
+
+// pnpm hands its settings to the scripts it runs as npm_config_* variables, which npm would take for
+// its own; the scratch project gets the environment of an app's shell instead.
+const appEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)),
+) as NodeJS.ProcessEnv;
+
+interface Outcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+}
+
+function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      {
+        cwd: options.cwd,
+        env: options.env ?? appEnv,
+        timeout: options.timeoutMs,
+        killSignal: "SIGKILL",
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
+        resolve({ code, stdout, stderr, timedOut: error?.killed === true });
+      },
+    );
+  });
+}
+
+function described(what: string, outcome: Outcome): string {
+  const status = outcome.timedOut ? "was stopped after its time limit" : `exited with ${outcome.code}`;
+  return `${what} ${status}\n${outcome.stdout}\n${outcome.stderr}`.trim();
+}
+
+async function filesUnder(dir: string, prefix = ""): Promise<string[]> {
+  const entries = await readdir(join(dir, prefix), { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => {
+      const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+      return entry.isDirectory() ? filesUnder(dir, path) : [path];
+    }),
+  );
+  return nested.flat().sort();
+}
+
+interface Manifest {
+  name: string;
+  files?: string[];
+  exports?: Record<string, { types: string; default: string }>;
+  bin?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+interface Packed {
+  readonly tarball: string;
+  /** The tarball's package/ folder, extracted. */
+  readonly root: string;
+  readonly files: readonly string[];
+  readonly manifest: Manifest;
+}
+
+const blocks: CodeBlock[] = PACKAGES.flatMap(({ dir }) =>
+  readmeBlocks(`${dir}/README.md`, readFileSync(join(repoRoot, dir, "README.md"), "utf8")),
+);
+const fileOf = (block: CodeBlock) => `${block.readme.split("/")[1]}-readme-L${block.line}`;
+
+let scratch: string;
+let appDir: string;
+const packed = new Map<string, Packed>();
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "roundtrip-pack-"));
+  appDir = join(scratch, "app");
+});
+
+afterAll(async () => {
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+});
+
+describe("@roundtrip/sealing and @roundtrip/sdk as published", () => {
+  it("pack with pnpm from their built dist/", async () => {
+    const destination = join(scratch, "tarballs");
+    for (const { name, dir } of PACKAGES) {
+      if (!existsSync(join(repoRoot, dir, "dist"))) {
+        throw new Error(`${dir}/dist is missing: run \`pnpm build\` (pnpm test runs it first)`);
+      }
+      const before = new Set(existsSync(destination) ? await readdir(destination) : []);
+      const packing = await run("pnpm", ["pack", "--pack-destination", destination], {
+        cwd: join(repoRoot, dir),
+        env: process.env,
+        timeoutMs: 60_000,
+      });
+      expect(packing.code, described(`pnpm pack in ${dir}`, packing)).toBe(0);
+      const [tarball, ...others] = (await readdir(destination)).filter((file) => !before.has(file));
+      expect(others, `pnpm pack in ${dir} wrote more than one file`).toEqual([]);
+      const extracted = join(scratch, "packed", dir.split("/")[1]!);
+      await mkdir(extracted, { recursive: true });
+      const untar = await run("tar", ["-xzf", join(destination, tarball!), "-C", extracted], {
+        cwd: scratch,
+        timeoutMs: 30_000,
+      });
+      expect(untar.code, described("tar", untar)).toBe(0);
+      const root = join(extracted, "package");
+      const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as Manifest;
+      expect(manifest.name).toBe(name);
+      packed.set(name, {
+        tarball: join(destination, tarball!),
+        root,
+        files: await filesUnder(root),
+        manifest,
+      });
+    }
+  });
+
+  it.each(PACKAGES)(
+    "$name ships what its files list names, and no tests, test support or fixtures",
+    ({ name }) => {
+      const { files, manifest } = packed.get(name)!;
+      const listed = (manifest.files ?? []).filter((entry) => !entry.startsWith("!"));
+      const tops = new Set(files.map((file) => file.split("/")[0]!));
+      expect([...tops].sort()).toEqual(["LICENSE", "README.md", "package.json", ...listed].sort());
+      expect(files.filter((file) => TEST_MATERIAL.test(file))).toEqual([]);
+    },
+  );
+
+  it.each(PACKAGES)("$name ships the workspace's MIT LICENSE and its README", async ({ name, dir }) => {
+    const { root } = packed.get(name)!;
+    expect(await readFile(join(root, "LICENSE"), "utf8")).toBe(
+      await readFile(join(repoRoot, "LICENSE"), "utf8"),
+    );
+    expect(await readFile(join(root, "README.md"), "utf8")).toBe(
+      await readFile(join(repoRoot, dir, "README.md"), "utf8"),
+    );
+  });
+
+  it.each(PACKAGES)(
+    "$name ships types for its JavaScript, and every file its exports and bin name",
+    async ({ name }) => {
+      const { root, files, manifest } = packed.get(name)!;
+      const shipped = new Set(files);
+      const untyped = files.filter(
+        (file) =>
+          file.startsWith("dist/") && file.endsWith(".js") && !shipped.has(file.replace(/\.js$/, ".d.ts")),
+      );
+      expect(untyped).toEqual([]);
+      const targets = Object.values(manifest.exports ?? {}).flatMap(({ types, default: main }) => [
+        types,
+        main,
+      ]);
+      expect(targets.length).toBeGreaterThan(0);
+      expect(targets.map((target) => posix.normalize(target)).filter((file) => !shipped.has(file))).toEqual(
+        [],
+      );
+      for (const bin of Object.values(manifest.bin ?? {})) {
+        expect(shipped.has(posix.normalize(bin)), bin).toBe(true);
+        expect(await readFile(join(root, bin), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+      }
+    },
+  );
+
+  it.each(PACKAGES)(
+    "$name ships the sources its source maps point to, and the maps its files name",
+    async ({ name }) => {
+      const { root, files } = packed.get(name)!;
+      const shipped = new Set(files);
+      const dangling: string[] = [];
+      for (const file of files) {
+        if (file.endsWith(".map")) {
+          const map = JSON.parse(await readFile(join(root, file), "utf8")) as {
+            sources: string[];
+            sourceRoot?: string;
+          };
+          for (const source of map.sources) {
+            const target = posix.join(posix.dirname(file), map.sourceRoot ?? "", source);
+            if (!shipped.has(target)) dangling.push(`${file} -> ${target}`);
+          }
+        } else if (/\.(js|d\.ts)$/.test(file)) {
+          const url = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(await readFile(join(root, file), "utf8"))?.[1];
+          const target = url === undefined ? undefined : posix.join(posix.dirname(file), url);
+          if (target !== undefined && !shipped.has(target)) dangling.push(`${file} -> ${target}`);
+        }
+      }
+      expect(dangling).toEqual([]);
+    },
+  );
+
+  it("write real versions for workspace: ranges, and leave zod and the KMS client to the app", () => {
+    for (const { manifest } of packed.values()) {
+      expect(JSON.stringify(manifest), manifest.name).not.toContain("workspace:");
+    }
+    const sdk = packed.get("@roundtrip/sdk")!.manifest;
+    const sealing = packed.get("@roundtrip/sealing")!.manifest;
+    expect(sdk.dependencies?.zod).toBeUndefined();
+    expect(sdk.peerDependencies?.zod).toBeDefined();
+    expect(sealing.dependencies?.["@aws-sdk/client-kms"]).toBeUndefined();
+    expect(sealing.peerDependencies?.["@aws-sdk/client-kms"]).toBeDefined();
+    expect(sealing.peerDependenciesMeta?.["@aws-sdk/client-kms"]?.optional).toBe(true);
+  });
+});
+
+describe("an npm app that installs the tarballs", () => {
+  it("installs them next to its own zod, with one copy of every package it shares with them", async () => {
+    await mkdir(appDir, { recursive: true });
+    await writeFile(
+      join(appDir, "package.json"),
+      `${JSON.stringify({ name: "roundtrip-pack-app", private: true, type: "module" }, null, 2)}\n`,
+    );
+    const tarballs = [...packed.values()].map(({ tarball }) => tarball);
+    expect(tarballs).toHaveLength(PACKAGES.length);
+    const install = await run(
+      "npm",
+      ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs, ...APP_DEPENDENCIES],
+      { cwd: appDir, timeoutMs: 170_000 },
+    );
+    expect(install.code, described("npm install", install)).toBe(0);
+
+    // npm ls fails on a missing or unsatisfied peer, which npm install only warns about.
+    const listing = await run("npm", ["ls", "--all"], { cwd: appDir, timeoutMs: 60_000 });
+    expect(listing.code, described("npm ls --all", listing)).toBe(0);
+    const nested = SHARED.filter(([from, dependency]) =>
+      existsSync(join(appDir, "node_modules", from, "node_modules", dependency)),
+    ).map(([from, dependency]) => `${from} has its own ${dependency}`);
+    expect(nested).toEqual([]);
+    const zod = JSON.parse(await readFile(join(appDir, "node_modules", "zod", "package.json"), "utf8"));
+    expect(`zod@${zod.version}`).toBe(APP_DEPENDENCIES[0]);
+  });
+
+  it("type-checks every TypeScript example of both READMEs, and an import of every entry point", async () => {
+    for (const { dir } of PACKAGES) {
+      expect(blocks.filter((block) => block.readme.startsWith(`${dir}/`)).length, dir).toBeGreaterThan(0);
+    }
+    const examples = join(appDir, "examples");
+    await mkdir(examples, { recursive: true });
+    for (const block of blocks) await writeFile(join(examples, `${fileOf(block)}.ts`), moduleSource(block));
+    const entryPoints = [...packed.values()].flatMap(({ manifest }) =>
+      Object.keys(manifest.exports ?? {}).map((subpath) => posix.join(manifest.name, subpath)),
+    );
+    // Prints each entry point that loads with exports; the imports are used, so tsc keeps them.
+    await writeFile(
+      join(examples, "entry-points.ts"),
+      [
+        ...entryPoints.map((specifier, index) => `import * as entry${index} from "${specifier}";`),
+        `const loaded = { ${entryPoints.map((specifier, index) => `"${specifier}": entry${index}`).join(", ")} };`,
+        "for (const [name, exports] of Object.entries(loaded)) if (Object.keys(exports).length > 0) console.log(name);",
+        "",
+      ].join("\n"),
+    );
+    await writeFile(join(appDir, "entry-points.json"), JSON.stringify(entryPoints));
+    await writeFile(
+      join(appDir, "tsconfig.json"),
+      `${JSON.stringify(
+        {
+          compilerOptions: {
+            strict: true,
+            module: "NodeNext",
+            moduleResolution: "NodeNext",
+            target: "ES2022",
+            types: ["node"],
+            rootDir: "examples",
+            outDir: "out",
+          },
+          include: ["examples"],
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    // A checker that sees two copies of zod can spend minutes and gigabytes comparing them: bound it.
+    const check = await run(
+      process.execPath,
+      ["--max-old-space-size=2048", "node_modules/typescript/bin/tsc", "-p", ".", "--noEmit"],
+      { cwd: appDir, timeoutMs: 120_000 },
+    );
+    expect(check.stdout + check.stderr).toBe("");
+    const hint = check.timedOut ? " (is there a second copy of zod? see the install test)" : "";
+    expect(check.code, described(`tsc --noEmit${hint}`, check)).toBe(0);
+  });
+
+  it("compiles them to JavaScript, loads every entry point and runs the keygen bin", async () => {
+    const emit = await run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", ".", "--noCheck"], {
+      cwd: appDir,
+      timeoutMs: 60_000,
+    });
+    expect(emit.code, described("tsc --noCheck", emit)).toBe(0);
+    const entries = await run(process.execPath, ["out/entry-points.js"], { cwd: appDir, timeoutMs: 30_000 });
+    expect(entries.code, described("node out/entry-points.js", entries)).toBe(0);
+    const entryPoints = JSON.parse(await readFile(join(appDir, "entry-points.json"), "utf8")) as string[];
+    expect(entries.stdout.trim().split("\n")).toEqual(entryPoints);
+    const keygen = await run(join(appDir, "node_modules", ".bin", "roundtrip-kms-keygen"), ["--help"], {
+      cwd: appDir,
+      timeoutMs: 30_000,
+    });
+    expect(keygen.code, described("roundtrip-kms-keygen --help", keygen)).toBe(0);
+    expect(keygen.stdout).toMatch(/^Usage: roundtrip-kms-keygen /);
+  });
+
+  it.each(blocks.filter((block) => block.run))("runs the example at $readme:$line", async (block) => {
+    const outcome = await run(process.execPath, [`out/${fileOf(block)}.js`], {
+      cwd: appDir,
+      timeoutMs: 20_000,
+    });
+    expect(outcome.code, described(`the example at ${block.readme}:${block.line}`, outcome)).toBe(0);
+    expect(missingOutput(expectedOutput(block), outcome.stdout), outcome.stdout).toBeUndefined();
+  });
+});
