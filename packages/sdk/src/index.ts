@@ -1,4 +1,3 @@
-export type { AuthInfo } from "./auth-info.js";
 export type { AuthChallenge, ClientAuthProvider } from "./client/auth-provider.js";
 export type { CallOptions, CarrierCallOptions } from "./client/call-options.js";
 export type {
@@ -32,35 +31,66 @@ export {
   runInputRequiredLoop,
 } from "./client/input-required-driver.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./client/manual-loop.js";
-export type { ClientTransport, TransportRequestOptions } from "./client/transport.js";
-export { describeError, type Logger, silentLogger, stderrLogger } from "./logger.js";
+export type { ClientTransport, TransportRequestOptions } from "./client/transport/client-transport.js";
+export {
+  type HttpClientOptions,
+  HttpClientTransport,
+  HttpStatusError,
+  ResponseStreamClosedError,
+} from "./client/transport/http-client.js";
+export { MemoryClientTransport } from "./client/transport/memory-client.js";
+export { StdioClientTransport, type StdioServerParameters } from "./client/transport/stdio-client.js";
+export {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  HEADER,
+  type HeaderParam,
+  headerParamsOf,
+  paramHeaders,
+} from "./protocol/http-headers.js";
+export * from "./protocol/index.js";
+export {
+  createMessage,
+  elicitForm,
+  elicitUrl,
+  type InputRequiredSpec,
+  inputRequired,
+  isInputRequiredResult,
+  listRoots,
+} from "./protocol/input-required.js";
+export { describeError, type Logger, silentLogger, stderrLogger } from "./protocol/logger.js";
+export { type AbortSource, RequestAbort } from "./protocol/request-abort.js";
+export type { AuthInfo } from "./server/auth-info.js";
+export { assertCapabilitiesFor, missingCapabilityFor } from "./server/capability-gate.js";
+export type { NotificationSink, RequestContext, TransportInfo } from "./server/context.js";
+export type { CacheableBody, Complete, Handlers } from "./server/handlers.js";
 export type {
   InputContext,
   McpContext,
   ResourceContext,
   ResourceInputContext,
-} from "./mcp-server/context.js";
+} from "./server/mcp/context.js";
 export {
   type ElicitAnswer,
   type ElicitationSchemaLike,
   type ElicitContent,
   parseElicitContent,
   toElicitationSchema,
-} from "./mcp-server/elicitation-schema.js";
+} from "./server/mcp/elicitation-schema.js";
 export {
   acceptedContent,
   InputResponseError,
   type InputResponseView,
   inputResponse,
-} from "./mcp-server/input-responses.js";
+} from "./server/mcp/input-responses.js";
 export {
   McpServer,
   type McpServerInfo,
   type McpServerOptions,
   type Registration,
   UNNAMED_SERVER,
-} from "./mcp-server/mcp-server.js";
-export type { PromptConfig, PromptHandler, PromptReturn } from "./mcp-server/prompts.js";
+} from "./server/mcp/mcp-server.js";
+export type { PromptConfig, PromptHandler, PromptReturn } from "./server/mcp/prompts.js";
 export {
   type AnyResolver,
   ask,
@@ -78,7 +108,7 @@ export {
   type RootsQuestion,
   resolver,
   type SampleQuestion,
-} from "./mcp-server/resolvers.js";
+} from "./server/mcp/resolvers.js";
 export type {
   ResourceConfig,
   ResourceContentInput,
@@ -87,9 +117,9 @@ export type {
   ResourceTemplateHandler,
   ResourceVariables,
   StaticResourceHandler,
-} from "./mcp-server/resources.js";
-export type { Infer as InferSchema, JsonSchema, SchemaLike } from "./mcp-server/schema.js";
-export type { ToolResultBody, ToolReturn } from "./mcp-server/tool-result.js";
+} from "./server/mcp/resources.js";
+export type { Infer as InferSchema, JsonSchema, SchemaLike } from "./server/mcp/schema.js";
+export type { ToolResultBody, ToolReturn } from "./server/mcp/tool-result.js";
 export type {
   HandBuiltToolHandler,
   NoInput,
@@ -97,23 +127,9 @@ export type {
   ResolverToolHandler,
   ToolConfig,
   ToolHandler,
-} from "./mcp-server/tools.js";
-export { compileUriTemplate, type UriTemplate } from "./mcp-server/uri-template.js";
-export * from "./protocol/index.js";
-export { assertCapabilitiesFor, missingCapabilityFor } from "./server/capability-gate.js";
-export type { NotificationSink, RequestContext, TransportInfo } from "./server/context.js";
-export type { CacheableBody, Complete, Handlers } from "./server/handlers.js";
-export {
-  createMessage,
-  elicitForm,
-  elicitUrl,
-  type InputRequiredSpec,
-  inputRequired,
-  isInputRequiredResult,
-  listRoots,
-} from "./server/input-required.js";
+} from "./server/mcp/tools.js";
+export { compileUriTemplate, type UriTemplate } from "./server/mcp/uri-template.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./server/middleware.js";
-export { type AbortSource, RequestAbort } from "./server/request-abort.js";
 export {
   invalidRequestStateError,
   type RequestStateBoundaryOptions,
@@ -129,28 +145,12 @@ export {
   serverOf,
   type ToolLookup,
 } from "./server/server.js";
-export {
-  type HttpClientOptions,
-  HttpClientTransport,
-  HttpStatusError,
-  ResponseStreamClosedError,
-} from "./transport/http-client.js";
-export { HttpError, statusForError } from "./transport/http-errors.js";
-export {
-  decodeHeaderValue,
-  encodeHeaderValue,
-  HEADER,
-  type HeaderParam,
-  headerParamsOf,
-  paramHeaders,
-} from "./transport/http-headers.js";
+export { HttpError, statusForError } from "./server/transport/http-errors.js";
 export {
   createNodeHandler,
   DEFAULT_MAX_BODY_BYTES,
   type HttpHandlerOptions,
   type NodeMcpHandler,
-} from "./transport/http-server.js";
-export { MemoryClientTransport } from "./transport/memory-client.js";
-export { LOOPBACK_HOST_NAMES, type OriginPolicy } from "./transport/origin-policy.js";
-export { StdioClientTransport, type StdioServerParameters } from "./transport/stdio-client.js";
-export { type StdioServerOptions, serveStdio } from "./transport/stdio-server.js";
+} from "./server/transport/http-server.js";
+export { LOOPBACK_HOST_NAMES, type OriginPolicy } from "./server/transport/origin-policy.js";
+export { type StdioServerOptions, serveStdio } from "./server/transport/stdio-server.js";

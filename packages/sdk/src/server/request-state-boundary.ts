@@ -6,8 +6,8 @@ import {
   RequestStateSealError,
   type RequestStateSecurity,
 } from "@roundtrip/sealing";
-import { describeError, type Logger, stderrLogger } from "../logger.js";
 import { McpError } from "../protocol/errors.js";
+import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
 import { INPUT_REQUIRED_CARRIERS } from "../protocol/schemas/requests.js";
 import type { RequestContext } from "./context.js";
 import type { Middleware } from "./middleware.js";

@@ -1,5 +1,3 @@
-import type { AuthInfo } from "../auth-info.js";
-import { describeError, type Logger, stderrLogger } from "../logger.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import {
   errorResponse,
@@ -7,6 +5,8 @@ import {
   type JsonRpcResponse,
   resultResponse,
 } from "../protocol/jsonrpc.js";
+import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
+import { type AbortSource, RequestAbort } from "../protocol/request-abort.js";
 import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { CacheScope, Implementation } from "../protocol/schemas/common.js";
 import { type RequestMeta, RequestMetaSchema } from "../protocol/schemas/envelope.js";
@@ -22,6 +22,7 @@ import {
 import type { Tool } from "../protocol/schemas/tools.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
+import type { AuthInfo } from "./auth-info.js";
 import { assertCapabilitiesFor } from "./capability-gate.js";
 import {
   createRequestContext,
@@ -32,7 +33,6 @@ import {
 import type { Handlers } from "./handlers.js";
 import { checkInputRequest } from "./input-request-check.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
-import { type AbortSource, RequestAbort } from "./request-abort.js";
 import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
 
 export interface CachePolicy {

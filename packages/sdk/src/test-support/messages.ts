@@ -1,9 +1,9 @@
+import { encodeHeaderValue, headerParamsOf, paramHeaders } from "../protocol/http-headers.js";
 import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { LoggingLevel, ProgressToken, RequestId } from "../protocol/schemas/common.js";
 import type { Tool } from "../protocol/schemas/tools.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
-import { encodeHeaderValue, headerParamsOf, paramHeaders } from "../transport/http-headers.js";
 
 /** How one request's `_meta` envelope is built; every field defaults to a correct 2026-07-28 value. */
 export interface EnvelopeOptions {
