@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import type { CarrierMethod as Carrier } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
 import type { JsonRpcRequest } from "../protocol/jsonrpc.js";
@@ -93,8 +94,6 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
 export interface ListOptions extends CallOptions {
   cursor?: string;
 }
-
-type Carrier = "tools/call" | "prompts/get" | "resources/read";
 
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };
 const MAX_TOOL_PAGES = 100;

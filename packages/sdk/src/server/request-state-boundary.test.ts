@@ -10,10 +10,10 @@ import {
   RequestStateSecurity,
 } from "@roundtrip/sealing";
 import { afterEach, describe, expect, it } from "vitest";
+import { isCarrierMethod } from "../protocol/carriers.js";
 import { elicitForm, inputRequired } from "../protocol/input-required.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { RequestMetaSchema } from "../protocol/schemas/envelope.js";
-import { INPUT_REQUIRED_CARRIERS } from "../protocol/schemas/requests.js";
 import { post, type RunningHttpServer, responseOf, startHttpServer } from "../test-support/http.js";
 import { handle, type LogRecord, recordingLogger } from "../test-support/in-process.js";
 import { envelope, rpcRequest } from "../test-support/messages.js";
@@ -157,7 +157,7 @@ function probe(options: ProbeOptions = {}): Probe {
   const seen: Seen[] = [];
   const others: Seen[] = [];
   const record = (method: string, target: string, params: { requestState?: string }) =>
-    (INPUT_REQUIRED_CARRIERS.has(method) ? seen : others).push({
+    (isCarrierMethod(method) ? seen : others).push({
       method,
       target,
       requestState: params.requestState,

@@ -1,3 +1,4 @@
+import { isCarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import {
   errorResponse,
@@ -13,7 +14,6 @@ import { type RequestMeta, RequestMetaSchema } from "../protocol/schemas/envelop
 import { NotificationMethod } from "../protocol/schemas/notifications.js";
 import {
   CACHEABLE_METHODS,
-  INPUT_REQUIRED_CARRIERS,
   type ListenParams,
   type RequestMethod,
   RequestParamsAfterEnvelope,
@@ -353,7 +353,7 @@ export class Server {
       );
       throw McpError.internal();
     };
-    if (!INPUT_REQUIRED_CARRIERS.has(context.method)) {
+    if (!isCarrierMethod(context.method)) {
       fail("only tools/call, prompts/get and resources/read may return input_required");
     }
     const requests = result.inputRequests as Record<string, unknown> | undefined;

@@ -1,3 +1,4 @@
+import { carrierTarget } from "../protocol/carriers.js";
 import { encodeHeaderValue, headerParamsOf, paramHeaders } from "../protocol/http-headers.js";
 import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
@@ -67,13 +68,7 @@ export function mcpHeaders(
   if (typeof version === "string") headers["mcp-protocol-version"] = version;
   if (!("id" in request)) return headers;
   headers["mcp-method"] = request.method;
-  const nameField =
-    request.method === "resources/read"
-      ? "uri"
-      : request.method === "tools/call" || request.method === "prompts/get"
-        ? "name"
-        : undefined;
-  const name = nameField === undefined ? undefined : params[nameField];
+  const name = carrierTarget(request.method, params);
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   if (tool && request.method === "tools/call") {
     const annotated = headerParamsOf(tool);

@@ -1,4 +1,5 @@
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
+import { isLoopbackHost } from "../../protocol/loopback.js";
 import { chooseTokenEndpointAuthMethod, type TokenEndpointAuthMethod } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { OAuthError } from "./errors.js";
@@ -23,7 +24,6 @@ export interface RegistrationOptions {
 }
 
 const DEFAULT_CLIENT_NAME = "Roundtrip MCP client";
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
  * A client metadata document URL must be an HTTPS URL with a path (draft-ietf-oauth-client-id-metadata-document):
@@ -51,7 +51,7 @@ function applicationType(redirectUris: readonly string[]): "native" | "web" {
   const native = redirectUris.every((uri) => {
     try {
       const url = new URL(uri);
-      return (url.protocol !== "http:" && url.protocol !== "https:") || LOOPBACK.test(url.hostname);
+      return (url.protocol !== "http:" && url.protocol !== "https:") || isLoopbackHost(url.hostname);
     } catch {
       return false;
     }

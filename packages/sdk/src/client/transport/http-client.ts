@@ -1,6 +1,13 @@
 import { parseBearerChallenge } from "../../protocol/auth/challenge.js";
+import { carrierTarget } from "../../protocol/carriers.js";
 import { encodeHeaderValue } from "../../protocol/http-headers.js";
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import { isRecord } from "../../protocol/is-record.js";
+import {
+  classifyServerMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../protocol/jsonrpc.js";
 import { META } from "../../protocol/versions.js";
 import type { ClientAuthProvider } from "../auth-provider.js";
 import type { ClientTransport, TransportRequestOptions } from "./client-transport.js";
@@ -58,30 +65,6 @@ export class ResponseStreamClosedError extends Error {
   constructor(method: string) {
     super(`The server closed the response stream of ${method} before answering; re-send the request`);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isResponse(value: unknown): value is JsonRpcResponse {
-  return isObject(value) && value.jsonrpc === "2.0" && ("result" in value || "error" in value);
-}
-
-function isNotification(value: unknown): value is JsonRpcNotification {
-  return isObject(value) && typeof value.method === "string" && !("id" in value);
-}
-
-/** The value Mcp-Name mirrors, for the three methods that carry one. */
-function nameOf(request: JsonRpcRequest): string | undefined {
-  const params = request.params ?? {};
-  const value =
-    request.method === "resources/read"
-      ? params.uri
-      : request.method === "tools/call" || request.method === "prompts/get"
-        ? params.name
-        : undefined;
-  return typeof value === "string" ? value : undefined;
 }
 
 /**
@@ -152,7 +135,8 @@ export class HttpClientTransport implements ClientTransport {
     const text = await response.text();
     const body = parseJson(text);
     // A JSON-RPC error travels with 4xx statuses too (-32020/-32021/-32022 with 400, -32601 with 404).
-    if (isResponse(body) && (response.ok || "error" in body)) return body;
+    const received = classifyServerMessage(body);
+    if (received.kind === "response" && (response.ok || "error" in received.message)) return received.message;
     if (!response.ok) {
       throw new HttpStatusError(
         response.status,
@@ -183,10 +167,10 @@ export class HttpClientTransport implements ClientTransport {
     headers.set("content-type", "application/json");
     headers.set("accept", "application/json, text/event-stream");
     const meta = request.params?._meta;
-    const version = isObject(meta) ? meta[META.protocolVersion] : undefined;
+    const version = isRecord(meta) ? meta[META.protocolVersion] : undefined;
     if (typeof version === "string") headers.set("mcp-protocol-version", version);
     headers.set("mcp-method", request.method);
-    const name = nameOf(request);
+    const name = carrierTarget(request.method, request.params);
     if (name !== undefined) headers.set("mcp-name", encodeHeaderValue(name));
     for (const [key, value] of Object.entries(extra ?? {})) headers.set(key, value);
     return headers;
@@ -195,9 +179,14 @@ export class HttpClientTransport implements ClientTransport {
   async #readStream(body: ReadableStream<Uint8Array>, request: JsonRpcRequest): Promise<JsonRpcResponse> {
     for await (const event of readSseEvents(body)) {
       if (event.event !== "message") continue;
-      const message = parseJson(event.data);
-      if (isNotification(message)) this.onNotification?.(message);
-      else if (isResponse(message) && (message.id === request.id || message.id === undefined)) return message;
+      const received = classifyServerMessage(parseJson(event.data));
+      if (received.kind === "notification") this.onNotification?.(received.message);
+      else if (
+        received.kind === "response" &&
+        (received.message.id === request.id || received.message.id === undefined)
+      ) {
+        return received.message;
+      }
     }
     throw new ResponseStreamClosedError(request.method);
   }

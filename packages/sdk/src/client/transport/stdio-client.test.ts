@@ -5,8 +5,8 @@ import type { ElicitParams } from "../callbacks.js";
 import { Client } from "../client.js";
 import { StdioClientTransport } from "./stdio-client.js";
 
-const register = fileURLToPath(new URL("../test-support/ts-register..js", import.meta.url));
-const main = fileURLToPath(new URL("../test-support/stdio-server-main.js", import.meta.url));
+const register = fileURLToPath(new URL("../test-support/ts-register.mjs", import.meta.url));
+const main = fileURLToPath(new URL("../test-support/stdio-server-main.ts", import.meta.url));
 
 /** A real child process running `serveStdio` with the rounds server. */
 function roundsProcess(): StdioClientTransport {

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { isRecord } from "../../protocol/is-record.js";
 import {
+  classifyServerMessage,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -31,10 +33,6 @@ interface Pending {
 }
 
 const DEFAULT_GRACE_MS = 2000;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Runs the server as a child process and speaks newline-delimited JSON-RPC on its stdin/stdout. The
@@ -153,23 +151,24 @@ export class StdioClientTransport implements ClientTransport {
       this.#logger.warn({ length: line.length }, "stdio server wrote a line that is not JSON; ignored");
       return;
     }
-    if (!isObject(message)) return;
-    if ("id" in message && ("result" in message || "error" in message)) {
-      const id = message.id as RequestId;
-      const pending = this.#pending.get(id);
+    const received = classifyServerMessage(message);
+    if (received.kind === "response") {
+      const pending = this.#pending.get(received.message.id as RequestId);
       if (!pending) return;
-      this.#pending.delete(id);
-      pending.resolve(message as unknown as JsonRpcResponse);
+      this.#pending.delete(received.message.id as RequestId);
+      pending.resolve(received.message);
       return;
     }
-    if (typeof message.method === "string" && !("id" in message)) {
-      this.onNotification?.(message as unknown as JsonRpcNotification);
+    if (received.kind === "notification") {
+      this.onNotification?.(received.message);
       return;
     }
-    this.#logger.warn(
-      { method: message.method },
-      "stdio server sent a request, which 2026-07-28 forbids; ignored",
-    );
+    if (received.kind === "request") {
+      this.#logger.warn(
+        { method: received.method },
+        "stdio server sent a request, which 2026-07-28 forbids; ignored",
+      );
+    }
   }
 
   #write(message: JsonRpcMessage): void {

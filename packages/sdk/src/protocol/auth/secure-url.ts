@@ -1,4 +1,4 @@
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+import { isLoopbackHost } from "../loopback.js";
 
 /**
  * Parses a URL the resource server will fetch or trust. Authorization endpoints must be HTTPS; plain
@@ -12,7 +12,7 @@ export function secureUrl(value: string | URL, what: string, allowInsecureHttp =
     throw new TypeError(`${what} "${String(value)}" is not an absolute URL`);
   }
   if (url.protocol === "https:") return url;
-  if (url.protocol === "http:" && (allowInsecureHttp || LOOPBACK.test(url.hostname))) return url;
+  if (url.protocol === "http:" && (allowInsecureHttp || isLoopbackHost(url.hostname))) return url;
   throw new TypeError(
     `${what} "${url.href}" must use https (http is accepted only for loopback hosts, or with allowInsecureHttp)`,
   );

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isRecord } from "../../protocol/is-record.js";
 import type { InputRequest } from "../../protocol/schemas/input-required.js";
 
 /**
@@ -24,10 +25,6 @@ export interface ResolverState {
 
 export function emptyResolverState(): ResolverState {
   return { outcomes: {}, asked: {} };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function readOutcome(value: unknown): RecordedOutcome | undefined {

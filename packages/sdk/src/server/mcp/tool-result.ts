@@ -1,3 +1,4 @@
+import { isRecord } from "../../protocol/is-record.js";
 import { type ContentBlock, ContentBlockSchema } from "../../protocol/schemas/content.js";
 import type { ResultObject } from "../middleware.js";
 import type { CompiledSchema, Infer } from "./schema.js";
@@ -27,10 +28,6 @@ export type ToolReturn<O> =
   // biome-ignore lint/suspicious/noConfusingVoidType: a handler body that returns nothing is typed void
   | void
   | Structured<O>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function text(value: string): ResultObject {
   return { content: [{ type: "text", text: value }] };

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { carrierTargetField, isCarrierMethod } from "../../protocol/carriers.js";
 import { McpError } from "../../protocol/errors.js";
 import {
   checkParamHeaders,
@@ -217,14 +218,9 @@ async function checkHeaders(
     );
   }
   const params = request.params ?? {};
-  const nameField = request.method === "resources/read" ? "uri" : "name";
-  if (
-    request.method === "tools/call" ||
-    request.method === "prompts/get" ||
-    request.method === "resources/read"
-  ) {
+  if (isCarrierMethod(request.method)) {
     const name = requireHeader(headers, HEADER.name, "Mcp-Name");
-    const expected = params[nameField];
+    const expected = params[carrierTargetField(request.method)];
     if (name !== expected) {
       throw McpError.headerMismatch(
         `Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(expected)}'`,
