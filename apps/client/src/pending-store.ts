@@ -1,13 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { type Implementation, InputRequestSchema } from "@roundtrip/sdk";
+import { CARRIER_METHODS, type CarrierMethod, type Implementation, InputRequestSchema } from "@roundtrip/sdk";
 import * as z from "zod";
 import { CliError, ExitCode } from "./exit-codes.js";
 import { readOptionalFile, writePrivateFile } from "./private-file.js";
-
-export const CARRIER_METHODS = ["tools/call", "prompts/get", "resources/read"] as const;
-export type CarrierMethod = (typeof CARRIER_METHODS)[number];
 
 const PendingFlowSchema = z.object({
   version: z.literal(1),

@@ -1,4 +1,4 @@
-import type { CarrierMethod } from "./pending-store.js";
+import type { CarrierMethod } from "@roundtrip/sdk";
 
 type Block = {
   type?: string;

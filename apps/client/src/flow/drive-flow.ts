@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { CarrierMethod } from "@roundtrip/sdk";
 import {
   type Client,
   DEFAULT_MAX_ROUNDS,
@@ -9,7 +10,7 @@ import {
   MAX_BACKOFF_MS,
 } from "@roundtrip/sdk";
 import { CliError, ExitCode } from "../exit-codes.js";
-import { type CarrierMethod, PendingStore } from "../pending-store.js";
+import { PendingStore } from "../pending-store.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
 

@@ -1,15 +1,10 @@
+import { isLoopbackHost } from "@roundtrip/sdk";
 /**
  * Parsers for single environment values. Each throws InvalidValue with a message that completes the
  * sentence "<VARIABLE> ...": the loader prefixes the variable's name, so a user sees which one to fix.
  */
 export class InvalidValue extends Error {
   override readonly name = "InvalidValue";
-}
-
-const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.test(hostname);
 }
 
 /** A whole number within bounds; `unit` ("seconds", "bytes") completes the message. */

@@ -1,5 +1,5 @@
+import { isLoopbackHost } from "@roundtrip/sdk";
 import { type Env, EnvSchema } from "./env-schema.js";
-import { isLoopbackHost } from "./env-values.js";
 import type { AuthConfig, HttpConfig, KeySourceConfig, ServerConfig } from "./server-config.js";
 
 /** The server refused its configuration; `problems` has one line per variable to fix. */

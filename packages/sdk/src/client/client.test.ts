@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { McpError } from "../protocol/errors.js";
+import { isInputRequiredResult } from "../protocol/input-required.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
-import { isInputRequiredResult } from "../server/input-required.js";
 import { Server } from "../server/server.js";
 import { assertClientRequest } from "../test-support/wire-schema.js";
-import { MemoryClientTransport } from "../transport/memory-client.js";
 import type { ElicitParams } from "./callbacks.js";
 import { Client } from "./client.js";
 import {
@@ -17,6 +16,7 @@ import {
 } from "./errors.js";
 import { FakeClock, RecordingTransport } from "./test-support/recording.js";
 import { AWKWARD_STATE, roundsServer } from "./test-support/rounds-server.js";
+import { MemoryClientTransport } from "./transport/memory-client.js";
 
 const answerName = (name: string) => async (params: ElicitParams) =>
   params.mode === "url" ? { action: "accept" as const } : { action: "accept" as const, content: { name } };

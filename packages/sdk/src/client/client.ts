@@ -1,7 +1,9 @@
 import type * as z from "zod";
-import { type Logger, stderrLogger } from "../logger.js";
+import type { CarrierMethod as Carrier } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
+import { isInputRequiredResult } from "../protocol/input-required.js";
 import type { JsonRpcRequest } from "../protocol/jsonrpc.js";
+import { type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/schemas/common.js";
 import {
@@ -38,8 +40,6 @@ import {
   META,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "../protocol/versions.js";
-import { isInputRequiredResult } from "../server/input-required.js";
-import { type HttpClientOptions, ResponseStreamClosedError } from "../transport/http-client.js";
 import type { CallOptions, CarrierCallOptions } from "./call-options.js";
 import {
   answerInputRequest,
@@ -64,7 +64,8 @@ import { NotificationRouter } from "./notification-router.js";
 import { readCarrierResult, readResult } from "./results.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
-import { type ClientTransport, raceAbort } from "./transport.js";
+import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
+import { type HttpClientOptions, ResponseStreamClosedError } from "./transport/http-client.js";
 import { mutualVersion, supportedVersionsOf } from "./version-negotiation.js";
 
 export type { ClientTarget };
@@ -93,8 +94,6 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
 export interface ListOptions extends CallOptions {
   cursor?: string;
 }
-
-type Carrier = "tools/call" | "prompts/get" | "resources/read";
 
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };
 const MAX_TOOL_PAGES = 100;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { elicitForm, listRoots } from "../protocol/input-required.js";
 import type { InputRequest, InputRequiredResult, InputResponse } from "../protocol/schemas/input-required.js";
-import { elicitForm, listRoots } from "../server/input-required.js";
 import { InputRequiredRoundsExceededError } from "./errors.js";
 import {
   DEFAULT_MAX_ROUNDS,

@@ -1,12 +1,12 @@
+import { isInputRequiredResult } from "../protocol/input-required.js";
 import type {
   InputRequest,
   InputRequiredResult,
   InputResponse,
   InputResponses,
 } from "../protocol/schemas/input-required.js";
-import { isInputRequiredResult } from "../server/input-required.js";
 import { InputRequiredRoundsExceededError } from "./errors.js";
-import { abortReason, raceAbort } from "./transport.js";
+import { abortReason, raceAbort } from "./transport/client-transport.js";
 
 /**
  * The client side of multi round-trip requests, in one place: send, answer every embedded request

@@ -1,3 +1,4 @@
+import type { CarrierMethod } from "../protocol/carriers.js";
 import type { InputRequiredResult, InputResponses } from "../protocol/schemas/input-required.js";
 import type { GetPromptResult } from "../protocol/schemas/prompts.js";
 import type { ReadResourceResult } from "../protocol/schemas/resources.js";
@@ -17,7 +18,7 @@ export type AllowInputRequired = ManualCallOptions & { allowInputRequired: true 
 
 /** Sends one leg of a carrier request and returns what the server answered. */
 export type LegSender = (
-  method: "tools/call" | "prompts/get" | "resources/read",
+  method: CarrierMethod,
   params: Record<string, unknown>,
   options: ManualCallOptions,
 ) => Promise<unknown>;

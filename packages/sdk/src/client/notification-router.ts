@@ -1,5 +1,5 @@
-import type { Logger } from "../logger.js";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
+import type { Logger } from "../protocol/logger.js";
 import {
   type LoggingMessageParams,
   LoggingMessageParamsSchema,

@@ -1,6 +1,6 @@
-import type { Logger } from "../logger.js";
+import { type HeaderParam, headerParamsOf, paramHeaders } from "../protocol/http-headers.js";
+import type { Logger } from "../protocol/logger.js";
 import type { Tool } from "../protocol/schemas/tools.js";
-import { type HeaderParam, headerParamsOf, paramHeaders } from "../transport/http-headers.js";
 
 /**
  * What the client remembers of tools/list: which arguments each tool mirrors into Mcp-Param-*

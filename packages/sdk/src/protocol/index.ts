@@ -1,15 +1,157 @@
-export * from "./errors.js";
-export * from "./jsonrpc.js";
-export * from "./schemas/capabilities.js";
-export * from "./schemas/common.js";
-export * from "./schemas/completion.js";
-export * from "./schemas/content.js";
-export * from "./schemas/discover.js";
-export * from "./schemas/envelope.js";
-export * from "./schemas/input-required.js";
-export * from "./schemas/notifications.js";
-export * from "./schemas/prompts.js";
-export * from "./schemas/requests.js";
-export * from "./schemas/resources.js";
-export * from "./schemas/tools.js";
-export * from "./versions.js";
+// The protocol layer of @roundtrip/sdk: wire types, the few schemas a peer validates what it receives
+// with, versions, errors and the facts of multi round-trip requests. Named exports only: an internal
+// helper stays internal until it is added here on purpose.
+
+export {
+  CARRIER_METHODS,
+  type CarrierMethod,
+  carrierTarget,
+  isCarrierMethod,
+} from "./carriers.js";
+export {
+  ErrorCode,
+  type JsonRpcErrorObject,
+  McpError,
+} from "./errors.js";
+export {
+  decodeHeaderValue,
+  encodeHeaderValue,
+  HEADER,
+  type HeaderParam,
+  headerParamsOf,
+  paramHeaders,
+} from "./http-headers.js";
+export type { InProcessServer } from "./in-process-server.js";
+export {
+  createMessage,
+  elicitForm,
+  elicitUrl,
+  type InputRequiredSpec,
+  inputRequired,
+  isInputRequiredResult,
+  listRoots,
+} from "./input-required.js";
+export type {
+  InboundMessage,
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcResultResponse,
+  ServerMessage,
+} from "./jsonrpc.js";
+export { describeError, type Logger, silentLogger, stderrLogger } from "./logger.js";
+export { isLoopbackHost } from "./loopback.js";
+export { type AbortSource, RequestAbort } from "./request-abort.js";
+export type {
+  ClientCapabilities,
+  ServerCapabilities,
+} from "./schemas/capabilities.js";
+export type {
+  Annotations,
+  CacheScope,
+  Icon,
+  Implementation,
+  JsonObject,
+  LoggingLevel,
+  ProgressToken,
+  RequestId,
+  ResultType,
+  Role,
+} from "./schemas/common.js";
+export type {
+  CompleteParams,
+  CompleteResult,
+} from "./schemas/completion.js";
+export type {
+  AudioContent,
+  BlobResourceContents,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ResourceContents,
+  ResourceLink,
+  SamplingMessageContentBlock,
+  TextContent,
+  TextResourceContents,
+  ToolResultContent,
+  ToolUseContent,
+} from "./schemas/content.js";
+export type { DiscoverResult } from "./schemas/discover.js";
+export type {
+  EmptyResult,
+  RequestMeta,
+} from "./schemas/envelope.js";
+export {
+  type CreateMessageRequest,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  CreateMessageResultSchema,
+  type ElicitationSchema,
+  type ElicitRequest,
+  type ElicitRequestFormParams,
+  type ElicitRequestUrlParams,
+  type ElicitResult,
+  ElicitResultSchema,
+  type InputRequest,
+  InputRequestSchema,
+  type InputRequests,
+  type InputRequiredResult,
+  InputRequiredResultSchema,
+  type InputResponse,
+  type InputResponses,
+  type ListRootsRequest,
+  type ListRootsResult,
+  ListRootsResultSchema,
+  type ModelPreferences,
+  type PrimitiveSchemaDefinition,
+  type Root,
+  type SamplingMessage,
+} from "./schemas/input-required.js";
+export {
+  type CancelledParams,
+  type LoggingMessageParams,
+  NotificationMethod,
+  type ProgressParams,
+  type SubscriptionFilter,
+} from "./schemas/notifications.js";
+export {
+  type GetPromptResult,
+  GetPromptResultSchema,
+  type ListPromptsResult,
+  type Prompt,
+  type PromptArgument,
+  type PromptMessage,
+} from "./schemas/prompts.js";
+export type {
+  CallToolParams,
+  GetPromptParams,
+  ListenParams,
+  PaginatedParams,
+  ReadResourceParams,
+  RequestMethod,
+  RequestParams,
+} from "./schemas/requests.js";
+export {
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ReadResourceResult,
+  ReadResourceResultSchema,
+  type Resource,
+  type ResourceTemplate,
+} from "./schemas/resources.js";
+export {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ListToolsResult,
+  type Tool,
+  type ToolAnnotations,
+  ToolSchema,
+} from "./schemas/tools.js";
+export {
+  LATEST_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  META,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./versions.js";

@@ -1,4 +1,5 @@
 import { type JsonRpcErrorObject, McpError } from "./errors.js";
+import { isRecord } from "./is-record.js";
 import type { RequestId } from "./schemas/common.js";
 import { JSONRPC_VERSION } from "./versions.js";
 
@@ -34,10 +35,6 @@ export type InboundMessage =
   | { kind: "request"; message: JsonRpcRequest }
   | { kind: "notification"; message: JsonRpcNotification };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 }
@@ -50,7 +47,7 @@ export function parseInboundMessage(value: unknown): InboundMessage {
   if (Array.isArray(value)) {
     throw McpError.invalidRequest("Batch requests are not supported: send one JSON-RPC message per request");
   }
-  if (!isPlainObject(value) || value.jsonrpc !== JSONRPC_VERSION) {
+  if (!isRecord(value) || value.jsonrpc !== JSONRPC_VERSION) {
     throw McpError.invalidRequest('Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"');
   }
   if (typeof value.method !== "string") {
@@ -59,7 +56,7 @@ export function parseInboundMessage(value: unknown): InboundMessage {
     }
     throw McpError.invalidRequest('Invalid Request: "method" must be a string');
   }
-  if (value.params !== undefined && !isPlainObject(value.params)) {
+  if (value.params !== undefined && !isRecord(value.params)) {
     throw McpError.invalidRequest('Invalid Request: "params" must be an object');
   }
   if (!("id" in value)) {
@@ -73,7 +70,7 @@ export function parseInboundMessage(value: unknown): InboundMessage {
 
 /** The id of a message that failed classification, when one can still be read. */
 export function readRequestId(value: unknown): RequestId | undefined {
-  return isPlainObject(value) && isRequestId(value.id) ? value.id : undefined;
+  return isRecord(value) && isRequestId(value.id) ? value.id : undefined;
 }
 
 export function resultResponse(id: RequestId, result: Record<string, unknown>): JsonRpcResultResponse {
@@ -92,4 +89,22 @@ export function notification(method: string, params?: Record<string, unknown>): 
 
 export function isErrorResponse(message: JsonRpcResponse): message is JsonRpcErrorResponse {
   return "error" in message;
+}
+
+/** What a client received from a server: one classifier for every client transport. */
+export type ServerMessage =
+  | { kind: "response"; message: JsonRpcResponse }
+  | { kind: "notification"; message: JsonRpcNotification }
+  /** A server-to-client request, which 2026-07-28 forbids. */
+  | { kind: "request"; method: string }
+  | { kind: "invalid" };
+
+export function classifyServerMessage(value: unknown): ServerMessage {
+  if (!isRecord(value) || value.jsonrpc !== JSONRPC_VERSION) return { kind: "invalid" };
+  if ("result" in value || "error" in value) {
+    return { kind: "response", message: value as unknown as JsonRpcResponse };
+  }
+  if (typeof value.method !== "string") return { kind: "invalid" };
+  if ("id" in value) return { kind: "request", method: value.method };
+  return { kind: "notification", message: value as unknown as JsonRpcNotification };
 }

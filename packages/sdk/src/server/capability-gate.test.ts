@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { McpError } from "../protocol/errors.js";
+import {
+  createMessage,
+  elicitForm,
+  elicitUrl,
+  inputRequired,
+  listRoots,
+} from "../protocol/input-required.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { InputRequest } from "../protocol/schemas/input-required.js";
@@ -7,7 +14,6 @@ import { errorOf, handle, recordingLogger, resultOf } from "../test-support/in-p
 import { rpcRequest } from "../test-support/messages.js";
 import { assertErrorResponse } from "../test-support/wire-schema.js";
 import { assertCapabilitiesFor, missingCapabilityFor } from "./capability-gate.js";
-import { createMessage, elicitForm, elicitUrl, inputRequired, listRoots } from "./input-required.js";
 import { Server } from "./server.js";
 
 const form = elicitForm("Name?", { type: "object", properties: { name: { type: "string" } } });

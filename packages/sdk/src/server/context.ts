@@ -1,12 +1,12 @@
-import type { AuthInfo } from "../auth-info.js";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { notification } from "../protocol/jsonrpc.js";
+import { type AbortSource, signalOf } from "../protocol/request-abort.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel, RequestId } from "../protocol/schemas/common.js";
 import type { RequestMeta } from "../protocol/schemas/envelope.js";
 import { NotificationMethod } from "../protocol/schemas/notifications.js";
 import { META } from "../protocol/versions.js";
-import { type AbortSource, signalOf } from "./request-abort.js";
+import type { AuthInfo } from "./auth-info.js";
 
 /** Where a transport sends the notifications that belong to one request. */
 export type NotificationSink = (message: JsonRpcNotification) => void | Promise<void>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { elicitForm } from "../protocol/input-required.js";
 import { checkInputRequest } from "./input-request-check.js";
-import { elicitForm } from "./input-required.js";
 
 const FORM = { type: "object" as const, properties: { name: { type: "string" as const } } };
 

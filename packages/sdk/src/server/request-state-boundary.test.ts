@@ -10,19 +10,19 @@ import {
   RequestStateSecurity,
 } from "@roundtrip/sealing";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AuthInfo } from "../auth-info.js";
+import { isCarrierMethod } from "../protocol/carriers.js";
+import { elicitForm, inputRequired } from "../protocol/input-required.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import { RequestMetaSchema } from "../protocol/schemas/envelope.js";
-import { INPUT_REQUIRED_CARRIERS } from "../protocol/schemas/requests.js";
 import { post, type RunningHttpServer, responseOf, startHttpServer } from "../test-support/http.js";
 import { handle, type LogRecord, recordingLogger } from "../test-support/in-process.js";
 import { envelope, rpcRequest } from "../test-support/messages.js";
-import { HttpError } from "../transport/http-errors.js";
+import type { AuthInfo } from "./auth-info.js";
 import { createRequestContext } from "./context.js";
-import { elicitForm, inputRequired } from "./input-required.js";
 import type { MiddlewareRequest, ResultObject } from "./middleware.js";
 import { requestStateBoundary } from "./request-state-boundary.js";
 import { Server } from "./server.js";
+import { HttpError } from "./transport/http-errors.js";
 
 /**
  * The request-state boundary on the real low-level Server, end to end: every behaviour runs once
@@ -157,7 +157,7 @@ function probe(options: ProbeOptions = {}): Probe {
   const seen: Seen[] = [];
   const others: Seen[] = [];
   const record = (method: string, target: string, params: { requestState?: string }) =>
-    (INPUT_REQUIRED_CARRIERS.has(method) ? seen : others).push({
+    (isCarrierMethod(method) ? seen : others).push({
       method,
       target,
       requestState: params.requestState,

@@ -6,9 +6,9 @@ import {
   RequestStateSealError,
   type RequestStateSecurity,
 } from "@roundtrip/sealing";
-import { describeError, type Logger, stderrLogger } from "../logger.js";
+import { carrierTarget, isCarrierMethod } from "../protocol/carriers.js";
 import { McpError } from "../protocol/errors.js";
-import { INPUT_REQUIRED_CARRIERS } from "../protocol/schemas/requests.js";
+import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
 import type { RequestContext } from "./context.js";
 import type { Middleware } from "./middleware.js";
 
@@ -35,12 +35,9 @@ export function invalidRequestStateError(): McpError {
  * handler, so no state can have been minted for it.
  */
 function requestBinding(method: string, params: Record<string, unknown>): RequestStateRequest | undefined {
-  if (method === "resources/read") {
-    return typeof params.uri === "string" ? { method, target: params.uri } : undefined;
-  }
-  return typeof params.name === "string"
-    ? { method, target: params.name, arguments: params.arguments }
-    : undefined;
+  const target = carrierTarget(method, params);
+  if (target === undefined) return undefined;
+  return method === "resources/read" ? { method, target } : { method, target, arguments: params.arguments };
 }
 
 function identityOf(context: RequestContext) {
@@ -80,7 +77,7 @@ export function requestStateBoundary(
 
   return async (request, next) => {
     const { method, context } = request;
-    if (!INPUT_REQUIRED_CARRIERS.has(method)) return next();
+    if (!isCarrierMethod(method)) return next();
     const binding = requestBinding(method, request.params);
     const sealContext = (): RequestStateContext => ({
       identity: identityOf(context),

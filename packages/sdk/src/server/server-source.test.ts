@@ -3,10 +3,10 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { Client } from "../client/client.js";
-import { silentLogger } from "../logger.js";
-import { McpServer } from "../mcp-server/mcp-server.js";
-import { createNodeHandler } from "../transport/http-server.js";
+import { silentLogger } from "../protocol/logger.js";
+import { McpServer } from "./mcp/mcp-server.js";
 import { Server, serverOf } from "./server.js";
+import { createNodeHandler } from "./transport/http-server.js";
 
 function greeter(): McpServer {
   const mcp = new McpServer({ name: "greeter", version: "1.0.0" }, { logger: silentLogger });

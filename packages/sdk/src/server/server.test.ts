@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { McpError } from "../protocol/errors.js";
+import {
+  createMessage,
+  elicitForm,
+  elicitUrl,
+  inputRequired,
+  listRoots,
+} from "../protocol/input-required.js";
 import type { InputRequiredResult } from "../protocol/schemas/input-required.js";
 import { META } from "../protocol/versions.js";
 import { ASK_TOOL, fixtureServer } from "../test-support/fixture-server.js";
@@ -13,7 +20,6 @@ import {
   start,
 } from "../test-support/in-process.js";
 import { envelope, rpcRequest } from "../test-support/messages.js";
-import { createMessage, elicitForm, elicitUrl, inputRequired, listRoots } from "./input-required.js";
 import { Server } from "./server.js";
 
 const INFO = { name: "roundtrip-unit", version: "9.9.9" };

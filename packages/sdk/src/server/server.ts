@@ -1,5 +1,4 @@
-import type { AuthInfo } from "../auth-info.js";
-import { describeError, type Logger, stderrLogger } from "../logger.js";
+import { isCarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import {
   errorResponse,
@@ -7,13 +6,14 @@ import {
   type JsonRpcResponse,
   resultResponse,
 } from "../protocol/jsonrpc.js";
+import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
+import { type AbortSource, RequestAbort } from "../protocol/request-abort.js";
 import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { CacheScope, Implementation } from "../protocol/schemas/common.js";
 import { type RequestMeta, RequestMetaSchema } from "../protocol/schemas/envelope.js";
 import { NotificationMethod } from "../protocol/schemas/notifications.js";
 import {
   CACHEABLE_METHODS,
-  INPUT_REQUIRED_CARRIERS,
   type ListenParams,
   type RequestMethod,
   RequestParamsAfterEnvelope,
@@ -22,6 +22,7 @@ import {
 import type { Tool } from "../protocol/schemas/tools.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
+import type { AuthInfo } from "./auth-info.js";
 import { assertCapabilitiesFor } from "./capability-gate.js";
 import {
   createRequestContext,
@@ -32,7 +33,6 @@ import {
 import type { Handlers } from "./handlers.js";
 import { checkInputRequest } from "./input-request-check.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
-import { type AbortSource, RequestAbort } from "./request-abort.js";
 import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
 
 export interface CachePolicy {
@@ -353,7 +353,7 @@ export class Server {
       );
       throw McpError.internal();
     };
-    if (!INPUT_REQUIRED_CARRIERS.has(context.method)) {
+    if (!isCarrierMethod(context.method)) {
       fail("only tools/call, prompts/get and resources/read may return input_required");
     }
     const requests = result.inputRequests as Record<string, unknown> | undefined;

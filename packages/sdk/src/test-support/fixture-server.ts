@@ -1,7 +1,7 @@
 import { McpError } from "../protocol/errors.js";
+import { elicitForm, inputRequired } from "../protocol/input-required.js";
 import { ElicitResultSchema } from "../protocol/schemas/input-required.js";
 import type { Tool } from "../protocol/schemas/tools.js";
-import { elicitForm, inputRequired } from "../server/input-required.js";
 import { Server, type ServerOptions } from "../server/server.js";
 import { AsyncQueue, recordingLogger } from "./in-process.js";
 

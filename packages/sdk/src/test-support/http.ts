@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
 import type { Tool } from "../protocol/schemas/tools.js";
 import type { Server } from "../server/server.js";
-import { createNodeHandler, type HttpHandlerOptions } from "../transport/http-server.js";
+import { createNodeHandler, type HttpHandlerOptions } from "../server/transport/http-server.js";
 import { mcpHeaders } from "./messages.js";
 import { assertServerMessage, WireSchemaError } from "./wire-schema.js";
 

@@ -1,5 +1,5 @@
-import type { Logger } from "../logger.js";
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
+import type { Logger } from "../protocol/logger.js";
 import type { HandleOptions, Server } from "../server/server.js";
 import { assertServerMessage } from "./wire-schema.js";
 

@@ -1,9 +1,10 @@
+import { carrierTarget } from "../protocol/carriers.js";
+import { encodeHeaderValue, headerParamsOf, paramHeaders } from "../protocol/http-headers.js";
 import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { LoggingLevel, ProgressToken, RequestId } from "../protocol/schemas/common.js";
 import type { Tool } from "../protocol/schemas/tools.js";
 import { LATEST_PROTOCOL_VERSION, META } from "../protocol/versions.js";
-import { encodeHeaderValue, headerParamsOf, paramHeaders } from "../transport/http-headers.js";
 
 /** How one request's `_meta` envelope is built; every field defaults to a correct 2026-07-28 value. */
 export interface EnvelopeOptions {
@@ -67,13 +68,7 @@ export function mcpHeaders(
   if (typeof version === "string") headers["mcp-protocol-version"] = version;
   if (!("id" in request)) return headers;
   headers["mcp-method"] = request.method;
-  const nameField =
-    request.method === "resources/read"
-      ? "uri"
-      : request.method === "tools/call" || request.method === "prompts/get"
-        ? "name"
-        : undefined;
-  const name = nameField === undefined ? undefined : params[nameField];
+  const name = carrierTarget(request.method, params);
   if (typeof name === "string") headers["mcp-name"] = encodeHeaderValue(name);
   if (tool && request.method === "tools/call") {
     const annotated = headerParamsOf(tool);

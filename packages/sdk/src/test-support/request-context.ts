@@ -1,7 +1,7 @@
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
+import { RequestAbort } from "../protocol/request-abort.js";
 import { RequestMetaSchema } from "../protocol/schemas/envelope.js";
 import { createRequestContext, type RequestContext } from "../server/context.js";
-import { RequestAbort } from "../server/request-abort.js";
 import { type EnvelopeOptions, envelope } from "./messages.js";
 
 export interface RecordingContext {

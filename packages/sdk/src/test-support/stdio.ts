@@ -2,7 +2,7 @@ import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
 import type { Server } from "../server/server.js";
-import { serveStdio } from "../transport/stdio-server.js";
+import { serveStdio } from "../server/transport/stdio-server.js";
 import { assertServerMessage, WireSchemaError } from "./wire-schema.js";
 
 /**

@@ -22,7 +22,7 @@ import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
 type Json = Record<string, unknown>;
 
 // Resolved from this module rather than the working directory, so any test runner location works.
-const FIXTURES_DIR = fileURLToPath(new URL("../../test-fixtures/mcp-2026-07-28/", import.meta.url));
+const FIXTURES_DIR = fileURLToPath(new URL("../../test-fixtures/mcp-2026-07-28", import.meta.url));
 export const SCHEMA_PATH = join(FIXTURES_DIR, "schema.json");
 export const EXAMPLES_DIR = join(FIXTURES_DIR, "examples");
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "../../server/server.js";
-import { createNodeHandler } from "../../transport/http-server.js";
+import { createNodeHandler } from "../../server/transport/http-server.js";
 
 export interface SeenRequest {
   headers: IncomingHttpHeaders;

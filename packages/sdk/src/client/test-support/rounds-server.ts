@@ -1,13 +1,13 @@
 import { McpError } from "../../protocol/errors.js";
-import type { ElicitResult, InputResponses, ListRootsResult } from "../../protocol/schemas/input-required.js";
-import type { Tool } from "../../protocol/schemas/tools.js";
 import {
   createMessage,
   elicitForm,
   elicitUrl,
   inputRequired,
   listRoots,
-} from "../../server/input-required.js";
+} from "../../protocol/input-required.js";
+import type { ElicitResult, InputResponses, ListRootsResult } from "../../protocol/schemas/input-required.js";
+import type { Tool } from "../../protocol/schemas/tools.js";
 import { Server, type ServerOptions } from "../../server/server.js";
 
 /**

@@ -1,4 +1,4 @@
-import { serveStdio } from "../../transport/stdio-server.js";
+import { serveStdio } from "../../server/transport/stdio-server.js";
 import { roundsServer } from "./rounds-server.js";
 
 // The child process of the stdio tests: the rounds server on stdin/stdout. Cancellations are reported

@@ -64,13 +64,6 @@ export const RequestParamsAfterEnvelope: Readonly<Record<RequestMethod, z.ZodTyp
   ) as Record<RequestMethod, z.ZodType>,
 );
 
-/** Only these may answer with an InputRequiredResult. */
-export const INPUT_REQUIRED_CARRIERS: ReadonlySet<string> = new Set([
-  "tools/call",
-  "prompts/get",
-  "resources/read",
-]);
-
 /** Methods whose complete results carry ttlMs/cacheScope. */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   "server/discover",

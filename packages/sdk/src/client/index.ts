@@ -1,0 +1,44 @@
+// The client side of @roundtrip/sdk: the Client and its round loop, the input callbacks and the client
+// transports. Named exports only.
+export type { AuthChallenge, ClientAuthProvider } from "./auth-provider.js";
+export type { CallOptions, CarrierCallOptions } from "./call-options.js";
+export type {
+  CapabilityChoices,
+  ElicitationMode,
+  ElicitCallback,
+  ElicitParams,
+  InputCallbacks,
+  InputRequestContext,
+  ListRootsCallback,
+  SampleCallback,
+} from "./callbacks.js";
+export { Client, type ClientOptions, type ClientTarget, type ListOptions } from "./client.js";
+export {
+  InputCallbackError,
+  InputRequestUnsupportedError,
+  InputRequiredNotAllowedError,
+  InputRequiredRoundsExceededError,
+  ProtocolViolationError,
+  ToolRejectedError,
+  VersionNegotiationError,
+} from "./errors.js";
+export {
+  type Clock,
+  DEFAULT_MAX_ROUNDS,
+  INITIAL_BACKOFF_MS,
+  type InputRequiredLoop,
+  MAX_BACKOFF_MS,
+  type RetryFields,
+  realClock,
+  runInputRequiredLoop,
+} from "./input-required-driver.js";
+export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
+export type { ClientTransport, TransportRequestOptions } from "./transport/client-transport.js";
+export {
+  type HttpClientOptions,
+  HttpClientTransport,
+  HttpStatusError,
+  ResponseStreamClosedError,
+} from "./transport/http-client.js";
+export { MemoryClientTransport } from "./transport/memory-client.js";
+export { StdioClientTransport, type StdioServerParameters } from "./transport/stdio-client.js";

@@ -1,0 +1,151 @@
+import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
+import { isLoopbackHost } from "../../protocol/loopback.js";
+import { chooseTokenEndpointAuthMethod, type TokenEndpointAuthMethod } from "./client-authentication.js";
+import { endpointUrl } from "./endpoint-url.js";
+import { OAuthError } from "./errors.js";
+
+/** The client identity used with one authorization server, and where it came from. */
+export interface ClientRegistration {
+  clientId: string;
+  clientSecret?: string;
+  method: TokenEndpointAuthMethod;
+  source: "pre-registered" | "metadata-document" | "dynamic";
+}
+
+export interface RegistrationOptions {
+  grant: "client_credentials" | "authorization_code";
+  clientMetadata?: { client_name?: string; redirect_uris?: string[]; [field: string]: unknown };
+  redirectUri?: string;
+  /** Overrides the method asked for; default from the server's token_endpoint_auth_methods_supported. */
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  fetch?: typeof fetch;
+  signal?: AbortSignal;
+  allowInsecureHttp?: boolean;
+}
+
+const DEFAULT_CLIENT_NAME = "Roundtrip MCP client";
+
+/**
+ * A client metadata document URL must be an HTTPS URL with a path (draft-ietf-oauth-client-id-metadata-document):
+ * the authorization server fetches the client's metadata from it and uses it verbatim as client_id.
+ */
+export function checkClientMetadataUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new OAuthError("configuration", `clientMetadataUrl "${value}" is not an absolute URL`);
+  }
+  if (url.protocol !== "https:" || url.pathname === "/" || url.hash !== "") {
+    throw new OAuthError(
+      "configuration",
+      `clientMetadataUrl "${value}" must be an https URL with a path and no fragment, where the client's metadata document is published`,
+    );
+  }
+  return value;
+}
+
+/** RFC 7591 application_type (required by MCP): native for loopback or custom-scheme redirects, web otherwise. */
+function applicationType(redirectUris: readonly string[]): "native" | "web" {
+  if (redirectUris.length === 0) return "web";
+  const native = redirectUris.every((uri) => {
+    try {
+      const url = new URL(uri);
+      return (url.protocol !== "http:" && url.protocol !== "https:") || isLoopbackHost(url.hostname);
+    } catch {
+      return false;
+    }
+  });
+  return native ? "native" : "web";
+}
+
+/** The method to ask for at registration: a public client when the server allows it and the flow has a user. */
+function requestedMethod(
+  metadata: AuthorizationServerMetadata,
+  options: RegistrationOptions,
+): TokenEndpointAuthMethod {
+  if (options.tokenEndpointAuthMethod) return options.tokenEndpointAuthMethod;
+  const supported = metadata.token_endpoint_auth_methods_supported;
+  if (options.grant === "authorization_code" && (supported === undefined || supported.includes("none"))) {
+    return "none";
+  }
+  return chooseTokenEndpointAuthMethod(supported, true);
+}
+
+/**
+ * Registers a client with the authorization server by RFC 7591 dynamic client registration, the
+ * fallback when nothing is pre-registered and the server does not take client metadata documents.
+ */
+export async function registerClient(
+  metadata: AuthorizationServerMetadata,
+  options: RegistrationOptions,
+): Promise<ClientRegistration> {
+  if (metadata.registration_endpoint === undefined) {
+    throw new OAuthError(
+      "client_registration",
+      `the authorization server ${metadata.issuer} offers no dynamic client registration${
+        metadata.client_id_metadata_document_supported
+          ? " (it does accept client metadata documents: set clientMetadataUrl)"
+          : ""
+      }; register a client with it and set clientId (and clientSecret)`,
+    );
+  }
+  const endpoint = endpointUrl(
+    metadata.registration_endpoint,
+    "registration_endpoint",
+    options.allowInsecureHttp,
+  );
+  const redirectUris =
+    options.clientMetadata?.redirect_uris ?? (options.redirectUri === undefined ? [] : [options.redirectUri]);
+  const method = requestedMethod(metadata, options);
+  const body = {
+    client_name: DEFAULT_CLIENT_NAME,
+    application_type: applicationType(redirectUris),
+    redirect_uris: redirectUris,
+    grant_types:
+      options.grant === "authorization_code"
+        ? ["authorization_code", "refresh_token"]
+        : ["client_credentials"],
+    response_types: options.grant === "authorization_code" ? ["code"] : [],
+    token_endpoint_auth_method: method,
+    ...options.clientMetadata,
+  };
+  const response = await (options.fetch ?? globalThis.fetch)(endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+    redirect: "error",
+    signal: options.signal,
+  });
+  const document: unknown = await response.json().catch(() => undefined);
+  const fields =
+    typeof document === "object" && document !== null ? (document as Record<string, unknown>) : {};
+  if (!response.ok || typeof fields.client_id !== "string" || fields.client_id === "") {
+    const error = typeof fields.error === "string" ? ` ${fields.error}` : "";
+    const description = typeof fields.error_description === "string" ? `: ${fields.error_description}` : "";
+    throw new OAuthError(
+      "client_registration",
+      `dynamic client registration at ${endpoint.href} failed (HTTP ${response.status}${error}${description}); register a client with the authorization server and set clientId instead`,
+      typeof fields.error === "string" ? { oauthError: fields.error } : {},
+    );
+  }
+  const secret =
+    typeof fields.client_secret === "string" && fields.client_secret !== ""
+      ? fields.client_secret
+      : undefined;
+  const granted = fields.token_endpoint_auth_method;
+  const finalMethod: TokenEndpointAuthMethod =
+    granted === "client_secret_basic" || granted === "client_secret_post" || granted === "none"
+      ? granted
+      : secret === undefined
+        ? "none"
+        : method === "none"
+          ? chooseTokenEndpointAuthMethod(metadata.token_endpoint_auth_methods_supported, true)
+          : method;
+  return {
+    clientId: fields.client_id,
+    ...(secret === undefined ? {} : { clientSecret: secret }),
+    method: secret === undefined ? "none" : finalMethod,
+    source: "dynamic",
+  };
+}

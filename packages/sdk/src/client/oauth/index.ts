@@ -1,0 +1,39 @@
+export type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
+export type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
+export { authorizationCodeFrom, type ExpectedAuthorizationResponse } from "./authorization-response.js";
+export {
+  type AuthorizationServerDiscoveryOptions,
+  discoverAuthorizationServer,
+} from "./authorization-server-discovery.js";
+export {
+  applyClientAuthentication,
+  type ClientCredentials,
+  chooseTokenEndpointAuthMethod,
+  type TokenEndpointAuthMethod,
+} from "./client-authentication.js";
+export {
+  type ClientRegistration,
+  checkClientMetadataUrl,
+  type RegistrationOptions,
+  registerClient,
+} from "./client-registration.js";
+export { OAuthError, type OAuthErrorCode } from "./errors.js";
+export {
+  type AuthorizationRedirect,
+  type OAuthClientOptions,
+  type OAuthClientProvider,
+  oauthClientProvider,
+} from "./oauth-client-provider.js";
+export { createPkce, type Pkce, pkceChallenge, randomState } from "./pkce.js";
+export {
+  type DiscoveredResourceMetadata,
+  type DiscoveryOptions,
+  discoverProtectedResource,
+  type ProtectedResource,
+  protectedResourceMetadataCandidates,
+} from "./protected-resource-discovery.js";
+export { resourceCovers } from "./resource-match.js";
+export { type ScopeInputs, selectScope, splitScope } from "./scope-selection.js";
+export { requestToken, type TokenRequestOptions, type TokenResponse } from "./token-request.js";
+export { type RevocationOptions, revokeToken } from "./token-revocation.js";
+export { memoryTokenStore, type StoredTokens, type TokenStore, tokenStoreKey } from "./token-store.js";

@@ -1,0 +1,168 @@
+import { McpError } from "./errors.js";
+import type { Tool } from "./schemas/tools.js";
+
+/** Request metadata headers of Streamable HTTP 2026-07-28 (lower-case, as Node presents them). */
+export const HEADER = {
+  protocolVersion: "mcp-protocol-version",
+  method: "mcp-method",
+  name: "mcp-name",
+  paramPrefix: "mcp-param-",
+} as const;
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+const SAFE_ASCII = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+const RFC9110_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/** Plain when safe ASCII; otherwise (or when it looks like the sentinel itself) base64 in the sentinel. */
+export function encodeHeaderValue(value: string): string {
+  if (value === "" || (SAFE_ASCII.test(value) && !value.startsWith("=?base64?"))) return value;
+  return `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The value a header carries, or undefined when it is malformed (bad characters, bad base64, bad UTF-8). */
+export function decodeHeaderValue(raw: string): string | undefined {
+  const sentinel = SENTINEL.exec(raw);
+  if (sentinel) {
+    const b64 = sentinel[1] ?? "";
+    const bytes = Buffer.from(b64, "base64");
+    if (bytes.toString("base64") !== b64) return undefined;
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      return undefined;
+    }
+  }
+  return raw === "" || SAFE_ASCII.test(raw) ? raw : undefined;
+}
+
+export interface HeaderParam {
+  /** The `{Name}` of `Mcp-Param-{Name}`, as the schema spells it. */
+  header: string;
+  /** Property names from the argument root to the annotated value. */
+  path: string[];
+  type: "string" | "integer" | "boolean";
+}
+
+type SchemaNode = Record<string, unknown>;
+
+/**
+ * The `x-mcp-header` annotations of a tool, checked as the protocol requires. Returns an error
+ * message for a tool whose annotations break a rule: clients drop such tools.
+ */
+export function headerParamsOf(tool: Pick<Tool, "inputSchema">): HeaderParam[] | string {
+  const found: HeaderParam[] = [];
+  const seen = new Set<string>();
+  const visit = (node: SchemaNode, path: string[]): string | undefined => {
+    const properties = node.properties;
+    if (typeof properties !== "object" || properties === null) return undefined;
+    for (const [key, child] of Object.entries(properties as Record<string, unknown>)) {
+      if (typeof child !== "object" || child === null) continue;
+      const schema = child as SchemaNode;
+      const here = [...path, key];
+      const annotation = schema["x-mcp-header"];
+      if (annotation !== undefined) {
+        if (typeof annotation !== "string" || !RFC9110_TOKEN.test(annotation)) {
+          return `x-mcp-header on "${here.join(".")}" must be a non-empty HTTP token`;
+        }
+        if (seen.has(annotation.toLowerCase())) return `x-mcp-header "${annotation}" is used twice`;
+        const type = schema.type;
+        if (type !== "string" && type !== "integer" && type !== "boolean") {
+          return `x-mcp-header "${annotation}" must annotate a string, integer or boolean property`;
+        }
+        seen.add(annotation.toLowerCase());
+        found.push({ header: annotation, path: here, type });
+      }
+      const nested = visit(schema, here);
+      if (nested) return nested;
+    }
+    return undefined;
+  };
+  return visit(tool.inputSchema as SchemaNode, []) ?? found;
+}
+
+function valueAt(args: Record<string, unknown> | undefined, path: string[]): unknown {
+  let value: unknown = args;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/** The wire form of one argument value, or undefined when there is nothing to send. */
+export function formatParamValue(value: unknown, type: HeaderParam["type"]): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (type === "boolean" && typeof value === "boolean") return String(value);
+  if (
+    type === "integer" &&
+    typeof value === "number" &&
+    Number.isInteger(value) &&
+    Math.abs(value) <= MAX_SAFE
+  ) {
+    return String(value);
+  }
+  if (type === "string" && typeof value === "string") return encodeHeaderValue(value);
+  return undefined;
+}
+
+/** The `Mcp-Param-*` headers a client sends for one call. */
+export function paramHeaders(
+  params: readonly HeaderParam[],
+  args: Record<string, unknown> | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const param of params) {
+    const formatted = formatParamValue(valueAt(args, param.path), param.type);
+    if (formatted !== undefined) headers[`Mcp-Param-${param.header}`] = formatted;
+  }
+  return headers;
+}
+
+function mismatch(header: string, got: string, expected: string): McpError {
+  return McpError.headerMismatch(
+    `Header mismatch: ${header} header value '${got}' does not match body value '${expected}'`,
+  );
+}
+
+function headerText(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  name: string,
+): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** Checks that every annotated argument and its `Mcp-Param-*` header agree (server side). */
+export function checkParamHeaders(
+  params: readonly HeaderParam[],
+  args: Record<string, unknown> | undefined,
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): void {
+  for (const param of params) {
+    const name = `Mcp-Param-${param.header}`;
+    const raw = headerText(headers, `${HEADER.paramPrefix}${param.header.toLowerCase()}`);
+    const value = valueAt(args, param.path);
+    if (value === undefined || value === null) {
+      if (raw !== undefined)
+        throw McpError.headerMismatch(`Header mismatch: ${name} is present but the argument is absent`);
+      continue;
+    }
+    if (raw === undefined)
+      throw McpError.headerMismatch(`Header mismatch: ${name} header is required for this tool call`);
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === undefined)
+      throw McpError.headerMismatch(`Header mismatch: ${name} header has invalid characters or encoding`);
+    const agrees =
+      param.type === "integer"
+        ? typeof value === "number" && /^-?\d+$/.test(decoded) && Number(decoded) === value
+        : param.type === "boolean"
+          ? decoded === String(value)
+          : decoded === value;
+    if (!agrees) throw mismatch(name, decoded, String(value));
+  }
+}
+
+export { headerText };

@@ -1,0 +1,93 @@
+// The server side of @roundtrip/sdk: the low-level Server, McpServer and its resolvers, the
+// request-state boundary and the server transports. Named exports only.
+export type { AuthInfo } from "./auth-info.js";
+export type { NotificationSink, RequestContext, TransportInfo } from "./context.js";
+export type { CacheableBody, Complete, Handlers } from "./handlers.js";
+export type {
+  InputContext,
+  McpContext,
+  ResourceContext,
+  ResourceInputContext,
+} from "./mcp/context.js";
+export {
+  type ElicitAnswer,
+  type ElicitationSchemaLike,
+  type ElicitContent,
+  parseElicitContent,
+  toElicitationSchema,
+} from "./mcp/elicitation-schema.js";
+export {
+  acceptedContent,
+  InputResponseError,
+  type InputResponseView,
+  inputResponse,
+} from "./mcp/input-responses.js";
+export {
+  McpServer,
+  type McpServerInfo,
+  type McpServerOptions,
+  type Registration,
+  UNNAMED_SERVER,
+} from "./mcp/mcp-server.js";
+export type { PromptConfig, PromptHandler, PromptReturn } from "./mcp/prompts.js";
+export {
+  type AnyResolver,
+  ask,
+  type DeclineMode,
+  type ElicitationOutcome,
+  type ElicitQuestion,
+  type Question,
+  type Resolved,
+  type ResolvedValues,
+  type Resolver,
+  type ResolverCall,
+  type ResolverInput,
+  type ResolverMap,
+  type ResolverOptions,
+  type RootsQuestion,
+  resolver,
+  type SampleQuestion,
+} from "./mcp/resolvers.js";
+export type {
+  ResourceConfig,
+  ResourceContentInput,
+  ResourceHandler,
+  ResourceReturn,
+  ResourceTemplateHandler,
+  ResourceVariables,
+  StaticResourceHandler,
+} from "./mcp/resources.js";
+export type { Infer as InferSchema, JsonSchema, SchemaLike } from "./mcp/schema.js";
+export type { ToolResultBody, ToolReturn } from "./mcp/tool-result.js";
+export type {
+  HandBuiltToolHandler,
+  NoInput,
+  ResolverMapFor,
+  ResolverToolHandler,
+  ToolConfig,
+  ToolHandler,
+} from "./mcp/tools.js";
+export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
+export {
+  invalidRequestStateError,
+  type RequestStateBoundaryOptions,
+  requestStateBoundary,
+} from "./request-state-boundary.js";
+export {
+  type CachePolicy,
+  type HandledResponse,
+  type HandleOptions,
+  Server,
+  type ServerOptions,
+  type ServerSource,
+  serverOf,
+  type ToolLookup,
+} from "./server.js";
+export {
+  createNodeHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type HttpHandlerOptions,
+  type NodeMcpHandler,
+} from "./transport/http-server.js";
+export { LOOPBACK_HOST_NAMES, type OriginPolicy } from "./transport/origin-policy.js";
+export { type StdioServerOptions, serveStdio } from "./transport/stdio-server.js";

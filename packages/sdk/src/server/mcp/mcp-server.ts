@@ -1,0 +1,191 @@
+import { RequestStateSecurity } from "@roundtrip/sealing";
+import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import { stderrLogger } from "../../protocol/logger.js";
+import type { Implementation } from "../../protocol/schemas/common.js";
+import type { Handlers } from "../handlers.js";
+import type { Middleware } from "../middleware.js";
+import { requestStateBoundary } from "../request-state-boundary.js";
+import { type HandledResponse, type HandleOptions, Server, type ServerOptions } from "../server.js";
+import { type PromptConfig, type PromptHandler, PromptRegistry } from "./prompts.js";
+import { type ResourceConfig, type ResourceHandler, ResourceRegistry } from "./resources.js";
+import type { Infer, SchemaLike } from "./schema.js";
+import {
+  type NoInput,
+  type ResolverMapFor,
+  type ToolConfig,
+  type ToolHandler,
+  ToolRegistry,
+} from "./tools.js";
+
+/**
+ * The registries build results as plain JSON objects; the low-level server checks every result it
+ * is handed (resultType, InputRequiredResult shape, capabilities) before it goes on the wire.
+ */
+type HandlerResult<K extends "callTool" | "getPrompt" | "readResource"> = Awaited<
+  ReturnType<NonNullable<Handlers[K]>>
+>;
+
+/** The name an unnamed server reports, and seals its default request state for. */
+export const UNNAMED_SERVER = "mcp-server";
+
+export interface McpServerInfo extends Partial<Implementation> {}
+
+export interface McpServerOptions extends ServerOptions {
+  /**
+   * How requestState is protected on the wire. Default: `RequestStateSecurity.ephemeral()`, a key that
+   * lives in this process only; pass `keys` shared by the fleet when several instances serve one name.
+   */
+  requestStateSecurity?: RequestStateSecurity;
+}
+
+/** A registered tool, prompt or resource; removing it tells listening clients the list changed. */
+export interface Registration {
+  readonly name: string;
+  remove(): void;
+}
+
+const MISSING_AUDIENCE =
+  'requestStateSecurity is configured but this server has no name, so its sealed requestState would be accepted by any server holding the same keys. Name the server (new McpServer({ name: "my-service", version: "1.0.0" }, ...)) or set an audience (new RequestStateSecurity({ keys, audience: "my-service" })).';
+
+/**
+ * The high-level MCP server: register tools, prompts and resources and it answers the protocol. It is
+ * built on the low-level `Server` (`mcp.server`, which transports take) with the request-state boundary
+ * installed first, so requestState is sealed by default and every handler and later middleware reads
+ * plaintext.
+ */
+export class McpServer {
+  /** The low-level server: hand it to a transport, e.g. `createNodeHandler(mcp.server)`. */
+  readonly server: Server;
+  readonly #tools: ToolRegistry;
+  readonly #prompts = new PromptRegistry();
+  readonly #resources = new ResourceRegistry();
+  #installed = { tools: false, prompts: false, resources: false };
+
+  constructor(info: McpServerInfo = {}, options: McpServerOptions = {}) {
+    const { requestStateSecurity, ...serverOptions } = options;
+    const named = typeof info.name === "string" && info.name.length > 0;
+    if (requestStateSecurity !== undefined) {
+      if (!(requestStateSecurity instanceof RequestStateSecurity)) {
+        throw new TypeError("requestStateSecurity must be a RequestStateSecurity from @roundtrip/sealing");
+      }
+      if (!named && requestStateSecurity.audience === undefined) throw new TypeError(MISSING_AUDIENCE);
+    }
+    const name = named ? (info.name as string) : UNNAMED_SERVER;
+    this.server = new Server({ ...info, name, version: info.version ?? "0.0.0" }, serverOptions);
+    const logger = serverOptions.logger ?? stderrLogger;
+    this.server.use(
+      requestStateBoundary(requestStateSecurity ?? RequestStateSecurity.ephemeral(), {
+        defaultAudience: name,
+        logger,
+      }),
+    );
+    this.#tools = new ToolRegistry(logger);
+  }
+
+  get name(): string {
+    return this.server.name;
+  }
+
+  /** Adds middleware after the request-state boundary: it sees plaintext requestState. */
+  use(middleware: Middleware): this {
+    this.server.use(middleware);
+    return this;
+  }
+
+  /**
+   * Registers a tool. Either its handler drives the rounds (it may return `inputRequired(...)` and reads
+   * `ctx.inputResponses` / `ctx.requestState`), or its `resolve` map does and the handler receives the
+   * resolved values: never both.
+   */
+  tool<
+    I extends SchemaLike = NoInput,
+    O extends SchemaLike | undefined = undefined,
+    R extends ResolverMapFor<Infer<I>> = Record<never, never>,
+  >(name: string, config: ToolConfig<I, O, R>, handler: ToolHandler<I, O, R>): Registration {
+    this.#tools.register(name, config as ToolConfig<SchemaLike, SchemaLike | undefined, unknown>, handler);
+    this.#installTools();
+    this.server.notifyToolsListChanged();
+    return {
+      name,
+      remove: () => {
+        if (this.#tools.remove(name)) this.server.notifyToolsListChanged();
+      },
+    };
+  }
+
+  /** Registers a prompt; its handler may ask before rendering by returning `inputRequired(...)`. */
+  prompt<I extends SchemaLike = NoInput>(
+    name: string,
+    config: PromptConfig<I>,
+    handler: PromptHandler<I>,
+  ): Registration {
+    this.#prompts.register(name, config as PromptConfig<SchemaLike>, handler);
+    this.#installPrompts();
+    this.server.notifyPromptsListChanged();
+    return {
+      name,
+      remove: () => {
+        if (this.#prompts.remove(name)) this.server.notifyPromptsListChanged();
+      },
+    };
+  }
+
+  /**
+   * Registers a resource at a URI, or a family of them at an RFC 6570 template (`{var}`, `{+var}`,
+   * `{#var}`). Only templates may ask for input: a static resource's handler cannot return
+   * `inputRequired(...)`.
+   */
+  resource<U extends string>(
+    name: string,
+    config: ResourceConfig<U>,
+    handler: ResourceHandler<U>,
+  ): Registration {
+    const unregister = this.#resources.register(name, config, handler);
+    this.#installResources();
+    this.server.notifyResourcesListChanged();
+    return {
+      name,
+      remove: () => {
+        if (unregister()) this.server.notifyResourcesListChanged();
+      },
+    };
+  }
+
+  /** Serves one JSON-RPC request in memory (what transports call). */
+  handleRequest(request: JsonRpcRequest, options?: HandleOptions): Promise<HandledResponse> {
+    return this.server.handleRequest(request, options);
+  }
+
+  /** Ends every open subscription stream. */
+  close(): void {
+    this.server.close();
+  }
+
+  #installTools(): void {
+    if (this.#installed.tools) return;
+    this.#installed.tools = true;
+    this.server.onListTools(() => ({ tools: this.#tools.list() }));
+    this.server.onCallTool(
+      (ctx, params) => this.#tools.call(params, ctx) as Promise<HandlerResult<"callTool">>,
+    );
+  }
+
+  #installPrompts(): void {
+    if (this.#installed.prompts) return;
+    this.#installed.prompts = true;
+    this.server.onListPrompts(() => ({ prompts: this.#prompts.list() }));
+    this.server.onGetPrompt(
+      (ctx, params) => this.#prompts.get(params, ctx) as Promise<HandlerResult<"getPrompt">>,
+    );
+  }
+
+  #installResources(): void {
+    if (this.#installed.resources) return;
+    this.#installed.resources = true;
+    this.server.onListResources(() => ({ resources: this.#resources.listResources() }));
+    this.server.onListResourceTemplates(() => ({ resourceTemplates: this.#resources.listTemplates() }));
+    this.server.onReadResource(
+      (ctx, params) => this.#resources.read(params, ctx) as Promise<HandlerResult<"readResource">>,
+    );
+  }
+}

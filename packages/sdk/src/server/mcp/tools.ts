@@ -1,0 +1,196 @@
+import type * as z from "zod";
+import { McpError } from "../../protocol/errors.js";
+import { isInputRequiredResult } from "../../protocol/input-required.js";
+import type { Logger } from "../../protocol/logger.js";
+import type { Icon } from "../../protocol/schemas/common.js";
+import type { InputRequiredResult } from "../../protocol/schemas/input-required.js";
+import type { CallToolParams } from "../../protocol/schemas/requests.js";
+import type { Tool, ToolAnnotations } from "../../protocol/schemas/tools.js";
+import type { RequestContext } from "../context.js";
+import type { ResultObject } from "../middleware.js";
+import { type Awaitable, type InputContext, inputContext, type McpContext, mcpContext } from "./context.js";
+import { InputResponseError } from "./input-responses.js";
+import {
+  buildResolverGraph,
+  ResolverFailure,
+  type ResolverGraph,
+  runResolverRound,
+} from "./resolver-engine.js";
+import type { AnyResolver, ResolvedValues, Resolver } from "./resolvers.js";
+import { type CompiledSchema, compileSchema, type Infer, type SchemaLike } from "./schema.js";
+import { type ToolReturn, toCallToolResult } from "./tool-result.js";
+
+/** The input of a tool that declares none: an empty object. */
+export type NoInput = z.ZodObject<{}>;
+
+/** Resolvers a tool with these arguments can run: each may read only arguments the tool has. */
+export type ResolverMapFor<Args> = Record<string, Resolver<unknown, Args>>;
+
+export interface ToolConfig<I extends SchemaLike, O extends SchemaLike | undefined, R> {
+  title?: string;
+  description?: string;
+  /** The arguments: a zod object or a JSON Schema with `type: "object"`. Validated before the handler runs. */
+  input?: I;
+  /** The structured result's schema; the handler then returns the structured value itself. */
+  output?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /**
+   * Named dependencies injected into the handler. A tool with resolvers lets them ask every question:
+   * its handler cannot return an InputRequiredResult.
+   */
+  resolve?: R;
+}
+
+/** A tool that drives its own rounds: it may return `inputRequired(...)` and reads the answers from `ctx`. */
+export type HandBuiltToolHandler<I, O> = (
+  args: Infer<I>,
+  ctx: InputContext,
+) => Awaitable<ToolReturn<O> | InputRequiredResult>;
+
+/** A tool whose resolvers ask the questions; it receives their values and only ever completes. */
+export type ResolverToolHandler<I, O, R> = (
+  args: Infer<I>,
+  resolved: ResolvedValues<R>,
+  ctx: McpContext,
+) => Awaitable<ToolReturn<O>>;
+
+/** Which of the two a tool is follows from its config: a `resolve` map with named resolvers, or none. */
+export type ToolHandler<I, O, R> = [keyof R] extends [never]
+  ? HandBuiltToolHandler<I, O>
+  : string extends keyof R
+    ? HandBuiltToolHandler<I, O>
+    : ResolverToolHandler<I, O, R>;
+
+interface RegisteredTool {
+  definition: Tool;
+  input: CompiledSchema;
+  output: CompiledSchema | undefined;
+  graph: ResolverGraph | undefined;
+  handler: (...params: never[]) => unknown;
+}
+
+const MIXED_CHANNELS =
+  "a call has one input_required channel, so the multi-round flow is driven either by resolvers or by the tool body, not both. Ask the question from a resolver, or drop the resolvers and build the InputRequiredResult by hand";
+
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  register(
+    name: string,
+    config: ToolConfig<SchemaLike, SchemaLike | undefined, unknown>,
+    handler: unknown,
+  ): void {
+    if (typeof name !== "string" || name.length === 0) throw new TypeError("A tool needs a non-empty name");
+    if (this.#tools.has(name)) {
+      throw new Error(`Tool '${name}' is already registered; remove it first or choose another name`);
+    }
+    if (typeof handler !== "function") throw new TypeError(`Tool '${name}' needs a handler function`);
+    const input = compileSchema(config.input ?? { type: "object", properties: {} }, {
+      what: `tool '${name}' input`,
+      objectRoot: true,
+      io: "input",
+    });
+    const output =
+      config.output === undefined
+        ? undefined
+        : compileSchema(config.output, { what: `tool '${name}' output`, objectRoot: false, io: "output" });
+    const resolvers = (config.resolve ?? {}) as Record<string, AnyResolver>;
+    const graph = Object.keys(resolvers).length > 0 ? buildResolverGraph(name, resolvers) : undefined;
+    const definition: Tool = { name, inputSchema: input.jsonSchema as Tool["inputSchema"] };
+    if (config.title !== undefined) definition.title = config.title;
+    if (config.description !== undefined) definition.description = config.description;
+    if (output) definition.outputSchema = output.jsonSchema;
+    if (config.annotations !== undefined) definition.annotations = config.annotations;
+    if (config.icons !== undefined) definition.icons = config.icons;
+    if (config._meta !== undefined) definition._meta = config._meta;
+    this.#tools.set(name, {
+      definition,
+      input,
+      output,
+      graph,
+      handler: handler as RegisteredTool["handler"],
+    });
+  }
+
+  remove(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
+  /** Sorted by name, so every instance of a fleet lists the same tools in the same order. */
+  list(): Tool[] {
+    return [...this.#tools.values()]
+      .map((tool) => tool.definition)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async call(params: CallToolParams, request: RequestContext): Promise<ResultObject> {
+    const tool = this.#tools.get(params.name);
+    if (!tool) {
+      throw McpError.invalidParams(
+        `Unknown tool: '${params.name}'; tools/list names the tools this server offers`,
+      );
+    }
+    const parsed = tool.input.parse(params.arguments ?? {});
+    if (!parsed.ok) {
+      throw McpError.invalidParams(
+        `Invalid arguments for tool '${params.name}': ${parsed.problems.join("; ")}`,
+      );
+    }
+    if (tool.graph) return this.#callWithResolvers(tool, tool.graph, parsed.value, params, request);
+    const handler = tool.handler as HandBuiltToolHandler<SchemaLike, SchemaLike>;
+    let result: Awaited<ReturnType<typeof handler>>;
+    try {
+      result = await handler(parsed.value as Infer<SchemaLike>, inputContext(request, params));
+    } catch (error) {
+      // An unusable answer is the user's to fix, reported to the caller like any tool failure.
+      if (error instanceof InputResponseError) return toolError(error.message);
+      throw error;
+    }
+    if (isInputRequiredResult(result)) return result;
+    return toCallToolResult(params.name, result, tool.output);
+  }
+
+  async #callWithResolvers(
+    tool: RegisteredTool,
+    graph: ResolverGraph,
+    args: unknown,
+    params: CallToolParams,
+    request: RequestContext,
+  ): Promise<ResultObject> {
+    const ctx = mcpContext(request);
+    let round: Awaited<ReturnType<typeof runResolverRound>>;
+    try {
+      round = await runResolverRound(graph, {
+        args,
+        ctx,
+        requestState: params.requestState,
+        inputResponses: params.inputResponses,
+        logger: this.#logger,
+      });
+    } catch (error) {
+      if (error instanceof ResolverFailure) return toolError(error.message);
+      throw error;
+    }
+    if (round.kind === "input_required") return round.result;
+    const handler = tool.handler as (args: unknown, resolved: unknown, ctx: McpContext) => Awaitable<unknown>;
+    const result = await handler(args, round.values, ctx);
+    if (isInputRequiredResult(result)) {
+      this.#logger.warn({ tool: params.name }, "a resolver tool returned an InputRequiredResult");
+      return toolError(
+        `Tool '${params.name}' returned an InputRequiredResult but declares resolvers: ${MIXED_CHANNELS}`,
+      );
+    }
+    return toCallToolResult(params.name, result, tool.output);
+  }
+}
+
+function toolError(text: string): ResultObject {
+  return { content: [{ type: "text", text }], isError: true };
+}

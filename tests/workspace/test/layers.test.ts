@@ -1,0 +1,90 @@
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, run } from "./repository.js";
+
+// The layering of @roundtrip/sdk is enforced by lint: a module written where it would break the rule
+// must fail `biome lint`, with the message that says what to do; one that keeps it must pass. The
+// probes go into a scratch tree laid out like the repository, under the repository's own biome.json,
+// so the real tree is never written to while other suites read it.
+let scratch: string;
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "roundtrip-layers-"));
+  await copyFile(join(repoRoot, "biome.json"), join(scratch, "biome.json"));
+});
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+let probes = 0;
+async function lint(folder: string, source: string): Promise<{ failed: boolean; output: string }> {
+  const path = join(scratch, folder, `probe-${++probes}.ts`);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, source);
+  const biome = join(repoRoot, "node_modules", ".bin", "biome");
+  return run(biome, ["lint", "--vcs-enabled=false", "--max-diagnostics=5", path], { cwd: scratch }).then(
+    ({ stdout, stderr }) => ({ failed: false, output: stdout + stderr }),
+    (error: { stdout?: string; stderr?: string }) => ({
+      failed: true,
+      output: `${error.stdout}${error.stderr}`,
+    }),
+  );
+}
+
+describe("lint keeps the SDK's layers", () => {
+  it.each([
+    [
+      "packages/sdk/src/client",
+      'import { Server } from "../server/server.js";',
+      "client/ never imports server/",
+    ],
+    [
+      "packages/sdk/src/client/oauth",
+      'import { McpServer } from "../../server/mcp/mcp-server.js";',
+      "client/ never imports server/",
+    ],
+    [
+      "packages/sdk/src/server/mcp",
+      'import { Client } from "../../client/client.js";',
+      "server/ never imports client/",
+    ],
+    [
+      "packages/sdk/src/protocol",
+      'import { Client } from "../client/client.js";',
+      "protocol/ is the bottom layer",
+    ],
+    [
+      "packages/sdk/src/protocol/auth",
+      'import { Server } from "../../server/server.js";',
+      "protocol/ is the bottom layer",
+    ],
+    [
+      "packages/sdk/src/server",
+      'import { handle } from "../test-support/in-process.js";',
+      "production modules never import",
+    ],
+    [
+      "apps/server/src",
+      'import { startStack } from "../test/support/stack.js";',
+      "production modules never import",
+    ],
+  ])("a module in %s that does %s fails", async (folder, line, message) => {
+    const { failed, output } = await lint(
+      folder,
+      `${line}\nexport const probe = [${line.match(/\{ (\w+) \}/)![1]}];\n`,
+    );
+    expect(failed).toBe(true);
+    expect(output).toContain("noRestrictedImports");
+    expect(output).toContain(message);
+  });
+
+  it.each([
+    ["packages/sdk/src/client", 'import { isCarrierMethod } from "../protocol/carriers.js";'],
+    ["packages/sdk/src/server/transport", 'import { isCarrierMethod } from "../../protocol/carriers.js";'],
+  ])("a module in %s that imports the layer below passes", async (folder, line) => {
+    const { failed, output } = await lint(folder, `${line}\nexport const probe = [isCarrierMethod];\n`);
+    expect(output).not.toContain("noRestrictedImports");
+    expect(failed).toBe(false);
+  });
+});
