@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { isRecord } from "../../protocol/is-record.js";
 import {
   classifyServerMessage,
   type JsonRpcMessage,
