@@ -1,15 +1,23 @@
-// `pnpm demo`'s first step: installs only what the demo runs (the CLI, the reference server, the
-// development authorization server, their dependencies, and the root's build tools), not the whole
-// workspace with its test suites, deploy tooling and benchmarks; says what it installed; builds it.
+// `pnpm demo`'s first step: installs only what the demo runs (the demo package, apps/demo, with what it
+// imports and runs: the CLI, the reference server, the development authorization server and the SDK;
+// their dependencies; and the root's build tools), not the whole workspace with its test suites, deploy
+// tooling and benchmarks; says what it installed; builds it. Plain JavaScript, since it runs before
+// anything is installed or built.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const DEMO_PACKAGES = ["@roundtrip/client", "@roundtrip/server", "@roundtrip/local-auth"];
+const DEMO = "@roundtrip/demo";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const store = join(root, "node_modules", ".pnpm");
+/** The workspace packages the demo depends on, from its manifest: `DEMO...` brings them along. */
+const demoDependencies = Object.entries(
+  JSON.parse(readFileSync(join(root, "apps", "demo", "package.json"), "utf8")).dependencies ?? {},
+)
+  .filter(([, range]) => String(range).startsWith("workspace:"))
+  .map(([name]) => name);
 
 /** Packages in the workspace's virtual store: one folder per installed package version. */
 function installed() {
@@ -21,7 +29,7 @@ function installed() {
 
 const before = installed();
 // The root package ("roundtrip") brings turbo and TypeScript, which the build step runs.
-const filters = ["roundtrip", ...DEMO_PACKAGES.map((name) => `${name}...`)].flatMap((f) => ["--filter", f]);
+const filters = ["roundtrip", `${DEMO}...`].flatMap((f) => ["--filter", f]);
 /** Runs pnpm with `args`; on failure, says what to check and exits with its status. */
 function pnpm(args, advice) {
   const { status, error } = spawnSync("pnpm", args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
@@ -39,7 +47,7 @@ pnpm(
 const after = installed();
 const added = after - before;
 process.stdout.write(
-  `Installed what the demo runs: ${DEMO_PACKAGES.join(", ")} and their dependencies ` +
+  `Installed what the demo runs: ${DEMO} with ${demoDependencies.join(", ")} and their dependencies ` +
     `(${after} packages in node_modules/.pnpm${added > 0 ? `, ${added} new` : ", all already there"}). ` +
     "The test suites' packages come with a full `pnpm install`.\n",
 );
@@ -50,7 +58,8 @@ pnpm(
     "turbo",
     "run",
     "build",
-    ...DEMO_PACKAGES.map((name) => `--filter=${name}`),
+    // The demo's build depends on the builds of the packages it imports (turbo's ^build).
+    `--filter=${DEMO}`,
     "--output-logs=errors-only",
   ],
   "Fix the build error above, then run pnpm demo again.",

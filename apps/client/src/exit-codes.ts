@@ -24,6 +24,22 @@ export const ExitCode = {
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/**
+ * What each exit code means, in a few words (the README's table, shorter): for a program that runs
+ * `roundtrip` and reports why a run failed, such as `pnpm demo`.
+ */
+export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
+  [ExitCode.ok]: "done",
+  [ExitCode.failure]: "the server, the network or the protocol failed",
+  [ExitCode.usage]: "bad command line, configuration or answers file",
+  [ExitCode.auth]: "credentials missing or refused",
+  [ExitCode.inputNeeded]: "the server asked for input that had no answer",
+  [ExitCode.toolError]: "the tool reported an error result",
+  [ExitCode.refused]: "the sampling request was refused",
+  [ExitCode.detached]: "the flow was saved with --detach",
+  [ExitCode.interrupted]: "interrupted",
+};
+
 /** An error the CLI reports as it is: the message says what to do, the code is the exit status. */
 export class CliError extends Error {
   override readonly name = "CliError";

@@ -21,3 +21,4 @@ export { Keyring, type KeyringStatus } from "./keyring/keyring.js";
 export { REDACTED_PATHS } from "./logging/redaction.js";
 export { createMcpServer, type McpServerSettings } from "./mcp/create-mcp-server.js";
 export { closeOnSignals, type ShutdownOptions } from "./shutdown.js";
+export { packageVersion } from "./version.js";

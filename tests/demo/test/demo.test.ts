@@ -5,9 +5,12 @@ import { describe, expect, it } from "vitest";
 
 const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
 
-/** `node scripts/demo.mjs <args>` from the repository root, with no terminal, as CI would run it. */
+/**
+ * `node apps/demo/bin/demo.js <args>` (what `pnpm demo` runs once it has installed and built) from the
+ * repository root, with no terminal, as CI would run it. turbo builds @roundtrip/demo before this suite.
+ */
 function runDemo(args: string[] = []): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["scripts/demo.mjs", ...args], {
+  const child = spawn(process.execPath, ["apps/demo/bin/demo.js", ...args], {
     cwd: REPOSITORY,
     // The demo keeps the person's own CLI settings out of its runs; the test does not rely on that.
     env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("ROUNDTRIP_"))),

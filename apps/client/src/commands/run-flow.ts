@@ -1,9 +1,8 @@
 import { requireServer } from "../config/settings.js";
 import { connect } from "../connection.js";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
-import { driveFlow, type FlowOutcome, type FlowRequest, type RetryFields } from "../flow/drive-flow.js";
-import { answerRound } from "../flow/round-answers.js";
-import { waitingLines, waitingQuestions } from "../flow/waiting-questions.js";
+import { driveFlow, type FlowOutcome, type FlowRequest } from "../flow/drive-flow.js";
+import { waitingLines } from "../flow/waiting-questions.js";
 import type { ResultWriter } from "../json-output.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { resultText } from "../result-text.js";
@@ -70,19 +69,10 @@ export async function resumeFlow(
   try {
     await connection.client.connect();
     const policy = answerPolicy(flags, settings, answers, connection, terminal);
-    const round = await answerRound(flow.inputRequests, policy);
-    if (round.kind === "detach") {
-      await store.save({ ...flow, waiting: round.waiting });
-      const questions = waitingQuestions(flow.inputRequests, round.waiting);
-      return report({ kind: "detached", id, waiting: round.waiting, questions }, request, writer, terminal);
-    }
-    const seed: RetryFields = { inputResponses: round.responses };
-    if (flow.requestState !== undefined) seed.requestState = flow.requestState;
     const outcome = await driveFlow(connection.client, request, policy, {
       server: flow.server,
       pending: store,
-      pendingId: id,
-      seed,
+      resume: flow,
     });
     return report(outcome, request, writer, terminal);
   } finally {

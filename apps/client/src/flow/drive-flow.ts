@@ -1,16 +1,14 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { CarrierMethod } from "@roundtrip/sdk";
 import {
+  type CarrierCall,
+  type CarrierMethod,
   type Client,
-  DEFAULT_MAX_ROUNDS,
-  INITIAL_BACKOFF_MS,
-  type InputRequiredResult,
-  type InputResponses,
-  isInputRequiredResult,
-  MAX_BACKOFF_MS,
+  InputRequiredRoundsExceededError,
+  type RoundHook,
+  type RoundsOutcome,
+  type SavedRound,
 } from "@roundtrip/sdk";
 import { CliError, ExitCode } from "../exit-codes.js";
-import { PendingStore } from "../pending-store.js";
+import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
 
@@ -21,11 +19,6 @@ export interface FlowRequest {
   arguments?: Record<string, unknown>;
 }
 
-export interface RetryFields {
-  inputResponses?: InputResponses;
-  requestState?: string;
-}
-
 export type FlowOutcome =
   | { kind: "complete"; result: Record<string, unknown> }
   | { kind: "detached"; id: string; waiting: string[]; questions: WaitingQuestion[] };
@@ -33,37 +26,39 @@ export type FlowOutcome =
 export interface FlowOptions {
   server: string;
   pending: PendingStore;
-  /** Set when finishing a saved flow: a further detach keeps its id, completion deletes it. */
-  pendingId?: string;
-  /** The first request's retry fields, when resuming. */
-  seed?: RetryFields;
-  maxRounds?: number;
-}
-
-function send(
-  client: Client,
-  request: FlowRequest,
-  fields: RetryFields,
-): Promise<Record<string, unknown> | InputRequiredResult> {
-  const options = { allowInputRequired: true as const, ...fields };
-  switch (request.method) {
-    case "tools/call":
-      return client.session.callTool(request.target, request.arguments, options);
-    case "prompts/get":
-      return client.session.getPrompt(
-        request.target,
-        request.arguments as Record<string, string> | undefined,
-        options,
-      );
-    case "resources/read":
-      return client.session.readResource(request.target, options);
-  }
+  /**
+   * A flow saved by --detach, to finish: its saved round is answered first, a further detach keeps its
+   * id (and the saved record, when that same round detaches again), completion deletes it.
+   */
+  resume?: PendingFlow;
 }
 
 /**
- * The rounds of one call, driven here rather than by the SDK's automatic loop because a round may end
- * the process: with --detach, a round that needs a person is saved (server, call, requestState and the
- * questions) and finished later by `roundtrip resume`. requestState is only ever copied, never read.
+ * The pending file keeps no round number: a resumed flow numbers its saved round 1. The SDK bounds
+ * each run's rounds on its own, so a resumed run may go as many rounds as a fresh one, as it always has.
+ */
+const SAVED_ROUND = 1;
+
+function carrierCall(request: FlowRequest): CarrierCall {
+  if (request.method === "resources/read") return { method: request.method, params: { uri: request.target } };
+  const params = { name: request.target, ...(request.arguments ? { arguments: request.arguments } : {}) };
+  return { method: request.method, params };
+}
+
+function savedRound(flow: PendingFlow, request: FlowRequest): SavedRound {
+  const result = {
+    resultType: "input_required" as const,
+    inputRequests: flow.inputRequests,
+    ...(flow.requestState === undefined ? {} : { requestState: flow.requestState }),
+  };
+  return { ...carrierCall(request), round: SAVED_ROUND, result };
+}
+
+/**
+ * The rounds of one call, run by the SDK's loop with a hook that answers each round the way this CLI
+ * does (--answers, --yes, then the person) and ends the process at a round that needs a person when
+ * --detach is given: the round is saved (server, call, requestState and the questions) and finished
+ * later by `roundtrip resume`. requestState is only ever copied, never read.
  */
 export async function driveFlow(
   client: Client,
@@ -71,55 +66,52 @@ export async function driveFlow(
   policy: AnswerPolicy,
   options: FlowOptions,
 ): Promise<FlowOutcome> {
-  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
-  let fields: RetryFields = { ...options.seed };
-  let rounds = 0;
-  let delay = INITIAL_BACKOFF_MS;
-  while (true) {
-    const result = await send(client, request, fields);
-    if (!isInputRequiredResult(result)) {
-      if (options.pendingId) await options.pending.delete(options.pendingId);
-      return { kind: "complete", result };
-    }
-    rounds += 1;
-    if (rounds > maxRounds) {
-      throw new CliError(
-        ExitCode.failure,
-        `the server kept asking for input for more than ${maxRounds} rounds of ${request.method} ${request.target}; it may be stuck, try the call again later`,
-      );
-    }
+  let waiting: string[] = [];
+  const onRound: RoundHook = async ({ result }) => {
     const requests = result.inputRequests ?? {};
-    if (Object.keys(requests).length === 0) {
-      // A round with only requestState: the server is waiting on something or shedding load.
-      await sleep(delay);
-      delay = Math.min(delay * 2, MAX_BACKOFF_MS);
-      fields = result.requestState === undefined ? {} : { requestState: result.requestState };
-      continue;
-    }
-    delay = INITIAL_BACKOFF_MS;
+    // A round with only requestState: the server is waiting on something; the SDK backs off and retries.
+    if (Object.keys(requests).length === 0) return { kind: "answer" };
     const outcome = await answerRound(requests, policy);
-    if (outcome.kind === "detach") {
-      const id = options.pendingId ?? PendingStore.newId();
-      await options.pending.save({
-        id,
-        createdAt: new Date().toISOString(),
-        server: options.server,
-        method: request.method,
-        target: request.target,
-        ...(request.arguments ? { arguments: request.arguments } : {}),
-        ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
-        inputRequests: requests,
-        waiting: outcome.waiting,
-        serverInfo: policy.asker.info,
-      });
-      return {
-        kind: "detached",
-        id,
-        waiting: outcome.waiting,
-        questions: waitingQuestions(requests, outcome.waiting),
-      };
-    }
-    fields = { inputResponses: outcome.responses };
-    if (result.requestState !== undefined) fields.requestState = result.requestState;
+    if (outcome.kind === "answered") return { kind: "answer", inputResponses: outcome.responses };
+    waiting = outcome.waiting;
+    return { kind: "stop" };
+  };
+  const { resume } = options;
+  const start = resume ? savedRound(resume, request) : carrierCall(request);
+  let outcome: RoundsOutcome;
+  try {
+    outcome = await client.runRounds(start, { onRound });
+  } catch (error) {
+    if (!(error instanceof InputRequiredRoundsExceededError)) throw error;
+    throw new CliError(
+      ExitCode.failure,
+      `the server kept asking for input for more than ${error.maxRounds} rounds of ${request.method} ${request.target}; it may be stuck, try the call again later`,
+      { cause: error },
+    );
   }
+  if (outcome.kind === "complete") {
+    if (resume) await options.pending.delete(resume.id);
+    return { kind: "complete", result: outcome.result };
+  }
+  const { round, result } = outcome.saved;
+  const requests = result.inputRequests ?? {};
+  const id = resume?.id ?? PendingStore.newId();
+  if (resume && round === SAVED_ROUND) {
+    // Nothing was sent: the saved round still waits, now for what is still missing.
+    await options.pending.save({ ...resume, waiting });
+  } else {
+    await options.pending.save({
+      id,
+      createdAt: new Date().toISOString(),
+      server: options.server,
+      method: request.method,
+      target: request.target,
+      ...(request.arguments ? { arguments: request.arguments } : {}),
+      ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
+      inputRequests: requests,
+      waiting,
+      serverInfo: policy.asker.info,
+    });
+  }
+  return { kind: "detached", id, waiting, questions: waitingQuestions(requests, waiting) };
 }

@@ -1,76 +1,21 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { fetchAuthorizationServerMetadata, type TokenVerifier } from "@roundtrip/sdk/auth";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ApprovalStore, Approver } from "../approvals/approval-store.js";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { type ApprovalStore, sameUser } from "../approvals/approval-store.js";
+import { ApprovalSignIn, type ApprovalSignInOptions, SIGN_IN_TTL_S } from "./approval-sign-in.js";
+import { approverCookie, approverOf } from "./approver-cookie.js";
+import { cookiesOf, setCookie } from "./cookies.js";
+import { csrfToken, csrfValid } from "./csrf-token.js";
+import { escapeHtml, sendHtml } from "./html-page.js";
+import { createMessageSigner } from "./message-signer.js";
 
 export const APPROVALS_PATH = "/approvals";
 /** The sign-in redirect URI's path, on the page's origin (infra/local's interactive client: loopback /callback). */
 export const CALLBACK_PATH = "/callback";
 
 const RELEASE = /^rel-[0-9a-f]{8}$/;
-const APPROVER_COOKIE = "roundtrip_approver";
 const LOGIN_COOKIE = "roundtrip_login";
-const APPROVER_TTL_S = 600;
-const LOGIN_TTL_S = 600;
-const MAX_LOGINS = 1_000;
 
-export interface ApprovalPageOptions {
+export interface ApprovalPageOptions extends ApprovalSignInOptions {
   approvals: ApprovalStore;
-  /** The authorization server whose users approve; its metadata gives the endpoints. */
-  issuer: string;
-  /** The public client (authorization code + PKCE) the page signs people in with. */
-  clientId: string;
-  /** The RFC 8707 resource the sign-in token is for: this server's canonical URI. */
-  resource: string;
-  scopes: readonly string[];
-  /** The server's own access-token verifier: the approver is whoever the verified token names. */
-  verifier: TokenVerifier;
-}
-
-interface Endpoints {
-  authorization_endpoint: string;
-  token_endpoint: string;
-  /** RFC 9207: the issuer promises to name itself in every authorization response. */
-  issParameter: boolean;
-}
-
-interface PendingLogin {
-  release: string;
-  verifier: string;
-  redirectUri: string;
-  expiresAt: number;
-}
-
-const b64 = (value: string) => Buffer.from(value, "utf8").toString("base64url");
-const unb64 = (value: string) => Buffer.from(value, "base64url").toString("utf8");
-
-function equalText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function cookiesOf(request: FastifyRequest): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  for (const part of (request.headers.cookie ?? "").split(";")) {
-    const separator = part.indexOf("=");
-    if (separator > 0) cookies[part.slice(0, separator).trim()] = part.slice(separator + 1).trim();
-  }
-  return cookies;
-}
-
-function html(reply: FastifyReply, status: number, title: string, body: string) {
-  return reply
-    .code(status)
-    .type("text/html; charset=utf-8")
-    .header("content-security-policy", "default-src 'none'; form-action 'self'")
-    .header("cache-control", "no-store")
-    .header("x-frame-options", "DENY")
-    .send(`<!doctype html><title>${escapeHtml(title)}</title>${body}`);
 }
 
 /**
@@ -86,61 +31,8 @@ export async function registerApprovalPage(
   app: FastifyInstance,
   options: ApprovalPageOptions,
 ): Promise<void> {
-  const key = randomBytes(32);
-  const mac = (text: string) => createHmac("sha256", key).update(text).digest("base64url");
-  const logins = new Map<string, PendingLogin>();
-  let endpoints: Promise<Endpoints> | undefined;
-
-  // The SDK's discovery: the document must name exactly the configured issuer.
-  const discover = (): Promise<Endpoints> => {
-    endpoints ??= (async () => {
-      const metadata = await fetchAuthorizationServerMetadata(options.issuer);
-      const { authorization_endpoint, token_endpoint } = metadata;
-      if (typeof authorization_endpoint !== "string" || typeof token_endpoint !== "string") {
-        throw new Error(`the metadata of ${options.issuer} names no authorization or token endpoint`);
-      }
-      return {
-        authorization_endpoint,
-        token_endpoint,
-        issParameter: metadata.authorization_response_iss_parameter_supported === true,
-      };
-    })();
-    endpoints.catch(() => {
-      endpoints = undefined;
-    });
-    return endpoints;
-  };
-
-  const approverCookie = (approver: Approver, secure: boolean) => {
-    const expiresAt = Math.floor(Date.now() / 1000) + APPROVER_TTL_S;
-    const payload = `${b64(approver.subject)}.${b64(approver.issuer)}.${expiresAt}`;
-    return `${APPROVER_COOKIE}=${payload}.${mac(`approver|${payload}`)}; Path=${APPROVALS_PATH}; Max-Age=${APPROVER_TTL_S}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
-  };
-
-  /** The signed-in approver, if the cookie is this process's own, unexpired and intact. */
-  const approverOf = (request: FastifyRequest): (Approver & { cookie: string }) | undefined => {
-    const cookie = cookiesOf(request)[APPROVER_COOKIE];
-    const parts = cookie?.split(".");
-    if (cookie === undefined || parts?.length !== 4) return undefined;
-    const [subject = "", issuer = "", expiry = "", signature = ""] = parts;
-    if (!equalText(signature, mac(`approver|${subject}.${issuer}.${expiry}`))) return undefined;
-    if (!(Number(expiry) > Date.now() / 1000)) return undefined;
-    return { subject: unb64(subject), issuer: unb64(issuer), cookie };
-  };
-
-  // Per page: a fresh nonce, bound by the MAC to the approver cookie and the release.
-  const csrfToken = (cookie: string, release: string) => {
-    const nonce = randomBytes(16).toString("base64url");
-    return `${nonce}.${mac(`csrf|${nonce}|${cookie}|${release}`)}`;
-  };
-  const csrfValid = (token: unknown, cookie: string, release: string) => {
-    if (typeof token !== "string") return false;
-    const [nonce = "", signature = "", ...rest] = token.split(".");
-    return (
-      rest.length === 0 && nonce !== "" && equalText(signature, mac(`csrf|${nonce}|${cookie}|${release}`))
-    );
-  };
-
+  const signer = createMessageSigner();
+  const signIn = new ApprovalSignIn(options);
   const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
   await app.register(async (scope) => {
@@ -157,11 +49,11 @@ export async function registerApprovalPage(
       const title = `Release ${release}`;
       const heading = `<h1>${title}</h1><p>${escapeHtml(record.service)} to ${escapeHtml(record.env)}</p>`;
       if (record.state === "approved") {
-        return html(reply, 200, title, `${heading}<p>Approved. Return to your MCP client.</p>`);
+        return sendHtml(reply, 200, title, `${heading}<p>Approved. Return to your MCP client.</p>`);
       }
-      const viewer = approverOf(request);
+      const viewer = approverOf(signer, request);
       if (!viewer) {
-        return html(
+        return sendHtml(
           reply,
           200,
           title,
@@ -169,16 +61,16 @@ export async function registerApprovalPage(
             `<p><a href="${APPROVALS_PATH}/${release}/sign-in">Sign in</a></p>`,
         );
       }
-      if (viewer.subject !== record.requester.subject || viewer.issuer !== record.requester.issuer) {
-        return html(
+      if (!sameUser(viewer, record.requester)) {
+        return sendHtml(
           reply,
           403,
           title,
           `${heading}<p>Only the user who asked for this deployment can approve it.</p>`,
         );
       }
-      const token = csrfToken(viewer.cookie, release);
-      return html(
+      const token = csrfToken(signer, viewer.cookie, release);
+      return sendHtml(
         reply,
         200,
         title,
@@ -192,9 +84,9 @@ export async function registerApprovalPage(
       async (request, reply) => {
         const { release } = request.params;
         if (!RELEASE.test(release)) return reply.code(404).type("text/plain").send("Unknown release");
-        const viewer = approverOf(request);
+        const viewer = approverOf(signer, request);
         if (!viewer) return reply.code(403).type("text/plain").send("Sign in first");
-        if (!csrfValid(request.body?.csrf, viewer.cookie, release)) {
+        if (!csrfValid(signer, request.body?.csrf, viewer.cookie, release)) {
           return reply.code(403).type("text/plain").send("Missing or invalid form token; reload the page");
         }
         const outcome = await options.approvals.approve(release, viewer);
@@ -206,7 +98,7 @@ export async function registerApprovalPage(
             .send("Only the user who asked for this deployment can approve it");
         }
         request.log.info({ release }, "release approved");
-        return html(reply, 200, `Release ${release}`, "<p>Approved. Return to your MCP client.</p>");
+        return sendHtml(reply, 200, `Release ${release}`, "<p>Approved. Return to your MCP client.</p>");
       },
     );
 
@@ -215,85 +107,41 @@ export async function registerApprovalPage(
       async (request, reply) => {
         const { release } = request.params;
         if (!RELEASE.test(release)) return reply.code(404).type("text/plain").send("Unknown release");
-        const { authorization_endpoint } = await discover();
-        const now = Date.now();
-        for (const [state, login] of logins) if (login.expiresAt <= now) logins.delete(state);
-        if (logins.size >= MAX_LOGINS)
-          return reply.code(503).type("text/plain").send("Too many sign-ins in progress");
-        const state = randomBytes(16).toString("base64url");
-        const verifier = randomBytes(32).toString("base64url");
-        const redirectUri = `${originOf(request)}${CALLBACK_PATH}`;
-        logins.set(state, { release, verifier, redirectUri, expiresAt: now + LOGIN_TTL_S * 1000 });
-        const target = new URL(authorization_endpoint);
-        target.search = new URLSearchParams({
-          response_type: "code",
-          client_id: options.clientId,
-          redirect_uri: redirectUri,
-          scope: ["openid", ...options.scopes].join(" "),
-          state,
-          code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-          code_challenge_method: "S256",
-          resource: options.resource,
-        }).toString();
+        const started = await signIn.start(release, `${originOf(request)}${CALLBACK_PATH}`);
+        if (!started) return reply.code(503).type("text/plain").send("Too many sign-ins in progress");
         // The state is also bound to this browser, so a callback started elsewhere is not accepted here.
-        return reply
-          .header(
-            "set-cookie",
-            `${LOGIN_COOKIE}=${state}; Path=${CALLBACK_PATH}; Max-Age=${LOGIN_TTL_S}; HttpOnly; SameSite=Lax${request.protocol === "https" ? "; Secure" : ""}`,
-          )
-          .redirect(target.href);
+        const cookie = setCookie(LOGIN_COOKIE, started.state, {
+          path: CALLBACK_PATH,
+          maxAgeS: SIGN_IN_TTL_S,
+          secure: request.protocol === "https",
+        });
+        return reply.header("set-cookie", cookie).redirect(started.url.href);
       },
     );
 
-    scope.get<{ Querystring: Record<string, string | undefined> }>(CALLBACK_PATH, async (request, reply) => {
-      const { state, code, iss } = request.query;
-      const login = state === undefined ? undefined : logins.get(state);
-      if (
-        state === undefined ||
-        !login ||
-        cookiesOf(request)[LOGIN_COOKIE] !== state ||
-        login.expiresAt <= Date.now()
-      ) {
+    scope.get(CALLBACK_PATH, async (request, reply) => {
+      const params = new URL(request.url, "http://callback.invalid").searchParams;
+      const login = signIn.take(params.get("state"), cookiesOf(request)[LOGIN_COOKIE]);
+      if (!login) {
         return reply.code(400).type("text/plain").send("Sign-in expired or not started here; start again");
       }
-      logins.delete(state);
-      // RFC 9207: a response naming another issuer, or none when the issuer promises to name itself, is
-      // not acted on (not even its error fields).
-      const { token_endpoint, issParameter } = await discover();
-      if ((iss === undefined && issParameter) || (iss !== undefined && iss !== options.issuer)) {
-        return reply.code(400).type("text/plain").send("Sign-in answered by another issuer");
+      const result = await signIn.finish(login, params);
+      switch (result.outcome) {
+        case "other-issuer":
+          return reply.code(400).type("text/plain").send("Sign-in answered by another issuer");
+        case "not-completed":
+          return reply.code(403).type("text/plain").send("Sign-in was not completed");
+        case "failed":
+          request.log.warn({ reason: result.reason }, "approval sign-in failed");
+          return reply.code(403).type("text/plain").send("Sign-in failed");
+        case "signed-in": {
+          const cookie = approverCookie(signer, result.approver, {
+            path: APPROVALS_PATH,
+            secure: request.protocol === "https",
+          });
+          return reply.header("set-cookie", cookie).redirect(`${APPROVALS_PATH}/${login.release}`);
+        }
       }
-      if (code === undefined) return reply.code(403).type("text/plain").send("Sign-in was not completed");
-      const response = await fetch(token_endpoint, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-        body: new URLSearchParams({
-          grant_type: "authorization_code",
-          code,
-          redirect_uri: login.redirectUri,
-          code_verifier: login.verifier,
-          client_id: options.clientId,
-          resource: options.resource,
-        }),
-      });
-      const tokens = (await response.json().catch(() => ({}))) as { access_token?: unknown };
-      if (!response.ok || typeof tokens.access_token !== "string") {
-        request.log.warn({ status: response.status }, "approval sign-in: token request refused");
-        return reply.code(403).type("text/plain").send("Sign-in failed");
-      }
-      const principal = await options.verifier.verify(tokens.access_token).catch(() => undefined);
-      if (principal?.subject === undefined || principal.issuer !== options.issuer) {
-        return reply.code(403).type("text/plain").send("Sign-in failed");
-      }
-      return reply
-        .header(
-          "set-cookie",
-          approverCookie(
-            { subject: principal.subject, issuer: principal.issuer },
-            request.protocol === "https",
-          ),
-        )
-        .redirect(`${APPROVALS_PATH}/${login.release}`);
     });
   });
 }

@@ -1,5 +1,6 @@
 import type { InputResponses } from "../protocol/schemas/input-required.js";
 import type { ProgressParams } from "../protocol/schemas/notifications.js";
+import type { RoundHook } from "./rounds.js";
 
 /** Options every client request takes. */
 export interface CallOptions {
@@ -19,4 +20,14 @@ export interface CarrierCallOptions extends CallOptions {
   inputResponses?: InputResponses;
   /** The saved requestState of that round, exactly as received. */
   requestState?: string;
+}
+
+/** Options of runRounds: those of callTool, and the hook that sees each round. */
+export interface RoundsOptions extends CarrierCallOptions {
+  /**
+   * Sees every InputRequiredResult, in order, and decides: answer it (through the callbacks, or with
+   * its own inputResponses) or stop, ending the call with a `stopped` outcome to resume later. Without
+   * it the callbacks answer every round, as in callTool.
+   */
+  onRound?: RoundHook;
 }

@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { CarrierMethod as Carrier } from "../protocol/carriers.js";
+import type { CarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
 import type { JsonRpcRequest } from "../protocol/jsonrpc.js";
@@ -12,7 +12,7 @@ import {
   CompleteResultSchema,
 } from "../protocol/schemas/completion.js";
 import { type DiscoverResult, DiscoverResultSchema } from "../protocol/schemas/discover.js";
-import type { InputRequiredResult } from "../protocol/schemas/input-required.js";
+import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
 import type { LoggingMessageParams, ProgressParams } from "../protocol/schemas/notifications.js";
 import {
   type GetPromptResult,
@@ -40,7 +40,8 @@ import {
   META,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "../protocol/versions.js";
-import type { CallOptions, CarrierCallOptions } from "./call-options.js";
+import { firstIssue } from "../protocol/zod-issues.js";
+import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
 import {
   answerInputRequest,
   type CapabilityChoices,
@@ -55,6 +56,9 @@ import { InputRequiredNotAllowedError, ToolRejectedError, VersionNegotiationErro
 import {
   type Clock,
   DEFAULT_MAX_ROUNDS,
+  driveRounds,
+  type InputRequiredLoop,
+  type LoopRound,
   type RetryFields,
   realClock,
   runInputRequiredLoop,
@@ -62,6 +66,7 @@ import {
 import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 import { NotificationRouter } from "./notification-router.js";
 import { readCarrierResult, readResult } from "./results.js";
+import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
@@ -98,7 +103,7 @@ export interface ListOptions extends CallOptions {
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };
 const MAX_TOOL_PAGES = 100;
 
-const CARRIER_SCHEMAS: Record<Carrier, z.ZodType<Record<string, unknown>>> = {
+const CARRIER_SCHEMAS: Record<CarrierMethod, z.ZodType<Record<string, unknown>>> = {
   "tools/call": CallToolResultSchema,
   "prompts/get": GetPromptResultSchema,
   "resources/read": ReadResourceResultSchema,
@@ -113,6 +118,25 @@ function retryFieldsOf(options: { inputResponses?: RetryFields["inputResponses"]
 
 function targetOf(params: Record<string, unknown>): string {
   return String(params.name ?? params.uri ?? "");
+}
+
+/** Where a saved round resumes; its answers and requestState are decided there, so none may come with it. */
+function resumePoint(saved: SavedRound, options: CarrierCallOptions): LoopRound {
+  if (options.inputResponses !== undefined || options.requestState !== undefined) {
+    throw new TypeError(
+      "runRounds was given a saved round and inputResponses or requestState: the saved round's answers and requestState are decided when it resumes; pass a CarrierCall to send answers of your own",
+    );
+  }
+  if (!Number.isInteger(saved.round) || saved.round < 1) {
+    throw new RangeError(`a saved round's number is a whole number from 1, not ${String(saved.round)}`);
+  }
+  const parsed = InputRequiredResultSchema.safeParse(saved.result);
+  if (!parsed.success) {
+    throw new TypeError(
+      `the saved round's result is not an InputRequiredResult: ${firstIssue(parsed.error)}`,
+    );
+  }
+  return { round: saved.round, result: saved.result };
 }
 
 /**
@@ -246,16 +270,63 @@ export class Client {
     return this.#rounds("resources/read", { uri }, options) as Promise<ReadResourceResult>;
   }
 
+  /**
+   * The rounds of a tools/call, prompts/get or resources/read, with `onRound` deciding each one: answer
+   * it (through the callbacks, or with the hook's own inputResponses) or stop there. Pass the `saved`
+   * round of a stopped outcome, to this client or a fresh one in another process, to answer it and go on.
+   */
+  async runRounds<M extends CarrierMethod>(
+    start: CarrierCall<M> | SavedRound<M>,
+    options: RoundsOptions = {},
+  ): Promise<RoundsOutcome<M>> {
+    const { method } = start;
+    const from = "result" in start ? resumePoint(start, options) : undefined;
+    const { onRound } = options;
+    const params: Record<string, unknown> = { ...start.params };
+    const signal = this.#callSignal(options);
+    await this.#ready(signal);
+    this.#refuseDroppedTool(method, params);
+    const outcome = await driveRounds({
+      ...this.#loop(method, params, options, signal),
+      from,
+      decide:
+        onRound &&
+        (({ round, result }, roundSignal) =>
+          onRound({
+            method,
+            params: start.params,
+            round,
+            result,
+            target: targetOf(params),
+            server: this.serverInfo,
+            signal: roundSignal,
+          })),
+    });
+    if (outcome.kind === "complete") return { kind: "complete", result: outcome.result as CarrierResults[M] };
+    const { round, result } = outcome;
+    return { kind: "stopped", saved: { method, params: start.params, round, result } };
+  }
+
   async #rounds(
-    method: Carrier,
+    method: CarrierMethod,
     params: Record<string, unknown>,
     options: CarrierCallOptions,
   ): Promise<unknown> {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
+    return runInputRequiredLoop(this.#loop(method, params, options, signal));
+  }
+
+  /** The rounds of one carrier request, bounded by the call's `signal`. */
+  #loop(
+    method: CarrierMethod,
+    params: Record<string, unknown>,
+    options: CarrierCallOptions,
+    signal: AbortSignal | undefined,
+  ): InputRequiredLoop<unknown> {
     const target = targetOf(params);
-    return runInputRequiredLoop({
+    return {
       method,
       maxRounds: this.#options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
       clock: this.#options.clock ?? realClock,
@@ -274,7 +345,7 @@ export class Client {
           server: this.serverInfo,
           signal: answerSignal,
         }),
-    });
+    };
   }
 
   readonly #leg: LegSender = async (method, params, options: ManualCallOptions) => {

@@ -1,7 +1,7 @@
 // The client side of @roundtrip/sdk: the Client and its round loop, the input callbacks and the client
 // transports. Named exports only.
 export type { AuthChallenge, ClientAuthProvider } from "./auth-provider.js";
-export type { CallOptions, CarrierCallOptions } from "./call-options.js";
+export type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
 export type {
   CapabilityChoices,
   ElicitationMode,
@@ -22,17 +22,18 @@ export {
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";
-export {
-  type Clock,
-  DEFAULT_MAX_ROUNDS,
-  INITIAL_BACKOFF_MS,
-  type InputRequiredLoop,
-  MAX_BACKOFF_MS,
-  type RetryFields,
-  realClock,
-  runInputRequiredLoop,
-} from "./input-required-driver.js";
+export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
+export type {
+  CarrierCall,
+  CarrierParams,
+  CarrierResults,
+  InputRequiredRound,
+  RoundDecision,
+  RoundHook,
+  RoundsOutcome,
+  SavedRound,
+} from "./rounds.js";
 export type { ClientTransport, TransportRequestOptions } from "./transport/client-transport.js";
 export {
   type HttpClientOptions,

@@ -4,7 +4,9 @@ import type { InputRequest, InputRequiredResult, InputResponse } from "../protoc
 import { InputRequiredRoundsExceededError } from "./errors.js";
 import {
   DEFAULT_MAX_ROUNDS,
+  driveRounds,
   type InputRequiredLoop,
+  type LoopRound,
   type RetryFields,
   runInputRequiredLoop,
 } from "./input-required-driver.js";
@@ -188,5 +190,85 @@ describe("runInputRequiredLoop", () => {
       },
     });
     await expect(runInputRequiredLoop(loop)).rejects.toThrow("deadline");
+  });
+});
+
+describe("driveRounds with a decide hook", () => {
+  it("decides every round in order; stop ends the loop at that round and sends nothing for it", async () => {
+    const seen: number[] = [];
+    const answered: number[] = [];
+    const { loop, sent } = scripted([asks("a"), stateOnly("b"), asks("c"), DONE], {
+      decide: ({ round }) => {
+        seen.push(round);
+        return round === 3 ? { kind: "stop" } : { kind: "answer" };
+      },
+      async answer(_key, _request, round) {
+        answered.push(round);
+        return ACCEPT;
+      },
+    });
+    const outcome = await driveRounds(loop);
+    expect(outcome).toEqual({ kind: "stopped", round: 3, result: asks("c") });
+    expect(seen).toEqual([1, 2, 3]);
+    expect(answered).toEqual([1]);
+    expect(sent).toHaveLength(3);
+  });
+
+  it("sends a decision's inputResponses instead of answering, and still backs off on state-only rounds", async () => {
+    const mine = { q: { action: "decline" as const } };
+    const { loop, sent, clock } = scripted(
+      [stateOnly("1"), stateOnly("2"), asks("3"), stateOnly("4"), DONE],
+      {
+        decide: ({ result }) =>
+          result.inputRequests ? { kind: "answer", inputResponses: mine } : { kind: "answer" },
+        async answer() {
+          throw new Error("the decision answered");
+        },
+      },
+    );
+    await expect(driveRounds(loop)).resolves.toEqual({ kind: "complete", result: DONE });
+    expect(clock.sleeps).toEqual([50, 100, 50]);
+    expect(sent[3]).toEqual({ inputResponses: mine, requestState: "3" });
+    expect(sent[2]).toEqual({ requestState: "2" });
+  });
+
+  it("resumes from a saved round: decided first, numbered on from it, with a budget of its own", async () => {
+    const from: LoopRound = { round: 7, result: asks("saved") };
+    const seen: number[] = [];
+    const { loop, sent } = scripted([asks("forever")], {
+      from,
+      maxRounds: 2,
+      decide: ({ round }) => {
+        seen.push(round);
+        return { kind: "answer" };
+      },
+    });
+    await expect(driveRounds(loop)).rejects.toBeInstanceOf(InputRequiredRoundsExceededError);
+    expect(seen).toEqual([7, 8, 9]);
+    expect(sent[0]).toEqual({ inputResponses: { q: ACCEPT }, requestState: "saved" });
+    expect(sent).toHaveLength(3);
+  });
+
+  it("a saved state-only round waits the backoff before its retry", async () => {
+    const { loop, sent, clock } = scripted([DONE], {
+      from: { round: 1, result: stateOnly("later") },
+      decide: () => ({ kind: "answer" }),
+    });
+    await driveRounds(loop);
+    expect(clock.sleeps).toEqual([50]);
+    expect(sent).toEqual([{ requestState: "later" }]);
+  });
+
+  it("stops waiting for the hook when the signal aborts", async () => {
+    const controller = new AbortController();
+    const { loop, sent } = scripted([asks("s"), DONE], {
+      signal: controller.signal,
+      decide: () => {
+        controller.abort(new Error("user gave up"));
+        return new Promise(() => {});
+      },
+    });
+    await expect(driveRounds(loop)).rejects.toThrow("user gave up");
+    expect(sent).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authorizationCodeFrom } from "./authorization-response.js";
+import { authorizationCodeFrom, checkResponseIssuer } from "./authorization-response.js";
 import type { OAuthError } from "./errors.js";
 
 const issuer = "https://as.example";
@@ -70,5 +70,19 @@ describe("authorizationCodeFrom", () => {
     expect(
       failure(() => authorizationCodeFrom(params({ state: "s1", iss: issuer }), expected)).message,
     ).toMatch(/neither a code/);
+  });
+});
+
+describe("checkResponseIssuer", () => {
+  it("checks iss without looking at state, code or error", () => {
+    expect(() => checkResponseIssuer(params({ iss: issuer }), expected)).not.toThrow();
+    expect(() => checkResponseIssuer(params({ state: "other", iss: issuer }), expected)).not.toThrow();
+    expect(failure(() => checkResponseIssuer(params({ iss: `${issuer}/`, code: "c" }), expected)).code).toBe(
+      "authorization_response",
+    );
+    expect(failure(() => checkResponseIssuer(params({ code: "c" }), expected)).message).toMatch(
+      /no iss parameter/,
+    );
+    expect(() => checkResponseIssuer(params({ code: "c" }), { issuer, issRequired: false })).not.toThrow();
   });
 });

@@ -9,15 +9,15 @@ export interface ExpectedAuthorizationResponse {
 }
 
 /**
- * Checks the parameters the redirect delivered and returns the authorization code. The RFC 9207 `iss`
- * check comes first and covers error responses too: a response from another issuer (a mix-up attack)
- * is not acted on at all. `iss` is compared as an exact string, as RFC 9207 §2.4 requires: a value that
- * equals the issuer only after URL normalization (a trailing slash, case, a default port) is refused.
+ * The RFC 9207 mix-up check on its own, for a redirect endpoint that finds its pending request by
+ * `state` before it can check anything else. `iss` is compared as an exact string, as RFC 9207 §2.4
+ * requires: a value that equals the issuer only after URL normalization (a trailing slash, case, a
+ * default port) is refused.
  */
-export function authorizationCodeFrom(
+export function checkResponseIssuer(
   params: URLSearchParams,
-  expected: ExpectedAuthorizationResponse,
-): string {
+  expected: Pick<ExpectedAuthorizationResponse, "issuer" | "issRequired">,
+): void {
   const iss = params.get("iss");
   if (iss !== null) {
     if (iss !== expected.issuer) {
@@ -32,6 +32,18 @@ export function authorizationCodeFrom(
       `the authorization response has no iss parameter although ${expected.issuer} advertises authorization_response_iss_parameter_supported; refusing it (RFC 9207). Start the sign-in again`,
     );
   }
+}
+
+/**
+ * Checks the parameters the redirect delivered and returns the authorization code. The `iss` check
+ * comes first and covers error responses too: a response from another issuer (a mix-up attack) is not
+ * acted on at all.
+ */
+export function authorizationCodeFrom(
+  params: URLSearchParams,
+  expected: ExpectedAuthorizationResponse,
+): string {
+  checkResponseIssuer(params, expected);
   if (params.get("state") !== expected.state) {
     throw new OAuthError(
       "authorization_response",

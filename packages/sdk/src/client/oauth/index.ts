@@ -1,6 +1,19 @@
 export type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 export type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
-export { authorizationCodeFrom, type ExpectedAuthorizationResponse } from "./authorization-response.js";
+export {
+  type AuthorizationCodeEndpoints,
+  type AuthorizationRequest,
+  authorizationCodeEndpoints,
+  type CodeRedemption,
+  redeemAuthorizationCode,
+  type StartedAuthorization,
+  startAuthorization,
+} from "./authorization-code.js";
+export {
+  authorizationCodeFrom,
+  checkResponseIssuer,
+  type ExpectedAuthorizationResponse,
+} from "./authorization-response.js";
 export {
   type AuthorizationServerDiscoveryOptions,
   discoverAuthorizationServer,
@@ -18,12 +31,8 @@ export {
   registerClient,
 } from "./client-registration.js";
 export { OAuthError, type OAuthErrorCode } from "./errors.js";
-export {
-  type AuthorizationRedirect,
-  type OAuthClientOptions,
-  type OAuthClientProvider,
-  oauthClientProvider,
-} from "./oauth-client-provider.js";
+export type { AuthorizationRedirect, OAuthClientOptions } from "./oauth-client-options.js";
+export { type OAuthClientProvider, oauthClientProvider } from "./oauth-client-provider.js";
 export { createPkce, type Pkce, pkceChallenge, randomState } from "./pkce.js";
 export {
   type DiscoveredResourceMetadata,

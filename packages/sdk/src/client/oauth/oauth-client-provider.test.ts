@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AuthChallenge } from "../auth-provider.js";
 import { OAuthError } from "./errors.js";
-import { type OAuthClientOptions, oauthClientProvider } from "./oauth-client-provider.js";
+import type { OAuthClientOptions } from "./oauth-client-options.js";
+import { oauthClientProvider } from "./oauth-client-provider.js";
 import {
   type ScriptedAuthorizationServer,
   startScriptedAuthorizationServer,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import type { SavedRound } from "../../client/rounds.js";
 import { McpError } from "../../protocol/errors.js";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import type { CallToolResult } from "../../protocol/schemas/tools.js";
@@ -175,5 +176,39 @@ describe.each(WIRES)("README examples over %s", (wire) => {
     expect(textOf(await client.callTool("deploy", { env: "prod" }))).toBe("Deployed r1 to prod");
     expect(user.asked).toEqual(["Deploy r1 to prod?"]);
     expect(shipped).toEqual(["r1@prod"]);
+  });
+
+  it("deploy stops at the confirmation, and a fresh client finishes it from the saved round", async () => {
+    const mcp = new McpServer({ name: "ops", version: "1.0.0" });
+    const shipped: string[] = [];
+    deploy(mcp, { next: () => "r7", ship: (release, env) => shipped.push(`${release}@${env}`) });
+    const logged: string[] = [];
+    const log = (line: string) => logged.push(line);
+    let file = "";
+
+    const options = { capabilities: { elicitation: { form: {} } } };
+    const job = (await connect(mcp, wire, options)).client;
+    const outcome = await job.runRounds(
+      { method: "tools/call", params: { name: "deploy", arguments: { env: "prod" } } },
+      {
+        onRound: (round) => {
+          log(`round ${round.round}: ${Object.keys(round.result.inputRequests ?? {}).join(", ")}`);
+          return { kind: "stop" };
+        },
+      },
+    );
+    if (outcome.kind === "stopped") file = JSON.stringify(outcome.saved);
+
+    const saved = JSON.parse(file) as SavedRound<"tools/call">;
+    const resumed = await (await connect(mcp, wire, options)).client.runRounds(saved, {
+      onRound: (round) =>
+        round.round === saved.round
+          ? { kind: "answer", inputResponses: { confirm: { action: "accept", content: { confirm: true } } } }
+          : { kind: "stop" },
+    });
+    if (resumed.kind === "complete") log(textOf(resumed.result));
+
+    expect(logged).toEqual(["round 1: confirm", "Deployed r7 to prod"]);
+    expect(shipped).toEqual(["r7@prod"]);
   });
 });

@@ -10,12 +10,9 @@ import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
 import { type Awaitable, type InputContext, inputContext, type McpContext, mcpContext } from "./context.js";
 import { InputResponseError } from "./input-responses.js";
-import {
-  buildResolverGraph,
-  ResolverFailure,
-  type ResolverGraph,
-  runResolverRound,
-} from "./resolver-engine.js";
+import { ResolverFailure } from "./resolver-failure.js";
+import { buildResolverGraph, type ResolverGraph } from "./resolver-graph.js";
+import { runResolverRound } from "./resolver-round.js";
 import type { AnyResolver, ResolvedValues, Resolver } from "./resolvers.js";
 import { type CompiledSchema, compileSchema, type Infer, type SchemaLike } from "./schema.js";
 import { type ToolReturn, toCallToolResult } from "./tool-result.js";

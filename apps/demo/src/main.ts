@@ -8,11 +8,12 @@ import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { styleText } from "node:util";
-import { DevelopmentBrowser } from "../infra/local/dist/index.js";
-import { commandLine, runCli, stopChildren } from "./demo/cli.mjs";
-import { startStack } from "./demo/stack.mjs";
+import { EXIT_CODE_MEANINGS, ExitCode, type ExitCodeValue } from "@roundtrip/client";
+import { DevelopmentBrowser, firstPostForm, type VisitedPage } from "@roundtrip/local-auth";
+import { BIN_FROM_REPOSITORY, type CliResult, commandLine, runCli, stopChildren } from "./cli.js";
+import { type Round, type Stack, startStack } from "./stack.js";
 
-const USAGE = "usage: node scripts/demo.mjs [--scripted]   (pnpm demo [--scripted])";
+const USAGE = "usage: pnpm demo [--scripted]   (node apps/demo/bin/demo.js [--scripted])";
 const flags = process.argv.slice(2);
 if (flags.includes("-h") || flags.includes("--help")) {
   process.stdout.write(`${USAGE}\n`);
@@ -31,38 +32,41 @@ const CLI_TIMEOUT_MS = 120_000;
 
 // hasColors() honours NO_COLOR, FORCE_COLOR and TERM=dumb.
 const colors = Boolean(process.stdout.isTTY && process.stdout.hasColors?.());
-const paint = (format, text) => (colors ? styleText(format, text) : text);
+const paint = (format: Parameters<typeof styleText>[0], text: string) =>
+  colors ? styleText(format, text) : text;
 const say = (line = "") => process.stdout.write(`${line}\n`);
-const note = (line) => say(paint("cyan", `  » ${line}`));
+const note = (line: string) => say(paint("cyan", `  » ${line}`));
 
 class DemoFailure extends Error {}
+/** An unexpected error as a developer wants to see it: with its stack. */
+const stackOf = (error: unknown) => (error instanceof Error ? (error.stack ?? String(error)) : String(error));
 /** The person pressed Ctrl+C inside a prompt: the CLI had the terminal in raw mode, so only it saw it. */
 class Interrupted extends Error {}
 
 // ---------------------------------------------------------------------------------------------------
 // Rounds, as the reference server sees them
 
-let lastRound;
+let lastRound: Round | undefined;
 /** Set by the round that asks for the deploy approval URL. */
-let approvalUrl;
-/** Interactive only: the approval started as soon as the URL was handed out. */
-let backgroundApproval;
+let approvalUrl: string | undefined;
+/** Interactive only: the approval started as soon as the URL was handed out; its error, if it failed. */
+let backgroundApproval: Promise<unknown> | undefined;
 /** Lines about that approval, held back while the CLI owns the terminal. */
-const heldLines = [];
+const heldLines: string[] = [];
 
 /** A result as one line of at most `max` characters. */
-function oneLine(text, max) {
+function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s*\n\s*/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function resultSummary(round) {
+function resultSummary(round: Round): string {
   if (round.stateOnly) return "state only, nothing to answer: the client backs off and retries";
   if (round.inputRequired) return `asks for ${round.asks.map((ask) => ask.text).join(", ")}`;
   return round.isError ? "an error result" : "the result";
 }
 
-function onRound(round) {
+function onRound(round: Round): void {
   lastRound = round;
   const answering = round.answered.length > 0 ? ` answering ${round.answered.join(", ")}` : "";
   const state = round.withState ? " (+requestState)" : "";
@@ -72,15 +76,22 @@ function onRound(round) {
       `  ⇄ round ${round.round}: ${round.method} ${round.target}${answering}${state} → ${resultSummary(round)}`,
     ),
   );
-  const approval = round.asks.find((ask) => ask.key === "approval" && ask.url);
-  if (approval) {
-    approvalUrl = approval.url;
+  const url = round.asks.find((ask) => ask.key === "approval" && ask.url)?.url;
+  if (url) {
+    approvalUrl = url;
     if (interactive && backgroundApproval === undefined) {
       // Written before the answer leaves the server, so it lands above the CLI's prompt, not inside it.
       note("alice's browser opens that page now and approves it (its lines follow once the CLI is done)");
-      backgroundApproval = approveAs(approvalUrl, (line) => heldLines.push(line)).catch((error) => error);
+      backgroundApproval = approveAs(url, (line) => heldLines.push(line)).catch((error: unknown) => error);
     }
   }
+}
+
+/** Forgets the approval of an earlier deploy. A function, since onRound sets what it resets. */
+function resetApproval(): void {
+  approvalUrl = undefined;
+  backgroundApproval = undefined;
+  heldLines.length = 0;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -88,20 +99,8 @@ function onRound(round) {
 
 const alice = new DevelopmentBrowser("alice");
 
-/** The fields of the page's first POST form: where it goes and its hidden inputs. */
-function approveForm(html) {
-  const form = /<form\b[^>]*\baction="([^"]+)"[^>]*>([\s\S]*?)<\/form>/i.exec(html);
-  if (!form) return undefined;
-  const fields = {};
-  for (const [input] of form[2].matchAll(/<input\b[^>]*>/gi)) {
-    const name = /\bname="([^"]*)"/.exec(input)?.[1];
-    if (name !== undefined) fields[name] = /\bvalue="([^"]*)"/.exec(input)?.[1] ?? "";
-  }
-  return { action: form[1], fields };
-}
-
 /** Opens the approval page as alice, signs in from its link, and presses Approve. */
-async function approveAs(url, log) {
+async function approveAs(url: string, log: (line: string) => void): Promise<string | undefined> {
   const page = new URL(url);
   const release = page.pathname.split("/").pop();
   log(`alice opens ${page.href}`);
@@ -112,7 +111,7 @@ async function approveAs(url, log) {
   }
   log("signing in as alice on the development authorization server");
   const signedIn = await alice.visit(new URL(signIn, page).href, page.origin);
-  const form = approveForm(signedIn.html);
+  const form = firstPostForm(signedIn.html);
   if (signedIn.status !== 200 || form === undefined) {
     throw new DemoFailure(
       `after signing in, ${signedIn.url.href} shows no Approve button (HTTP ${signedIn.status})`,
@@ -134,37 +133,43 @@ async function approveAs(url, log) {
 // ---------------------------------------------------------------------------------------------------
 // The CLI
 
-let cliEnvironment;
+let cliEnvironment: NodeJS.ProcessEnv;
 
-/** The CLI's exit codes (apps/client/README.md), so a failure says what went wrong. */
-const EXIT_MEANINGS = {
-  1: "the server, the network or the protocol failed",
-  2: "bad command line, configuration or answers file",
-  3: "credentials missing or refused",
-  4: "the server asked for input that had no answer",
-  5: "the tool reported an error result",
-  6: "the sampling request was refused",
-  10: "the flow was saved with --detach",
-};
+/** What an exit code says went wrong (apps/client/README.md); nothing for success or an unknown code. */
+function exitMeaning(code: number | null): string | undefined {
+  if (code === null || code === ExitCode.ok || !Object.hasOwn(EXIT_CODE_MEANINGS, code)) return undefined;
+  return EXIT_CODE_MEANINGS[code as ExitCodeValue];
+}
+
+interface RoundtripOptions {
+  /** The exit code that counts as success. */
+  expect?: ExitCodeValue;
+  /** Hands the CLI this terminal, for a person to answer its prompts. */
+  person?: boolean;
+  watch?: (stderr: string) => void;
+}
 
 /** `roundtrip <args>`, shown as typed; fails the step unless it exits with `expect`. */
-async function roundtrip(args, { expect = 0, person = false, watch } = {}) {
+async function roundtrip(
+  args: string[],
+  { expect = ExitCode.ok, person = false, watch }: RoundtripOptions = {},
+): Promise<CliResult> {
   say(paint("bold", `$ ${commandLine(args)}`));
   const run = runCli(args, {
     env: cliEnvironment,
     interactive: person,
     echo: (line) => say(line),
-    watch,
+    ...(watch ? { watch } : {}),
     ...(person ? {} : { timeoutMs: CLI_TIMEOUT_MS }),
   });
   const result = await run.exited;
   if (result.timedOut) {
     throw new DemoFailure(`\`${commandLine(args)}\` did not finish within ${CLI_TIMEOUT_MS / 1000} s`);
   }
-  if (person && result.code === 130) throw new Interrupted();
+  if (person && result.code === ExitCode.interrupted) throw new Interrupted();
   if (result.code !== expect) {
     const last = result.stderr.trim().split("\n").pop();
-    const meaning = EXIT_MEANINGS[result.code];
+    const meaning = exitMeaning(result.code);
     throw new DemoFailure(
       `\`${commandLine(args)}\` exited with ${result.code ?? result.signal} instead of ${expect}` +
         (meaning ? ` (${meaning})` : "") +
@@ -175,25 +180,25 @@ async function roundtrip(args, { expect = 0, person = false, watch } = {}) {
 }
 
 /** In scripted mode, what the person would otherwise see on the screen must be there. */
-function expectOutput(result, pattern, what) {
-  if (interactive) return;
+function expectOutput(result: CliResult, pattern: RegExp, what: string): string | undefined {
+  if (interactive) return undefined;
   const match = pattern.exec(result.stdout);
   if (!match) throw new DemoFailure(`expected ${what}, got: ${result.stdout.trim() || "(nothing)"}`);
   return match[0];
 }
 
 /** The outcome of the step's last round, as the server sent it. */
-function lastResult() {
+function lastResult(): string {
   return lastRound?.resultText ?? "";
 }
 
 // ---------------------------------------------------------------------------------------------------
 // The steps
 
-let answersDir;
+let answersDir: string;
 
 /** Scripted answers: one file per step, keyed by the input request keys the server asks under. */
-async function answers(name, content) {
+async function answers(name: string, content: Record<string, unknown>): Promise<string[]> {
   if (interactive) return [];
   const file = join(answersDir, `${name}.json`);
   await writeFile(file, `${JSON.stringify(content, null, 2)}\n`);
@@ -201,16 +206,25 @@ async function answers(name, content) {
   return ["--answers", file];
 }
 
-const scripted = (...args) => (interactive ? [] : args);
+const scripted = (...args: string[]) => (interactive ? [] : args);
 
-const STEPS = [
+interface Step {
+  name: string;
+  /** Every later step depends on it: a failure stops the demo. */
+  required?: boolean;
+  heading: string;
+  /** Runs the step and returns what the summary says about it. */
+  run(): Promise<string>;
+}
+
+const STEPS: Step[] = [
   {
     name: "login",
     // Every later step needs the tokens.
     required: true,
     heading: "authorization code + PKCE through the CLI's loopback callback, alice in the browser",
     async run() {
-      let signedIn;
+      let signedIn: Promise<VisitedPage | Error> | undefined;
       const result = await roundtrip(
         ["login", "--client-id", "mcp-interactive", "--scope", "mcp:tools mcp:deploy", "--no-browser"],
         {
@@ -225,7 +239,7 @@ const STEPS = [
                 note(`alice's browser reached the CLI's callback: HTTP ${page.status} ${page.url.pathname}`);
                 return page;
               },
-              (error) => error,
+              (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
             );
           },
         },
@@ -291,18 +305,16 @@ const STEPS = [
     heading:
       "several rounds and a process restart: a confirmation form, then approval on the server's page (URL mode)",
     async run() {
-      approvalUrl = undefined;
-      backgroundApproval = undefined;
-      heldLines.length = 0;
+      resetApproval();
       const args = ["call", "deploy", "service=api", "env=staging"];
-      let detached;
+      let detached: CliResult;
       if (interactive) {
         note("--detach saves the flow at its first question; a new process finishes it, asking you");
-        detached = await roundtrip([...args, "--detach"], { expect: 10 });
+        detached = await roundtrip([...args, "--detach"], { expect: ExitCode.detached });
       } else {
         note("--answers confirms; --detach saves the flow when the server waits for the approval page");
         const file = await answers("deploy", { confirm: { confirm: true } });
-        detached = await roundtrip([...args, ...file, "--detach"], { expect: 10 });
+        detached = await roundtrip([...args, ...file, "--detach"], { expect: ExitCode.detached });
       }
       const id = /roundtrip resume (\S+)/.exec(detached.stderr)?.[1];
       if (id === undefined) throw new DemoFailure("the detached deploy printed no pending flow id");
@@ -357,13 +369,13 @@ const STEPS = [
 // ---------------------------------------------------------------------------------------------------
 // Start, run, always stop
 
-let stack;
-let workDir;
-let stopping;
+let stack: Stack | undefined;
+let workDir: string | undefined;
+let stopping: Promise<void> | undefined;
 /** Set by SIGINT, SIGTERM or SIGHUP, whose handler stops everything and ends the process. */
 let signalled = false;
 
-function shutDown() {
+function shutDown(): Promise<void> {
   stopping ??= (async () => {
     stopChildren();
     await stack?.close();
@@ -372,7 +384,7 @@ function shutDown() {
   return stopping;
 }
 
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
     if (signalled) return;
     signalled = true;
@@ -382,7 +394,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   });
 }
 
-async function main() {
+async function main(): Promise<number> {
   const started = performance.now();
   say(paint("bold", "Roundtrip demo: MCP 2026-07-28 multi round-trip requests, end to end"));
   say(
@@ -412,11 +424,11 @@ async function main() {
   say(`Reference MCP server              ${stack.url}`);
   say("Every step runs the CLI as a new process, as if you had typed:");
   say(`  export ROUNDTRIP_SERVER=${stack.url} ROUNDTRIP_HOME=${home}`);
-  say('  alias roundtrip="node apps/client/dist/bin.js"');
+  say(`  alias roundtrip="node ${BIN_FROM_REPOSITORY}"`);
   say(paint("dim", "Lines starting with ⇄ are the rounds as the server answers them."));
 
-  const results = [];
-  const failures = [];
+  const results: { name: string; ok: boolean; detail: string; ms: number }[] = [];
+  const failures: { step: string; message: string }[] = [];
   for (const [index, step] of STEPS.entries()) {
     say();
     say(paint(["bold", "green"], `── ${index + 1}/${STEPS.length} ${step.name}: ${step.heading}`));
@@ -432,7 +444,7 @@ async function main() {
         say(`demo: interrupted at ${step.name}; stopping both servers`);
         return 130;
       }
-      const message = error instanceof DemoFailure ? error.message : (error?.stack ?? String(error));
+      const message = error instanceof DemoFailure ? error.message : stackOf(error);
       results.push({ name: step.name, ok: false, detail: message, ms: performance.now() - stepStarted });
       failures.push({ step: step.name, message });
       say(paint("red", `✗ ${step.name}: ${message}`));
@@ -454,7 +466,7 @@ async function main() {
   if (failures.length > 0) {
     const failed = failures.map((failure) => failure.step).join(", ");
     process.stderr.write(
-      `\ndemo: ${failures.length} of ${STEPS.length} steps failed (${failed}): ${failures[0].message}\n`,
+      `\ndemo: ${failures.length} of ${STEPS.length} steps failed (${failed}): ${failures[0]?.message}\n`,
     );
     return 1;
   }
@@ -462,11 +474,11 @@ async function main() {
   return 0;
 }
 
-let code;
+let code: number;
 try {
   code = await main();
 } catch (error) {
-  process.stderr.write(`demo: failed before its steps could run: ${error?.stack ?? error}\n`);
+  process.stderr.write(`demo: failed before its steps could run: ${stackOf(error)}\n`);
   code = 1;
 }
 // A signal's handler ends the process itself; everything else ends here.

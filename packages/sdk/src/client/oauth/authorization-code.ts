@@ -1,0 +1,103 @@
+import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
+import type { ClientCredentials } from "./client-authentication.js";
+import { endpointUrl } from "./endpoint-url.js";
+import { OAuthError } from "./errors.js";
+import { createPkce, randomState } from "./pkce.js";
+import { splitScope } from "./scope-selection.js";
+import { requestToken, type TokenRequestOptions, type TokenResponse } from "./token-request.js";
+
+export interface AuthorizationCodeEndpoints {
+  authorizationEndpoint: URL;
+  tokenEndpoint: URL;
+}
+
+/**
+ * The two endpoints of the authorization code grant, checked before anything is sent: both must be
+ * secure URLs, and the server must advertise PKCE S256, without which the MCP authorization spec
+ * forbids proceeding.
+ */
+export function authorizationCodeEndpoints(
+  server: AuthorizationServerMetadata,
+  allowInsecureHttp = false,
+): AuthorizationCodeEndpoints {
+  if (!server.code_challenge_methods_supported?.includes("S256")) {
+    throw new OAuthError(
+      "unsupported",
+      `the authorization server ${server.issuer} does not advertise PKCE S256 (code_challenge_methods_supported); the MCP authorization spec forbids proceeding without it`,
+    );
+  }
+  return {
+    authorizationEndpoint: endpointUrl(
+      server.authorization_endpoint,
+      "authorization_endpoint",
+      allowInsecureHttp,
+    ),
+    tokenEndpoint: endpointUrl(server.token_endpoint, "token_endpoint", allowInsecureHttp),
+  };
+}
+
+export interface AuthorizationRequest {
+  clientId: string;
+  redirectUri: string;
+  /** Undefined sends no scope parameter. */
+  scope?: string | undefined;
+  /** The RFC 8707 resource the token is for. */
+  resource: string;
+}
+
+/** A request sent on its way: the caller keeps `state` and `codeVerifier` until the redirect returns. */
+export interface StartedAuthorization {
+  url: URL;
+  state: string;
+  codeVerifier: string;
+}
+
+/** The authorization endpoint URL for one request, with a fresh state and S256 proof key. */
+export async function startAuthorization(
+  authorizationEndpoint: URL,
+  request: AuthorizationRequest,
+): Promise<StartedAuthorization> {
+  const pkce = await createPkce();
+  const state = randomState();
+  const url = new URL(authorizationEndpoint);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", request.clientId);
+  url.searchParams.set("redirect_uri", request.redirectUri);
+  if (request.scope !== undefined) url.searchParams.set("scope", request.scope);
+  // OpenID Connect servers grant offline_access only with an explicit consent prompt (OIDC Core §11).
+  if (splitScope(request.scope).includes("offline_access")) url.searchParams.set("prompt", "consent");
+  url.searchParams.set("state", state);
+  url.searchParams.set("code_challenge", pkce.challenge);
+  url.searchParams.set("code_challenge_method", pkce.method);
+  url.searchParams.set("resource", request.resource);
+  return { url, state, codeVerifier: pkce.verifier };
+}
+
+export interface CodeRedemption {
+  code: string;
+  /** The redirect URI of the authorization request, which the token endpoint compares. */
+  redirectUri: string;
+  codeVerifier: string;
+  resource: string;
+}
+
+/** Exchanges the code the redirect brought back (already checked by `authorizationCodeFrom`) for tokens. */
+export function redeemAuthorizationCode(
+  tokenEndpoint: URL,
+  redemption: CodeRedemption,
+  client: ClientCredentials,
+  options: TokenRequestOptions = {},
+): Promise<TokenResponse> {
+  return requestToken(
+    tokenEndpoint,
+    {
+      grant_type: "authorization_code",
+      code: redemption.code,
+      redirect_uri: redemption.redirectUri,
+      code_verifier: redemption.codeVerifier,
+      resource: redemption.resource,
+    },
+    client,
+    options,
+  );
+}

@@ -1,0 +1,80 @@
+import { secureUrl } from "../../protocol/auth/secure-url.js";
+import type { TokenEndpointAuthMethod } from "./client-authentication.js";
+import { checkClientMetadataUrl } from "./client-registration.js";
+import { OAuthError } from "./errors.js";
+import type { TokenStore } from "./token-store.js";
+
+/** How the user agent reaches the authorization endpoint and comes back. */
+export interface AuthorizationRedirect {
+  /** Registered with the authorization server; a loopback `http://127.0.0.1:<port>/…` URL or an https one. */
+  redirectUri: string;
+  /**
+   * Send the user agent to `url` (open a browser, or follow it in a test) and resolve with the query
+   * parameters of the callback (code, state, iss, or error). The SDK creates state and PKCE, checks
+   * state and iss, and exchanges the code.
+   */
+  authorize(url: URL, signal?: AbortSignal): Promise<URLSearchParams>;
+}
+
+export interface OAuthClientOptions {
+  /** `authorization_code` acts for a user (needs `redirect`); `client_credentials` acts as the client itself. */
+  grant: "client_credentials" | "authorization_code";
+  /** A pre-registered client; omit both for a client metadata document or dynamic registration. */
+  clientId?: string;
+  clientSecret?: string;
+  /** Used as client_id with authorization servers that advertise client_id_metadata_document_supported. */
+  clientMetadataUrl?: string;
+  /** Client metadata sent with dynamic registration (RFC 7591); merged over the defaults. */
+  clientMetadata?: { client_name?: string; redirect_uris?: string[]; [field: string]: unknown };
+  /** Default: chosen from the authorization server's token_endpoint_auth_methods_supported. */
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /** Overrides scope selection (challenge scope, then the resource's scopes_supported). */
+  scope?: string;
+  /** Default: in memory, for the life of the process. */
+  store?: TokenStore;
+  /** Required for authorization_code. */
+  redirect?: AuthorizationRedirect;
+  fetch?: typeof fetch;
+  /** How many 403 insufficient_scope step-ups one request may go through (default 2). */
+  maxStepUps?: number;
+  /** Allows http:// endpoints on hosts other than loopback (which always may use http). Never in production. */
+  allowInsecureHttp?: boolean;
+  /** Milliseconds since the epoch; for tests. */
+  now?: () => number;
+}
+
+/** Refuses a configuration that could only fail later, in the middle of someone's request. */
+export function checkOAuthClientOptions(options: OAuthClientOptions): void {
+  if (options.grant !== "authorization_code" && options.grant !== "client_credentials") {
+    throw new OAuthError(
+      "configuration",
+      `grant must be "authorization_code" or "client_credentials", not ${JSON.stringify(options.grant)}`,
+    );
+  }
+  if (options.clientSecret !== undefined && options.clientId === undefined) {
+    throw new OAuthError(
+      "configuration",
+      "clientSecret is set without clientId: set both for a pre-registered client",
+    );
+  }
+  if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
+  if (
+    options.maxStepUps !== undefined &&
+    !(Number.isInteger(options.maxStepUps) && options.maxStepUps >= 0)
+  ) {
+    throw new OAuthError("configuration", "maxStepUps must be a whole number, 0 or more");
+  }
+  if (options.grant === "authorization_code") {
+    if (!options.redirect) {
+      throw new OAuthError(
+        "configuration",
+        "the authorization_code grant needs redirect: { redirectUri, authorize(url) } to send the user to the authorization server",
+      );
+    }
+    try {
+      secureUrl(options.redirect.redirectUri, "redirectUri", options.allowInsecureHttp);
+    } catch (error) {
+      throw new OAuthError("configuration", (error as Error).message, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import type { ServerResponse } from "node:http";
+import { errorResponse } from "../../protocol/jsonrpc.js";
+import type { HttpError } from "./http-errors.js";
+
+/** `body` as JSON, or no body when it is undefined; nothing once a stream has sent its headers. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return;
+  if (body === undefined) {
+    res.writeHead(status, headers).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res
+    .writeHead(status, {
+      ...headers,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+    })
+    .end(text);
+}
+
+/** A JSON-RPC error without id where the refusal has a code, so JSON-RPC clients can read it too. */
+export function sendHttpError(res: ServerResponse, error: HttpError): void {
+  const body =
+    error.code === undefined
+      ? undefined
+      : errorResponse(undefined, { code: error.code, message: error.message });
+  sendJson(res, error.status, body ?? { error: error.message }, { ...error.headers });
+}
