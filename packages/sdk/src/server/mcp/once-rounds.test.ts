@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Logger } from "../../protocol/logger.js";
 import { MemoryOnceStore } from "../once/memory-once-store.js";
 import type { OnceStore } from "../once/once-store.js";
@@ -10,24 +10,14 @@ import {
   FROZEN_ERROR,
   firstRound,
   type OnceServer,
-  type OnceServerOptions,
   resultOf,
   send,
-  startOnceServer,
+  serversClosedAfterEach,
   textOf,
   until,
 } from "./test-support/once.js";
 
-const running: OnceServer[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
-});
-
-async function start(options: OnceServerOptions): Promise<OnceServer> {
-  const server = await startOnceServer(options);
-  running.push(server);
-  return server;
-}
+const start = serversClosedAfterEach();
 
 /** A clock the test moves: McpServer's in seconds, the memory store's in milliseconds. */
 function testClock(start = 1_800_000_000) {

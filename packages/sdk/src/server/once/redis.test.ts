@@ -6,10 +6,9 @@ import {
   FROZEN_ERROR,
   firstRound,
   type OnceServer,
-  type OnceServerOptions,
   resultOf,
   send,
-  startOnceServer,
+  serversClosedAfterEach,
   textOf,
   until,
 } from "../mcp/test-support/once.js";
@@ -18,14 +17,13 @@ import { RedisServer } from "./test-support/redis-server.js";
 
 let redis: RedisServer;
 const clients: { destroy(): void }[] = [];
-const running: OnceServer[] = [];
+const start = serversClosedAfterEach();
 
 beforeAll(async () => {
   redis = await RedisServer.start();
 }, 120_000);
 
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((server) => server.close()));
   for (const client of clients.splice(0)) client.destroy();
 });
 
@@ -44,12 +42,6 @@ async function connectedStore(prefix = `test:${Math.random().toString(36).slice(
   clients.push(client);
   await client.connect();
   return { client, prefix, store: new RedisOnceStore({ client, prefix, timeoutMs: 1000 }) };
-}
-
-async function start(options: OnceServerOptions): Promise<OnceServer> {
-  const server = await startOnceServer(options);
-  running.push(server);
-  return server;
 }
 
 describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP", () => {

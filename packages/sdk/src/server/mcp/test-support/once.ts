@@ -1,4 +1,5 @@
 import { RequestStateSecurity } from "@roundtrip/sealing";
+import { afterEach } from "vitest";
 import * as z from "zod";
 import { elicitForm, inputRequired } from "../../../protocol/input-required.js";
 import { type Logger, silentLogger } from "../../../protocol/logger.js";
@@ -136,4 +137,17 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
     await new Promise((resolve) => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 50);
   }
+}
+
+/** Starts once-servers for one test file and closes those a test started after it. */
+export function serversClosedAfterEach(): (options: OnceServerOptions) => Promise<OnceServer> {
+  const running: OnceServer[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((server) => server.close()));
+  });
+  return async (options) => {
+    const server = await startOnceServer(options);
+    running.push(server);
+    return server;
+  };
 }
