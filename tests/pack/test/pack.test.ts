@@ -41,6 +41,7 @@ const APP_DEPENDENCIES = [
   "zod@4.2.0",
   "@aws-sdk/client-kms@3.910.0",
   "fastify@5.2.0",
+  "redis@6.3.1",
   "typescript@5.9.3",
   "@types/node@20",
 ];
@@ -50,6 +51,7 @@ const SHARED = [
   ["@roundtrip/sdk", "zod"],
   ["@roundtrip/sdk", "@roundtrip/sealing"],
   ["@roundtrip/sdk", "fastify"],
+  ["@roundtrip/sdk", "redis"],
   ["@roundtrip/sealing", "@aws-sdk/client-kms"],
 ] as const;
 

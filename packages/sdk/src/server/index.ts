@@ -29,6 +29,7 @@ export {
   type Registration,
   UNNAMED_SERVER,
 } from "./mcp/mcp-server.js";
+export type { OnceOptions } from "./mcp/once-rounds.js";
 export type { PromptConfig, PromptHandler, PromptReturn } from "./mcp/prompts.js";
 export {
   type AnyResolver,
@@ -68,6 +69,8 @@ export type {
   ToolHandler,
 } from "./mcp/tools.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
+export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./once/memory-once-store.js";
+export type { OnceRecord, OnceStore, OnceTtl } from "./once/once-store.js";
 export {
   invalidRequestStateError,
   type RequestStateBoundaryOptions,

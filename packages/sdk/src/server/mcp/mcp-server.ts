@@ -4,8 +4,10 @@ import { stderrLogger } from "../../protocol/logger.js";
 import type { Implementation } from "../../protocol/schemas/common.js";
 import type { Handlers } from "../handlers.js";
 import type { Middleware } from "../middleware.js";
+import type { OnceStore } from "../once/once-store.js";
 import { requestStateBoundary } from "../request-state-boundary.js";
 import { type HandledResponse, type HandleOptions, Server, type ServerOptions } from "../server.js";
+import { type OnceOptions, OnceRounds } from "./once-rounds.js";
 import { type PromptConfig, type PromptHandler, PromptRegistry } from "./prompts.js";
 import { type ResourceConfig, type ResourceHandler, ResourceRegistry } from "./resources.js";
 import type { Infer, SchemaLike } from "./schema.js";
@@ -36,6 +38,14 @@ export interface McpServerOptions extends ServerOptions {
    * lives in this process only; pass `keys` shared by the fleet when several instances serve one name.
    */
   requestStateSecurity?: RequestStateSecurity;
+  /**
+   * How `once: true` tools, prompts and resource templates keep their rounds single-use: the store
+   * (default: a `MemoryOnceStore`, right for one process only; give a fleet a shared one such as
+   * `RedisOnceStore` from `@roundtrip/sdk/redis`), how long outcomes are kept, how long a flow may last.
+   */
+  once?: OnceOptions;
+  /** The current time in unix seconds (fractional), for sealing and once-flows. Defaults to the system clock. */
+  now?: () => number;
 }
 
 /** A registered tool, prompt or resource; removing it tells listening clients the list changed. */
@@ -59,10 +69,11 @@ export class McpServer {
   readonly #tools: ToolRegistry;
   readonly #prompts = new PromptRegistry();
   readonly #resources = new ResourceRegistry();
+  readonly #once: OnceRounds;
   #installed = { tools: false, prompts: false, resources: false };
 
   constructor(info: McpServerInfo = {}, options: McpServerOptions = {}) {
-    const { requestStateSecurity, ...serverOptions } = options;
+    const { requestStateSecurity, once, now, ...serverOptions } = options;
     const named = typeof info.name === "string" && info.name.length > 0;
     if (requestStateSecurity !== undefined) {
       if (!(requestStateSecurity instanceof RequestStateSecurity)) {
@@ -73,17 +84,26 @@ export class McpServer {
     const name = named ? (info.name as string) : UNNAMED_SERVER;
     this.server = new Server({ ...info, name, version: info.version ?? "0.0.0" }, serverOptions);
     const logger = serverOptions.logger ?? stderrLogger;
+    const security = requestStateSecurity ?? RequestStateSecurity.ephemeral();
     this.server.use(
-      requestStateBoundary(requestStateSecurity ?? RequestStateSecurity.ephemeral(), {
-        defaultAudience: name,
-        logger,
-      }),
+      requestStateBoundary(security, { defaultAudience: name, logger, ...(now ? { now } : {}) }),
     );
+    this.#once = new OnceRounds({
+      options: once ?? {},
+      logger,
+      now: now ?? (() => Date.now() / 1000),
+      stateTtl: security.ttl,
+    });
     this.#tools = new ToolRegistry(logger);
   }
 
   get name(): string {
     return this.server.name;
+  }
+
+  /** Where once-rounds are recorded; `await mcp.onceStore.ready()` belongs in a readiness probe. */
+  get onceStore(): OnceStore {
+    return this.#once.store;
   }
 
   /** Adds middleware after the request-state boundary: it sees plaintext requestState. */
@@ -166,7 +186,10 @@ export class McpServer {
     this.#installed.tools = true;
     this.server.onListTools(() => ({ tools: this.#tools.list() }));
     this.server.onCallTool(
-      (ctx, params) => this.#tools.call(params, ctx) as Promise<HandlerResult<"callTool">>,
+      (ctx, params) =>
+        (this.#tools.isOnce(params.name)
+          ? this.#once.run("tools/call", params.name, params, (p) => this.#tools.call(p, ctx))
+          : this.#tools.call(params, ctx)) as Promise<HandlerResult<"callTool">>,
     );
   }
 
@@ -175,7 +198,10 @@ export class McpServer {
     this.#installed.prompts = true;
     this.server.onListPrompts(() => ({ prompts: this.#prompts.list() }));
     this.server.onGetPrompt(
-      (ctx, params) => this.#prompts.get(params, ctx) as Promise<HandlerResult<"getPrompt">>,
+      (ctx, params) =>
+        (this.#prompts.isOnce(params.name)
+          ? this.#once.run("prompts/get", params.name, params, (p) => this.#prompts.get(p, ctx))
+          : this.#prompts.get(params, ctx)) as Promise<HandlerResult<"getPrompt">>,
     );
   }
 
@@ -185,7 +211,10 @@ export class McpServer {
     this.server.onListResources(() => ({ resources: this.#resources.listResources() }));
     this.server.onListResourceTemplates(() => ({ resourceTemplates: this.#resources.listTemplates() }));
     this.server.onReadResource(
-      (ctx, params) => this.#resources.read(params, ctx) as Promise<HandlerResult<"readResource">>,
+      (ctx, params) =>
+        (this.#resources.isOnce(params.uri)
+          ? this.#once.run("resources/read", params.uri, params, (p) => this.#resources.read(p, ctx))
+          : this.#resources.read(params, ctx)) as Promise<HandlerResult<"readResource">>,
     );
   }
 }

@@ -8,6 +8,7 @@ import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
 import { type Awaitable, type InputContext, inputContext } from "./context.js";
 import { InputResponseError } from "./input-responses.js";
+import { checkOnce } from "./once-rounds.js";
 import {
   type CompiledSchema,
   compileSchema,
@@ -23,6 +24,12 @@ export interface PromptConfig<I extends SchemaLike> {
   input?: I;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Rounds that run once: a round that carries requestState runs its handler at most once across the
+   * fleet (claimed in McpServer's once-store first); a repeat gets the first outcome back, or the
+   * invalid-requestState error once that has expired. See McpServerOptions.once.
+   */
+  once?: boolean;
 }
 
 /** What a prompt handler may return: text (one user message), messages, or the full body. */
@@ -41,6 +48,7 @@ export type PromptHandler<I> = (
 interface RegisteredPrompt {
   definition: Prompt;
   input: CompiledSchema;
+  once: boolean;
   handler: PromptHandler<SchemaLike>;
 }
 
@@ -79,6 +87,7 @@ export class PromptRegistry {
       throw new Error(`Prompt '${name}' is already registered; remove it first or choose another name`);
     }
     if (typeof handler !== "function") throw new TypeError(`Prompt '${name}' needs a handler function`);
+    const once = checkOnce(config.once, `Prompt '${name}'`);
     const input = compileSchema(config.input ?? { type: "object", properties: {} }, {
       what: `prompt '${name}' arguments`,
       objectRoot: true,
@@ -91,11 +100,15 @@ export class PromptRegistry {
     if (args.length > 0) definition.arguments = args;
     if (config.icons !== undefined) definition.icons = config.icons;
     if (config._meta !== undefined) definition._meta = config._meta;
-    this.#prompts.set(name, { definition, input, handler: handler as PromptHandler<SchemaLike> });
+    this.#prompts.set(name, { definition, input, once, handler: handler as PromptHandler<SchemaLike> });
   }
 
   remove(name: string): boolean {
     return this.#prompts.delete(name);
+  }
+
+  isOnce(name: string): boolean {
+    return this.#prompts.get(name)?.once === true;
   }
 
   list(): Prompt[] {

@@ -14,6 +14,7 @@ import {
   resourceInputContext,
 } from "./context.js";
 import { InputResponseError } from "./input-responses.js";
+import { checkOnce } from "./once-rounds.js";
 import {
   compileUriTemplate,
   type IsUriTemplate,
@@ -31,6 +32,11 @@ export interface ResourceConfig<U extends string> {
   icons?: Icon[];
   annotations?: Annotations;
   _meta?: Record<string, unknown>;
+  /**
+   * Rounds that run once (resource templates only: a static resource never asks). A round that carries
+   * requestState runs its handler at most once across the fleet; see McpServerOptions.once.
+   */
+  once?: boolean;
 }
 
 /** One piece of a resource's contents; `uri` and `mimeType` default to the resource's. */
@@ -113,6 +119,11 @@ export class ResourceRegistry {
     }
     if (typeof handler !== "function") throw new TypeError(`Resource '${name}' needs a handler function`);
     const template = isUriTemplate(config.uri) ? compileUriTemplate(config.uri) : undefined;
+    if (checkOnce(config.once, `Resource '${name}'`) && !template) {
+      throw new TypeError(
+        `Resource '${name}' is static and cannot be once: only resource templates take part in multi round-trip requests`,
+      );
+    }
     const table = template ? this.#templates : this.#static;
     if (table.has(config.uri)) {
       throw new Error(
@@ -121,6 +132,10 @@ export class ResourceRegistry {
     }
     table.set(config.uri, { name, config, template, handler: handler as Registered["handler"] });
     return () => table.delete(config.uri);
+  }
+
+  isOnce(uri: string): boolean {
+    return this.#find(uri)?.entry.config.once === true;
   }
 
   listResources(): Resource[] {

@@ -10,6 +10,7 @@ import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
 import { type Awaitable, type InputContext, inputContext, type McpContext, mcpContext } from "./context.js";
 import { InputResponseError } from "./input-responses.js";
+import { checkOnce } from "./once-rounds.js";
 import { ResolverFailure } from "./resolver-failure.js";
 import { buildResolverGraph, type ResolverGraph } from "./resolver-graph.js";
 import { runResolverRound } from "./resolver-round.js";
@@ -38,6 +39,12 @@ export interface ToolConfig<I extends SchemaLike, O extends SchemaLike | undefin
    * its handler cannot return an InputRequiredResult.
    */
   resolve?: R;
+  /**
+   * Rounds that run once: a round that carries requestState runs its handler at most once across the
+   * fleet (claimed in McpServer's once-store first); a repeat gets the first outcome back, or the
+   * invalid-requestState error once that has expired. See McpServerOptions.once.
+   */
+  once?: boolean;
 }
 
 /** A tool that drives its own rounds: it may return `inputRequired(...)` and reads the answers from `ctx`. */
@@ -65,6 +72,7 @@ interface RegisteredTool {
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   graph: ResolverGraph | undefined;
+  once: boolean;
   handler: (...params: never[]) => unknown;
 }
 
@@ -89,6 +97,7 @@ export class ToolRegistry {
       throw new Error(`Tool '${name}' is already registered; remove it first or choose another name`);
     }
     if (typeof handler !== "function") throw new TypeError(`Tool '${name}' needs a handler function`);
+    const once = checkOnce(config.once, `Tool '${name}'`);
     const input = compileSchema(config.input ?? { type: "object", properties: {} }, {
       what: `tool '${name}' input`,
       objectRoot: true,
@@ -112,12 +121,17 @@ export class ToolRegistry {
       input,
       output,
       graph,
+      once,
       handler: handler as RegisteredTool["handler"],
     });
   }
 
   remove(name: string): boolean {
     return this.#tools.delete(name);
+  }
+
+  isOnce(name: string): boolean {
+    return this.#tools.get(name)?.once === true;
   }
 
   /** Sorted by name, so every instance of a fleet lists the same tools in the same order. */

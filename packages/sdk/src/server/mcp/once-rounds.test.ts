@@ -1,0 +1,216 @@
+import { describe, expect, it } from "vitest";
+import type { Logger } from "../../protocol/logger.js";
+import { MemoryOnceStore } from "../once/memory-once-store.js";
+import type { OnceStore } from "../once/once-store.js";
+import { McpServer } from "./mcp-server.js";
+import {
+  CONFIRMED,
+  deploy,
+  errorOf,
+  FROZEN_ERROR,
+  firstRound,
+  type OnceServer,
+  resultOf,
+  send,
+  serversClosedAfterEach,
+  textOf,
+  until,
+} from "./test-support/once.js";
+
+const start = serversClosedAfterEach();
+
+/** A clock the test moves: McpServer's in seconds, the memory store's in milliseconds. */
+function testClock(start = 1_800_000_000) {
+  let seconds = start;
+  return {
+    seconds: () => seconds,
+    millis: () => seconds * 1000,
+    advance(by: number) {
+      seconds += by;
+    },
+  };
+}
+
+function recordingLogger(): Logger & { lines: { level: string; fields: unknown; message: string }[] } {
+  const lines: { level: string; fields: unknown; message: string }[] = [];
+  const record = (level: string) => (fields: unknown, message?: string) => {
+    lines.push({ level, fields, message: message ?? "" });
+  };
+  return {
+    lines,
+    debug: record("debug"),
+    info: record("info"),
+    warn: record("warn"),
+    error: record("error"),
+  };
+}
+
+describe("rounds that run once, with the in-memory store, over HTTP", () => {
+  it("a replayed completing round does not run the handler again: it gets the first outcome", async () => {
+    const { url, counters } = await start({ store: new MemoryOnceStore() });
+    const retry = await firstRound(url);
+    const first = resultOf(await deploy(url, retry));
+    expect(textOf(first)).toBe("deployed web (run 1)");
+    for (let i = 0; i < 5; i++) {
+      expect(resultOf(await deploy(url, retry))).toEqual(first);
+    }
+    expect(counters.deploys).toBe(1);
+    // A new flow is a new deploy.
+    expect(textOf(resultOf(await deploy(url, await firstRound(url))))).toBe("deployed web (run 2)");
+  });
+
+  it("after the outcome expires, a replay gets the frozen error, and the handler still ran once", async () => {
+    const clock = testClock();
+    const store = new MemoryOnceStore({ now: clock.millis });
+    const { url, counters } = await start({ store, now: clock.seconds, outcomeTtl: 30 });
+    const retry = await firstRound(url);
+    resultOf(await deploy(url, retry));
+    clock.advance(29);
+    expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 1)");
+    clock.advance(2);
+    expect(errorOf(await deploy(url, retry))).toEqual(FROZEN_ERROR);
+    expect(counters.deploys).toBe(1);
+  });
+
+  it("a replay with other answers than the consumed round's is refused", async () => {
+    const { url, counters } = await start({ store: new MemoryOnceStore() });
+    const retry = await firstRound(url);
+    resultOf(await deploy(url, retry));
+    const other = { confirm: { action: "accept", content: { confirm: false } } };
+    expect(errorOf(await deploy(url, { ...retry, inputResponses: other }))).toEqual(FROZEN_ERROR);
+    expect(counters.deploys).toBe(1);
+  });
+
+  it("five concurrent copies of the completing round run the handler exactly once", async () => {
+    let counters: OnceServer["counters"] | undefined;
+    const server = await start({
+      store: new MemoryOnceStore(),
+      // The first copy holds its round until all five reached the server.
+      gate: () => until(() => (counters?.arrivals ?? 0) >= 6),
+    });
+    counters = server.counters;
+    const retry = await firstRound(server.url);
+    const replies = await Promise.all(Array.from({ length: 5 }, () => deploy(server.url, retry)));
+    expect(server.counters.deploys).toBe(1);
+    for (const reply of replies) expect(textOf(resultOf(reply))).toBe("deployed web (run 1)");
+  });
+
+  it("a copy that waits longer than `wait` for the running one is refused, never run", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const server = await start({ store: new MemoryOnceStore(), wait: 0.05, gate: () => held });
+    const retry = await firstRound(server.url);
+    const running = deploy(server.url, retry);
+    await until(() => server.counters.deploys === 1);
+    expect(errorOf(await deploy(server.url, retry))).toEqual(FROZEN_ERROR);
+    release();
+    expect(textOf(resultOf(await running))).toBe("deployed web (run 1)");
+    expect(server.counters.deploys).toBe(1);
+  });
+
+  it("the flow-lifetime cap refuses a flow older than it, on any round", async () => {
+    const clock = testClock();
+    const store = new MemoryOnceStore({ now: clock.millis });
+    const { url, counters } = await start({ store, now: clock.seconds, flowLifetime: 60 });
+    // A flow that keeps asking: the tool asks again while the answer is no.
+    const no = { confirm: { action: "accept", content: { confirm: false } } };
+    let retry = await firstRound(url);
+    clock.advance(40);
+    const again = resultOf(await deploy(url, { ...retry, inputResponses: no }));
+    expect(again.resultType).toBe("input_required");
+    retry = { ...retry, requestState: again.requestState as string, inputResponses: CONFIRMED };
+    clock.advance(30);
+    expect(errorOf(await deploy(url, retry))).toEqual(FROZEN_ERROR);
+    expect(counters.deploys).toBe(0);
+  });
+
+  it("a round's state is single-use for prompts and resource templates too", async () => {
+    const { url, counters } = await start({ store: new MemoryOnceStore() });
+    const prompt = await firstRound(url, "prompts/get", { name: "approve" });
+    const rendered = resultOf(await send(url, "prompts/get", prompt));
+    expect(resultOf(await send(url, "prompts/get", prompt))).toEqual(rendered);
+    const read = await firstRound(url, "resources/read", { uri: "tickets://7" });
+    const contents = resultOf(await send(url, "resources/read", read));
+    expect(resultOf(await send(url, "resources/read", read))).toEqual(contents);
+    expect({ prompts: counters.prompts, reads: counters.reads }).toEqual({ prompts: 1, reads: 1 });
+  });
+
+  it("answers without the round's requestState are refused rather than run unguarded", async () => {
+    const { url, counters } = await start({ store: new MemoryOnceStore() });
+    expect(errorOf(await deploy(url, { inputResponses: CONFIRMED }))).toEqual(FROZEN_ERROR);
+    expect(counters.deploys).toBe(0);
+  });
+
+  it("fails closed when the store throws: the once-tool is refused and never runs, others work", async () => {
+    const logger = recordingLogger();
+    const healthy = new MemoryOnceStore();
+    let down = false;
+    const guard =
+      <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+      (...args: A): Promise<R> =>
+        down ? Promise.reject(new Error("connection refused")) : call(...args);
+    const store: OnceStore = {
+      claim: guard(healthy.claim.bind(healthy)),
+      complete: guard(healthy.complete.bind(healthy)),
+      release: guard(healthy.release.bind(healthy)),
+      read: guard(healthy.read.bind(healthy)),
+      ready: () => Promise.resolve(!down),
+    };
+    const { url, counters } = await start({ store, logger });
+    const retry = await firstRound(url);
+    down = true;
+    for (const reply of [await deploy(url, retry), await deploy(url)]) {
+      const error = errorOf(reply);
+      expect(error.code).toBe(-32603);
+      expect(error.message).toMatch(/once-store is unavailable.*'deploy'.*was not run.*check the once-store/);
+    }
+    expect(counters.deploys).toBe(0);
+    const errors = logger.lines.filter((line) => line.level === "error");
+    expect(errors.map((line) => line.fields)).toMatchObject([
+      { target: "deploy", operation: "claim", err: { message: "connection refused" } },
+      { target: "deploy", operation: "ready" },
+    ]);
+    expect(textOf(resultOf(await send(url, "tools/call", { name: "echo", arguments: { text: "hi" } })))).toBe(
+      "hi",
+    );
+    down = false;
+    expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 1)");
+  });
+});
+
+describe("MemoryOnceStore", () => {
+  it("claims once, completes, expires the outcome before the round, and bounds its size", async () => {
+    let now = 0;
+    const store = new MemoryOnceStore({ maxEntries: 2, now: () => now });
+    expect(await store.claim("a", "t1", 1000)).toBe(true);
+    expect(await store.claim("a", "t2", 1000)).toBe(false);
+    expect(await store.read("a")).toEqual({ status: "pending" });
+    await expect(store.complete("a", "t2", "x", { outcomeMs: 10, consumedMs: 100 })).rejects.toThrow();
+    await store.complete("a", "t1", "x", { outcomeMs: 10, consumedMs: 100 });
+    expect(await store.read("a")).toEqual({ status: "done", outcome: "x" });
+    now = 10;
+    expect(await store.read("a")).toEqual({ status: "consumed" });
+    expect(await store.claim("b", "t", 1000)).toBe(true);
+    await store.release("b", "other");
+    expect(await store.read("b")).toEqual({ status: "pending" });
+    await store.release("b", "t");
+    expect(await store.read("b")).toEqual({ status: "free" });
+    expect(await store.claim("b", "t", 1000)).toBe(true);
+    await expect(store.claim("c", "t", 1000)).rejects.toThrow(/full/);
+    expect(await store.ready()).toBe(false);
+    now = 100;
+    expect(await store.ready()).toBe(true);
+    expect(await store.claim("c", "t", 1000)).toBe(true);
+  });
+});
+
+describe("registration", () => {
+  it("refuses once on a static resource and a once that is not a boolean", () => {
+    const mcp = new McpServer({ name: "x" });
+    expect(() => mcp.resource("r", { uri: "file:///a", once: true }, () => "a")).toThrow(/static/);
+    expect(() => mcp.tool("t", { once: "yes" as unknown as boolean }, () => "a")).toThrow(TypeError);
+    expect(() => new McpServer({ name: "x" }, { once: { flowLifetime: 0 } })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,282 @@
+/**
+ * Rounds that run once. For a `once: true` tool, prompt or resource template McpServer wraps the
+ * handler's own requestState in an envelope of its own, sealed with it by the request-state boundary:
+ *
+ *   {"once":1,"f":<flow id>,"r":<round id>,"t":<first-mint time, unix s>,"s":<the handler's state|null>}
+ *
+ * The flow id and the first-mint time are minted when the first round asks, the round id on every
+ * round that asks. A round that carries the envelope is claimed in the OnceStore before its handler
+ * runs, so that across a fleet it runs at most once: a repeat gets the first outcome back while the
+ * store holds it, then the frozen invalid-requestState error. A round with no state (the first) runs
+ * as any new call does.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { ErrorCode, McpError } from "../../protocol/errors.js";
+import { isInputRequiredResult } from "../../protocol/input-required.js";
+import { isRecord } from "../../protocol/is-record.js";
+import { describeError, type Logger } from "../../protocol/logger.js";
+import type { ResultObject } from "../middleware.js";
+import { MemoryOnceStore } from "../once/memory-once-store.js";
+import type { OnceStore } from "../once/once-store.js";
+import { invalidRequestStateError } from "../request-state-boundary.js";
+
+export interface OnceOptions {
+  /** Where consumed rounds are recorded. Default: a `MemoryOnceStore` (one process; use a shared one for a fleet). */
+  store?: OnceStore;
+  /** Seconds a completed round's outcome is kept for repeats (default 300, at most the state's lifetime). */
+  outcomeTtl?: number;
+  /** Seconds one flow may keep asking, counted from its first round (default 3600). */
+  flowLifetime?: number;
+  /** Seconds a repeat waits for a copy of its round that is still running before it is refused (default 10). */
+  wait?: number;
+}
+
+export interface OnceSettings {
+  options: OnceOptions;
+  logger: Logger;
+  /** The current time in unix seconds. */
+  now: () => number;
+  /** The sealed state's lifetime in seconds: how long a round can be echoed. */
+  stateTtl: number;
+}
+
+/** The round's params as McpServer sees them: plaintext state, the client's answers. */
+export interface OnceParams {
+  requestState?: string;
+  inputResponses?: unknown;
+  [key: string]: unknown;
+}
+
+interface Envelope {
+  f: string;
+  r: string;
+  t: number;
+  s: string | undefined;
+}
+
+const ENVELOPE_VERSION = 1;
+/** Margin for clocks that disagree across the fleet, as the sealing policy allows. */
+const CLOCK_SKEW_SECONDS = 60;
+const FIRST_POLL_MS = 5;
+const LAST_POLL_MS = 100;
+
+function positiveSeconds(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (typeof value === "number" && Number.isFinite(value) && value > 0) return value;
+  throw new RangeError(`once.${what} must be a positive number of seconds, got ${String(value)}`);
+}
+
+function mintId(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+function readEnvelope(plaintext: string): Envelope | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(plaintext);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed) || parsed.once !== ENVELOPE_VERSION) return undefined;
+  const { f, r, t, s } = parsed;
+  if (typeof f !== "string" || typeof r !== "string" || typeof t !== "number" || !Number.isFinite(t)) {
+    return undefined;
+  }
+  if (s !== null && typeof s !== "string") return undefined;
+  return { f, r, t, s: s ?? undefined };
+}
+
+function writeEnvelope(flow: string, first: number, state: unknown): string {
+  const s = typeof state === "string" ? state : null;
+  return JSON.stringify({ once: ENVELOPE_VERSION, f: flow, r: mintId(), t: first, s });
+}
+
+/** Key order does not matter: a retry built by another JSON library digests the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value)
+      .filter((key) => value[key] !== undefined)
+      .sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+function answersDigest(inputResponses: unknown): string {
+  return createHash("sha256").update(canonical(inputResponses)).digest("base64url");
+}
+
+class Refused extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+class StoreDown extends Error {
+  constructor(
+    readonly operation: string,
+    override readonly cause: unknown,
+  ) {
+    super(operation);
+  }
+}
+
+/** The guard McpServer puts around every once-handler. */
+export class OnceRounds {
+  readonly store: OnceStore;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #claimMs: number;
+  readonly #outcomeMs: number;
+  readonly #flowLifetime: number;
+  readonly #waitMs: number;
+
+  constructor(settings: OnceSettings) {
+    const { options } = settings;
+    const store = options.store ?? new MemoryOnceStore();
+    for (const method of ["claim", "complete", "release", "read", "ready"] as const) {
+      if (typeof store?.[method] !== "function") {
+        throw new TypeError(`once.store must implement OnceStore (claim, complete, release, read, ready)`);
+      }
+    }
+    this.store = store;
+    this.#logger = settings.logger;
+    this.#now = settings.now;
+    this.#claimMs = Math.ceil((settings.stateTtl + CLOCK_SKEW_SECONDS) * 1000);
+    const outcomeTtl = positiveSeconds(options.outcomeTtl, 300, "outcomeTtl");
+    this.#outcomeMs = Math.min(Math.ceil(outcomeTtl * 1000), this.#claimMs);
+    this.#flowLifetime = positiveSeconds(options.flowLifetime, 3600, "flowLifetime");
+    this.#waitMs = positiveSeconds(options.wait, 10, "wait") * 1000;
+  }
+
+  /**
+   * Runs one round of a once-handler: `inner` gets the params with the handler's own state in place
+   * of the envelope, and its InputRequiredResult leaves with a fresh envelope around its state.
+   */
+  async run<P extends OnceParams>(
+    method: string,
+    target: string,
+    params: P,
+    inner: (params: P) => Promise<ResultObject>,
+  ): Promise<ResultObject> {
+    try {
+      return await this.#run(params, inner);
+    } catch (error) {
+      if (error instanceof Refused) {
+        this.#logger.warn(
+          { method, target, reason: error.reason },
+          `requestState rejected on ${method}: ${error.reason}`,
+        );
+        throw invalidRequestStateError();
+      }
+      if (error instanceof StoreDown) {
+        this.#logger.error(
+          { method, target, operation: error.operation, ...describeError(error.cause) },
+          `once-store unavailable: '${target}' was not run`,
+        );
+        throw new McpError(
+          ErrorCode.InternalError,
+          `The once-store is unavailable, so '${target}' (which runs at most once per round) was not run; check the once-store (McpServer's once.store, e.g. its Redis connection) and retry`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  async #run<P extends OnceParams>(
+    params: P,
+    inner: (params: P) => Promise<ResultObject>,
+  ): Promise<ResultObject> {
+    if (params.requestState === undefined) {
+      if (params.inputResponses !== undefined) throw new Refused("once: inputResponses without requestState");
+      // Even a first round runs only while rounds can be recorded: fail closed from the start.
+      const ready = await this.#store("ready", () => this.store.ready());
+      if (!ready) throw new StoreDown("ready", new Error("the once-store reports it is not ready"));
+      const result = await inner(params);
+      return this.#seal(result, mintId(), this.#now());
+    }
+    const envelope = readEnvelope(params.requestState);
+    if (!envelope) throw new Refused("once: the state carries no flow");
+    if (this.#now() - envelope.t > this.#flowLifetime) throw new Refused("once: flow lifetime exceeded");
+
+    const key = `${envelope.f}.${envelope.r}`;
+    const digest = answersDigest(params.inputResponses);
+    const { requestState: _envelope, ...rest } = params;
+    const unwrapped = (envelope.s === undefined ? rest : { ...rest, requestState: envelope.s }) as P;
+    const deadline = performance.now() + this.#waitMs;
+    let delay = FIRST_POLL_MS;
+    for (;;) {
+      const token = mintId();
+      if (await this.#store("claim", () => this.store.claim(key, token, this.#claimMs))) {
+        return this.#runClaimed(key, token, digest, envelope, () => inner(unwrapped));
+      }
+      const record = await this.#store("read", () => this.store.read(key));
+      if (record.status === "consumed") throw new Refused("once: round already consumed");
+      if (record.status === "done") return this.#stored(record.outcome, digest);
+      if (performance.now() >= deadline) throw new Refused("once: round still running elsewhere");
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, LAST_POLL_MS);
+    }
+  }
+
+  async #runClaimed(
+    key: string,
+    token: string,
+    digest: string,
+    envelope: Envelope,
+    inner: () => Promise<ResultObject>,
+  ): Promise<ResultObject> {
+    let result: ResultObject;
+    try {
+      result = this.#seal(await inner(), envelope.f, envelope.t);
+    } catch (error) {
+      // A handler that throws did not complete: the round may be tried again.
+      await this.store.release(key, token).catch((cause: unknown) => {
+        this.#logger.error(
+          { key, ...describeError(cause) },
+          "once-store: could not release a failed round; it stays refused until its state expires",
+        );
+      });
+      throw error;
+    }
+    const outcome = JSON.stringify({ d: digest, r: result });
+    const ttl = { outcomeMs: this.#outcomeMs, consumedMs: this.#claimMs };
+    try {
+      await this.store.complete(key, token, outcome, ttl);
+    } catch (cause) {
+      // The handler ran: its caller gets the outcome; the round stays claimed, so repeats are refused.
+      this.#logger.error(
+        { key, ...describeError(cause) },
+        "once-store: could not record a completed round; repeats are refused until its state expires",
+      );
+    }
+    return result;
+  }
+
+  #stored(outcome: string, digest: string): ResultObject {
+    const parsed = JSON.parse(outcome) as { d: string; r: ResultObject };
+    if (parsed.d !== digest) throw new Refused("once: a consumed round repeated with other inputResponses");
+    return parsed.r;
+  }
+
+  #seal(result: ResultObject, flow: string, first: number): ResultObject {
+    if (!isInputRequiredResult(result)) return result;
+    return { ...result, requestState: writeEnvelope(flow, first, result.requestState) };
+  }
+
+  async #store<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw new StoreDown(operation, error);
+    }
+  }
+}
+
+/** Reads a registration's `once`: a boolean or absent. */
+export function checkOnce(once: unknown, what: string): boolean {
+  if (once === undefined || once === false) return false;
+  if (once === true) return true;
+  throw new TypeError(`${what}: once must be true or false, got ${typeof once}`);
+}

@@ -1,0 +1,160 @@
+import { createClient } from "redis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  deploy,
+  errorOf,
+  FROZEN_ERROR,
+  firstRound,
+  type OnceServer,
+  resultOf,
+  send,
+  serversClosedAfterEach,
+  textOf,
+  until,
+} from "../mcp/test-support/once.js";
+import { RedisOnceStore } from "./redis.js";
+import { RedisServer } from "./test-support/redis-server.js";
+
+let redis: RedisServer;
+const clients: { destroy(): void }[] = [];
+const start = serversClosedAfterEach();
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+}, 120_000);
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** A client as the README advises: no offline queue, quick reconnects, errors listened to. */
+async function connectedStore(prefix = `test:${Math.random().toString(36).slice(2)}:`) {
+  const client = createClient({
+    url: redis.url,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
+  });
+  client.on("error", () => {});
+  clients.push(client);
+  await client.connect();
+  return { client, prefix, store: new RedisOnceStore({ client, prefix, timeoutMs: 1000 }) };
+}
+
+describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP", () => {
+  it("a replayed completing round gets the first outcome, then the frozen error once it expires", async () => {
+    const { store } = await connectedStore();
+    const { url, counters } = await start({ store, outcomeTtl: 0.3 });
+    const retry = await firstRound(url);
+    const first = resultOf(await deploy(url, retry));
+    expect(textOf(first)).toBe("deployed web (run 1)");
+    expect(resultOf(await deploy(url, retry))).toEqual(first);
+    // The outcome lives 300 ms in Redis; replay until it is gone.
+    await until(async () => {
+      const reply = await deploy(url, retry);
+      const response = reply.messages.at(-1) as { error?: unknown };
+      return response.error !== undefined;
+    });
+    expect(errorOf(await deploy(url, retry))).toEqual(FROZEN_ERROR);
+    expect(counters.deploys).toBe(1);
+  });
+
+  it("keeps a round under two hash-tagged keys that expire with the state and the outcome", async () => {
+    const { client, prefix, store } = await connectedStore();
+    const { url } = await start({ store, outcomeTtl: 60 });
+    resultOf(await deploy(url, await firstRound(url)));
+    const keys = (await client.keys(`${prefix}*`)).sort();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(new RegExp(`^${prefix}\\{[\\w-]{22}\\.[\\w-]{22}\\}$`));
+    expect(keys[1]).toBe(`${keys[0]}:outcome`);
+    expect(await client.get(keys[0] as string)).toBe("done");
+    // The round: the state's 600 s plus a minute of clock skew; the outcome: its 60 s.
+    expect(await client.pTTL(keys[0] as string)).toBeGreaterThan(600_000);
+    expect(await client.pTTL(keys[1] as string)).toBeLessThanOrEqual(60_000);
+  });
+
+  it("five concurrent copies of the completing round run the handler exactly once", async () => {
+    const { store } = await connectedStore();
+    let counters: OnceServer["counters"] | undefined;
+    const server = await start({ store, gate: () => until(() => (counters?.arrivals ?? 0) >= 6) });
+    counters = server.counters;
+    const retry = await firstRound(server.url);
+    const replies = await Promise.all(Array.from({ length: 5 }, () => deploy(server.url, retry)));
+    expect(server.counters.deploys).toBe(1);
+    for (const reply of replies) expect(textOf(resultOf(reply))).toBe("deployed web (run 1)");
+  });
+
+  it("a fleet of two instances sharing the store: a round consumed on one is answered from the store on the other", async () => {
+    const { store: storeA, prefix } = await connectedStore();
+    const { store: storeB } = await connectedStore(prefix);
+    const a = await start({ store: storeA, outcomeTtl: 0.3 });
+    const b = await start({ store: storeB, outcomeTtl: 0.3 });
+    const retry = await firstRound(a.url);
+    const first = resultOf(await deploy(a.url, retry));
+    expect(resultOf(await deploy(b.url, retry))).toEqual(first);
+    await until(async () => "error" in (((await deploy(b.url, retry)).messages.at(-1) as object) ?? {}));
+    expect(errorOf(await deploy(b.url, retry))).toEqual(FROZEN_ERROR);
+    expect(a.counters.deploys + b.counters.deploys).toBe(1);
+
+    // Copies split across the fleet at once: still one run.
+    const fresh = await firstRound(b.url);
+    const copies = await Promise.all([a, b, a, b, a].map((server) => deploy(server.url, fresh)));
+    expect(a.counters.deploys + b.counters.deploys).toBe(2);
+    const texts = new Set(copies.map((reply) => textOf(resultOf(reply))));
+    expect(texts.size).toBe(1);
+  });
+
+  it("fails closed while Redis is down, other tools keep working, and recovers when it is back", async () => {
+    const { store } = await connectedStore();
+    const { url, counters } = await start({ store });
+    const retry = await firstRound(url);
+    expect(await store.ready()).toBe(true);
+    await redis.stop();
+    try {
+      await until(async () => !(await store.ready()));
+      for (const reply of [await deploy(url, retry), await deploy(url)]) {
+        const error = errorOf(reply);
+        expect(error.code).toBe(-32603);
+        expect(error.message).toMatch(/once-store is unavailable.*was not run.*check the once-store/);
+      }
+      expect(counters.deploys).toBe(0);
+      const echoed = resultOf(await send(url, "tools/call", { name: "echo", arguments: { text: "up" } }));
+      expect(textOf(echoed)).toBe("up");
+    } finally {
+      await redis.start();
+    }
+    await until(() => store.ready(), 10_000);
+    expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 1)");
+    expect(counters.deploys).toBe(1);
+  });
+
+  it("refuses a flow older than the flow-lifetime cap", async () => {
+    const { store } = await connectedStore();
+    let now = 1_800_000_000;
+    const { url, counters } = await start({ store, now: () => now, flowLifetime: 120 });
+    const retry = await firstRound(url);
+    now += 121;
+    expect(errorOf(await deploy(url, retry))).toEqual(FROZEN_ERROR);
+    expect(counters.deploys).toBe(0);
+  });
+});
+
+describe("RedisOnceStore", () => {
+  it("claims atomically, completes and releases only with the claiming token", async () => {
+    const { store } = await connectedStore();
+    expect(await store.claim("f.r", "t1", 10_000)).toBe(true);
+    expect(await store.claim("f.r", "t2", 10_000)).toBe(false);
+    expect(await store.read("f.r")).toEqual({ status: "pending" });
+    await store.release("f.r", "t2");
+    await expect(store.complete("f.r", "t2", "x", { outcomeMs: 1000, consumedMs: 10_000 })).rejects.toThrow();
+    await store.complete("f.r", "t1", "x", { outcomeMs: 1000, consumedMs: 10_000 });
+    expect(await store.read("f.r")).toEqual({ status: "done", outcome: "x" });
+    expect(await store.claim("g.r", "t", 10_000)).toBe(true);
+    await store.release("g.r", "t");
+    expect(await store.read("g.r")).toEqual({ status: "free" });
+    expect(() => new RedisOnceStore({} as never)).toThrow(/needs \{ client \}/);
+  });
+});
