@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv } from "node:crypto";
 import { decodeBase64UrlCanonical } from "./base64url.js";
-import { InvalidRequestState } from "./invalid-request-state.js";
+import { rejectRequestState } from "./invalid-request-state.js";
 import { type KeyRing, KID_BYTES, type TokenProfile } from "./key-ring.js";
 import { type RandomSource, systemRandom } from "./random-source.js";
 
@@ -36,7 +36,7 @@ export class AeadTokens {
   open(token: string): Buffer {
     const raw = this.#decode(token);
     const ringKey = this.ring.find(raw.readUInt32BE(0));
-    if (ringKey === undefined) throw new InvalidRequestState("unknown key");
+    if (ringKey === undefined) throw rejectRequestState("unknown key");
     const decipher = createDecipheriv("aes-256-gcm", ringKey.key, raw.subarray(KID_BYTES, NONCE_END), {
       authTagLength: TAG_BYTES,
     });
@@ -46,16 +46,16 @@ export class AeadTokens {
     try {
       decipher.final();
     } catch {
-      throw new InvalidRequestState("seal");
+      throw rejectRequestState("seal");
     }
     return plaintext;
   }
 
   #decode(token: string): Buffer {
     const { prefix } = this.profile;
-    if (typeof token !== "string" || !token.startsWith(prefix)) throw new InvalidRequestState("malformed");
+    if (typeof token !== "string" || !token.startsWith(prefix)) throw rejectRequestState("malformed");
     const raw = decodeBase64UrlCanonical(token.slice(prefix.length));
-    if (raw === undefined || raw.length < MIN_RAW_BYTES) throw new InvalidRequestState("malformed");
+    if (raw === undefined || raw.length < MIN_RAW_BYTES) throw rejectRequestState("malformed");
     return raw;
   }
 }

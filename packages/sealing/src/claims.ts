@@ -1,5 +1,5 @@
 import { pythonJsonString } from "./canonical-json.js";
-import { InvalidRequestState } from "./invalid-request-state.js";
+import { rejectRequestState } from "./invalid-request-state.js";
 import { pythonFloatRepr } from "./python-float.js";
 
 /**
@@ -53,9 +53,9 @@ export function parseClaims(payload: Uint8Array): OpenedClaims {
   try {
     parsed = JSON.parse(utf8.decode(payload));
   } catch {
-    throw new InvalidRequestState("malformed");
+    throw rejectRequestState("malformed");
   }
-  if (!isEnvelope(parsed)) throw new InvalidRequestState("malformed");
+  if (!isEnvelope(parsed)) throw rejectRequestState("malformed");
   return parsed;
 }
 

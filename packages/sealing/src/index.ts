@@ -16,5 +16,11 @@ export {
 export { authenticatedPrincipal, type RequestIdentity } from "./principal.js";
 export type { RequestStateCodec } from "./request-state-codec.js";
 export type { BindPrincipal, RequestStateContext, RequestStateRequest } from "./request-state-context.js";
+export {
+  isRequestStateRejection,
+  REQUEST_STATE_REJECTIONS,
+  type RequestStateRejection,
+} from "./request-state-rejection.js";
 export { RequestStateSealError } from "./request-state-seal-error.js";
 export { RequestStateSecurity } from "./request-state-security.js";
+export { type AnySealingError, SealingError, type SealingErrorCode } from "./sealing-error.js";

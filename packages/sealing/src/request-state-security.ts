@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { checkPrincipal, checkTimes, derivePrincipal, type PrincipalFailure } from "./claim-checks.js";
 import { parseClaims, serializeClaims } from "./claims.js";
-import { InvalidRequestState } from "./invalid-request-state.js";
+import { InvalidRequestState, rejectRequestState } from "./invalid-request-state.js";
 import {
   checkPolicyOptions,
   type EphemeralRequestStateSecurityOptions,
@@ -22,8 +22,8 @@ const sealFailure: PrincipalFailure = {
   returned: (description) => new RequestStateSealError(description),
 };
 const openFailure: PrincipalFailure = {
-  threw: (cause) => new InvalidRequestState("principal binding error", { cause }),
-  returned: (description) => new InvalidRequestState(description),
+  threw: (cause) => rejectRequestState("principal binding error", { cause }),
+  returned: (description) => rejectRequestState(description),
 };
 
 /**
@@ -96,11 +96,11 @@ export class RequestStateSecurity {
    * `InvalidRequestState` at the first failing check, in the reference order.
    */
   open(token: unknown, request: RequestStateRequest, context: RequestStateContext = {}): string {
-    if (typeof token !== "string") throw new InvalidRequestState("non-string requestState");
+    if (typeof token !== "string") throw rejectRequestState("non-string requestState");
     const claims = parseClaims(this.#unseal(token));
     checkTimes(claims, context.now ?? Date.now() / 1000);
-    if (!bindingMatches(claims, request)) throw new InvalidRequestState("request binding");
-    if ((claims.aud ?? null) !== this.#audience(context)) throw new InvalidRequestState("audience");
+    if (!bindingMatches(claims, request)) throw rejectRequestState("request binding");
+    if ((claims.aud ?? null) !== this.#audience(context)) throw rejectRequestState("audience");
     checkPrincipal(claims, derivePrincipal(this.bindPrincipal, context, openFailure));
     return claims.s;
   }
@@ -127,10 +127,10 @@ export class RequestStateSecurity {
       payload = this.codec.unseal(token);
     } catch (error) {
       if (error instanceof InvalidRequestState) throw error;
-      throw new InvalidRequestState("codec error", { cause: error });
+      throw rejectRequestState("codec error", { cause: error });
     }
     if (payload instanceof Uint8Array) return payload;
-    throw new InvalidRequestState("codec error");
+    throw rejectRequestState("codec error");
   }
 }
 

@@ -1,11 +1,15 @@
+import { RoundtripError } from "../protocol/roundtrip-error.js";
+
 /**
  * Errors the client raises on its own. They are never JSON-RPC errors from the server (those arrive as
  * McpError), so a caller can tell a local refusal from a peer's answer.
  */
 
 /** The automatic loop met more InputRequiredResults than `inputRequiredMaxRounds` allows. */
-export class InputRequiredRoundsExceededError extends Error {
+export class InputRequiredRoundsExceededError extends RoundtripError {
+  static readonly code = "ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED";
   override readonly name = "InputRequiredRoundsExceededError";
+  readonly code = InputRequiredRoundsExceededError.code;
   readonly maxRounds: number;
   readonly method: string;
 
@@ -19,8 +23,10 @@ export class InputRequiredRoundsExceededError extends Error {
 }
 
 /** A `client.session` call met an InputRequiredResult without opting in to receive one. */
-export class InputRequiredNotAllowedError extends Error {
+export class InputRequiredNotAllowedError extends RoundtripError {
+  static readonly code = "ERR_INPUT_REQUIRED_NOT_ALLOWED";
   override readonly name = "InputRequiredNotAllowedError";
+  readonly code = InputRequiredNotAllowedError.code;
   readonly method: string;
 
   constructor(method: string) {
@@ -32,8 +38,10 @@ export class InputRequiredNotAllowedError extends Error {
 }
 
 /** The server embedded a request that no registered callback can answer. */
-export class InputRequestUnsupportedError extends Error {
+export class InputRequestUnsupportedError extends RoundtripError {
+  static readonly code = "ERR_INPUT_REQUEST_UNSUPPORTED";
   override readonly name = "InputRequestUnsupportedError";
+  readonly code = InputRequestUnsupportedError.code;
   readonly key: string;
   readonly method: string;
 
@@ -45,8 +53,10 @@ export class InputRequestUnsupportedError extends Error {
 }
 
 /** A callback threw, or answered with something that is not the result its request asks for. */
-export class InputCallbackError extends Error {
+export class InputCallbackError extends RoundtripError {
+  static readonly code = "ERR_INPUT_CALLBACK";
   override readonly name = "InputCallbackError";
+  readonly code = InputCallbackError.code;
   readonly key: string;
   readonly method: string;
 
@@ -60,8 +70,10 @@ export class InputCallbackError extends Error {
 }
 
 /** The server sent something the 2026-07-28 protocol does not allow. */
-export class ProtocolViolationError extends Error {
+export class ProtocolViolationError extends RoundtripError {
+  static readonly code = "ERR_PROTOCOL_VIOLATION";
   override readonly name = "ProtocolViolationError";
+  readonly code = ProtocolViolationError.code;
   readonly method: string;
 
   constructor(method: string, detail: string) {
@@ -71,8 +83,10 @@ export class ProtocolViolationError extends Error {
 }
 
 /** A tool the client dropped from tools/list (its x-mcp-header annotations break the rules) was called. */
-export class ToolRejectedError extends Error {
+export class ToolRejectedError extends RoundtripError {
+  static readonly code = "ERR_TOOL_REJECTED";
   override readonly name = "ToolRejectedError";
+  readonly code = ToolRejectedError.code;
   readonly tool: string;
 
   constructor(tool: string, reason: string) {
@@ -84,8 +98,10 @@ export class ToolRejectedError extends Error {
 }
 
 /** No protocol version both sides speak. */
-export class VersionNegotiationError extends Error {
+export class VersionNegotiationError extends RoundtripError {
+  static readonly code = "ERR_VERSION_NEGOTIATION";
   override readonly name = "VersionNegotiationError";
+  readonly code = VersionNegotiationError.code;
   readonly serverVersions: readonly string[];
   readonly clientVersions: readonly string[];
 

@@ -44,6 +44,7 @@ export type {
 export { describeError, type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { isLoopbackHost } from "./loopback.js";
 export { type AbortSource, RequestAbort } from "./request-abort.js";
+export { RoundtripError, type SdkErrorCode } from "./roundtrip-error.js";
 export type {
   ClientCapabilities,
   ServerCapabilities,

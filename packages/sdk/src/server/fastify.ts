@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
+import { ErrorCode } from "../protocol/errors.js";
 import type { ServerSource } from "./server.js";
 import {
   createNodeHandler,
@@ -31,7 +32,7 @@ export const mcpFastify: FastifyPluginAsync<McpFastifyOptions> = async (app: Fas
       (error: { code?: string; statusCode?: number; message: string }, request, reply) => {
         if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
           const message = `Request body exceeds ${limit} bytes; send a smaller request or raise maxBodyBytes`;
-          void reply.status(413).send({ jsonrpc: "2.0", error: { code: -32600, message } });
+          void reply.status(413).send({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message } });
           return;
         }
         const status = error.statusCode ?? 500;

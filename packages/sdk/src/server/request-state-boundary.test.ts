@@ -61,7 +61,7 @@ async function authenticate(req: IncomingMessage): Promise<AuthInfo | undefined>
   const header = req.headers.authorization;
   if (header === undefined) return undefined;
   const principal = PRINCIPALS.get(header.replace(/^Bearer /, ""));
-  if (!principal) throw new HttpError(401, "Unauthorized: unknown token", { code: -32600 });
+  if (!principal) throw new HttpError(401, "Unauthorized: unknown token", { rpcCode: -32600 });
   return principal;
 }
 

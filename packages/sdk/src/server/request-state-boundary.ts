@@ -67,7 +67,9 @@ export function requestStateBoundary(
   const clock = options.now;
 
   const reject = (method: string, error: unknown): McpError => {
-    const reason = error instanceof InvalidRequestState ? error.reason : "codec error";
+    // A RequestStateRejection from the policy or a built-in codec; a custom codec may name its own.
+    const reason: InvalidRequestState["reason"] =
+      error instanceof InvalidRequestState ? error.reason : "codec error";
     // A codec that fails with anything but InvalidRequestState is broken, not attacked: say how.
     const cause = error instanceof InvalidRequestState ? error.cause : error;
     const detail = cause === undefined ? {} : describeError(cause);

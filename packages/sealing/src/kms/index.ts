@@ -1,3 +1,4 @@
+export { SealingError, type SealingErrorCode } from "../sealing-error.js";
 export { createKmsRequestStateCodec, type KmsRequestStateCodecOptions } from "./create-kms-codec.js";
 export {
   type GenerateWrappedDataKeyOptions,

@@ -1,3 +1,4 @@
+import { SealingError } from "../sealing-error.js";
 import { explainKmsFailure, type KmsFailureContext } from "./kms-failure-advice.js";
 
 /**
@@ -5,7 +6,9 @@ import { explainKmsFailure, type KmsFailureContext } from "./kms-failure-advice.
  * The message names the wrapped key by index and the KMS key by id, never any key material, and
  * says what to do. The AWS error is kept as `cause`.
  */
-export class KmsKeyError extends Error {
+export class KmsKeyError extends SealingError {
+  static readonly code = "ERR_KMS_KEY";
+  readonly code = KmsKeyError.code;
   /** Index into `wrappedKeys`, when a specific wrapped key failed. */
   readonly keyIndex: number | undefined;
   /** The KMS key id or alias given by the caller, if any. */

@@ -8,6 +8,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc.js";
+import { RoundtripError } from "../../protocol/roundtrip-error.js";
 import { META } from "../../protocol/versions.js";
 import type { ClientAuthProvider } from "../auth-provider.js";
 import type { ClientTransport, TransportRequestOptions } from "./client-transport.js";
@@ -29,8 +30,10 @@ export interface HttpClientOptions {
 }
 
 /** A non-2xx answer that carries no JSON-RPC error (authentication, a proxy, a missing endpoint). */
-export class HttpStatusError extends Error {
+export class HttpStatusError extends RoundtripError {
+  static readonly code = "ERR_HTTP_STATUS";
   override readonly name = "HttpStatusError";
+  readonly code = HttpStatusError.code;
   readonly status: number;
   readonly headers: Headers;
   /** The start of the response body, for diagnosis. */
@@ -60,8 +63,10 @@ export class HttpStatusError extends Error {
 }
 
 /** The response stream ended before the answer: 2026-07-28 has no resumption, the request must be re-sent. */
-export class ResponseStreamClosedError extends Error {
+export class ResponseStreamClosedError extends RoundtripError {
+  static readonly code = "ERR_RESPONSE_STREAM_CLOSED";
   override readonly name = "ResponseStreamClosedError";
+  readonly code = ResponseStreamClosedError.code;
   constructor(method: string) {
     super(`The server closed the response stream of ${method} before answering; re-send the request`);
   }

@@ -1,3 +1,4 @@
+import { RoundtripError } from "../../protocol/roundtrip-error.js";
 import {
   type CreateMessageResult,
   CreateMessageResultSchema,
@@ -24,8 +25,10 @@ export type InputResponseView =
   | { kind: "roots"; roots: Root[] };
 
 /** An answer the handler cannot use; its message is safe to show the client and names the key. */
-export class InputResponseError extends Error {
+export class InputResponseError extends RoundtripError {
+  static readonly code = "ERR_INPUT_RESPONSE";
   override readonly name = "InputResponseError";
+  readonly code = InputResponseError.code;
   readonly key: string;
 
   constructor(key: string, message: string) {

@@ -24,9 +24,14 @@ describe("HttpError", () => {
   it("keeps its status, headers and JSON-RPC code", () => {
     const error = new HttpError(401, "Unauthorized", {
       headers: { "www-authenticate": "Bearer" },
-      code: -32600,
+      rpcCode: -32600,
     });
-    expect(error).toMatchObject({ status: 401, headers: { "www-authenticate": "Bearer" }, code: -32600 });
+    expect(error).toMatchObject({
+      status: 401,
+      headers: { "www-authenticate": "Bearer" },
+      rpcCode: -32600,
+      code: "ERR_HTTP_REFUSED",
+    });
     expect(new HttpError(405, "x").headers).toEqual({});
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { McpError } from "../../protocol/errors.js";
+import { ErrorCode, McpError } from "../../protocol/errors.js";
 import {
   errorResponse,
   type JsonRpcNotification,
@@ -52,7 +52,7 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
       if (req.method !== "POST") {
         throw new HttpError(405, "Method Not Allowed: this MCP endpoint accepts POST only", {
           headers: { allow: "POST" },
-          code: -32600,
+          rpcCode: ErrorCode.InvalidRequest,
         });
       }
       if (
@@ -60,20 +60,20 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
         !originAllowed(req.headers.origin, options.allowedOrigins)
       ) {
         throw new HttpError(403, "Forbidden: Origin or Host is not allowed for this server", {
-          code: -32600,
+          rpcCode: ErrorCode.InvalidRequest,
         });
       }
       const auth = options.authenticate ? await options.authenticate(req) : undefined;
       const contentType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
       if (contentType !== "application/json") {
         throw new HttpError(415, "Unsupported Media Type: send the JSON-RPC message as application/json", {
-          code: -32600,
+          rpcCode: ErrorCode.InvalidRequest,
         });
       }
       const accept = negotiate(req.headers.accept);
       if (!accept.json && !accept.sse) {
         throw new HttpError(406, "Not Acceptable: accept application/json and text/event-stream", {
-          code: -32600,
+          rpcCode: ErrorCode.InvalidRequest,
         });
       }
       const raw = preRead === undefined ? await readBody(req, limit) : withinLimit(preRead, limit);
@@ -119,7 +119,7 @@ async function serveMessage(
       406,
       "Not Acceptable: subscriptions/listen answers with an SSE stream; accept text/event-stream",
       {
-        code: -32600,
+        rpcCode: ErrorCode.InvalidRequest,
       },
     );
   }

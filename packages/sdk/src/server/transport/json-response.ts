@@ -27,8 +27,8 @@ export function sendJson(
 /** A JSON-RPC error without id where the refusal has a code, so JSON-RPC clients can read it too. */
 export function sendHttpError(res: ServerResponse, error: HttpError): void {
   const body =
-    error.code === undefined
+    error.rpcCode === undefined
       ? undefined
-      : errorResponse(undefined, { code: error.code, message: error.message });
+      : errorResponse(undefined, { code: error.rpcCode, message: error.message });
   sendJson(res, error.status, body ?? { error: error.message }, { ...error.headers });
 }

@@ -21,7 +21,7 @@ describe("readBody", () => {
   it("refuses a declared Content-Length over the limit without reading", async () => {
     await expect(readBody(incoming({ "content-length": "11" }), 10)).rejects.toMatchObject({
       status: 413,
-      code: -32600,
+      rpcCode: -32600,
     });
   });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { McpError } from "../../protocol/errors.js";
+import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { HttpError } from "./http-errors.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -55,7 +55,7 @@ function tooLarge(limit: number): HttpError {
   return new HttpError(
     413,
     `Request body exceeds ${limit} bytes; send a smaller request or raise maxBodyBytes`,
-    { code: -32600 },
+    { rpcCode: ErrorCode.InvalidRequest },
   );
 }
 

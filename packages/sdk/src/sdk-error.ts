@@ -1,0 +1,33 @@
+import type {
+  HttpStatusError,
+  InputCallbackError,
+  InputRequestUnsupportedError,
+  InputRequiredNotAllowedError,
+  InputRequiredRoundsExceededError,
+  ProtocolViolationError,
+  ResponseStreamClosedError,
+  ToolRejectedError,
+  VersionNegotiationError,
+} from "./client/index.js";
+import type { OAuthError } from "./client/oauth/index.js";
+import type { InvalidTokenError } from "./server/auth/index.js";
+import type { InputResponseError } from "./server/index.js";
+
+/**
+ * Every error a caller can catch from the SDK that is not a peer's JSON-RPC error (those are McpError):
+ * `switch (error.code)` narrows it to the class. Each member extends RoundtripError, so
+ * `error instanceof RoundtripError` tells a value of this union from anything else thrown.
+ */
+export type SdkError =
+  | InputRequiredRoundsExceededError
+  | InputRequiredNotAllowedError
+  | InputRequestUnsupportedError
+  | InputCallbackError
+  | ProtocolViolationError
+  | ToolRejectedError
+  | VersionNegotiationError
+  | HttpStatusError
+  | ResponseStreamClosedError
+  | OAuthError
+  | InvalidTokenError
+  | InputResponseError;
