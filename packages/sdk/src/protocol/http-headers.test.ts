@@ -166,6 +166,18 @@ describe("checkParamHeaders", () => {
     ).not.toThrow();
   });
 
+  it("reports a body value whose keys shadow Object's methods as a mismatch, never by calling them", () => {
+    // JSON from a peer: "toString" here is data, and String() on it would throw a TypeError (a 500).
+    const hostile = JSON.parse('{"toString":{},"valueOf":{}}') as unknown;
+    for (const args of [{ region: hostile }, { days: hostile }, { metric: hostile }]) {
+      const [key] = Object.keys(args);
+      const header = `mcp-param-${key}`;
+      expect(mismatchOf(() => checkParamHeaders(params, args, { [header]: "x" }))).toContain(
+        `does not match body value '{"toString":{},"valueOf":{}}'`,
+      );
+    }
+  });
+
   it("compares integers numerically", () => {
     expect(() => checkParamHeaders(params, { days: 10 }, { "mcp-param-days": "010" })).not.toThrow();
     expect(() => checkParamHeaders(params, { days: -3 }, { "mcp-param-days": "-3" })).not.toThrow();

@@ -159,10 +159,18 @@ export function checkParamHeaders(
       param.type === "integer"
         ? typeof value === "number" && /^-?\d+$/.test(decoded) && Number(decoded) === value
         : param.type === "boolean"
-          ? decoded === String(value)
+          ? typeof value === "boolean" && decoded === String(value)
           : decoded === value;
-    if (!agrees) throw mismatch(name, decoded, String(value));
+    if (!agrees) throw mismatch(name, decoded, bodyText(value));
   }
+}
+
+/**
+ * The body's value as a mismatch message shows it. The body is JSON from the peer, so a value such as
+ * `{"toString":{}}` must not be handed to String(), which would call the peer's "method" and throw.
+ */
+function bodyText(value: unknown): string {
+  return typeof value === "string" ? value : (JSON.stringify(value) ?? "undefined");
 }
 
 export { headerText };
