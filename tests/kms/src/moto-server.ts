@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
-import { ensureTool } from "@roundtrip/test-services";
+import { ensureTool, freePort } from "@roundtrip/test-services";
 
 /** A KMS emulator endpoint for the duration of a test file. */
 export interface MotoServer {
@@ -80,12 +79,4 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** A port nothing listens on right now (the kernel picks it); also used as an unreachable endpoint. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("could not pick a free port");
-  return address.port;
-}
+export { freePort };

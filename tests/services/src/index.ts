@@ -6,4 +6,5 @@ export {
   ToolUnavailableError,
 } from "./ensure-tool.js";
 export { findExecutable } from "./find-executable.js";
+export { freePort } from "./free-port.js";
 export { manualInstall, TOOLS, type Tool, type ToolName, type ToolSource } from "./tools.js";

@@ -1,16 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer, Socket } from "node:net";
-import { ensureTool } from "@roundtrip/test-services";
-
-/** A free loopback port, found by letting the kernel pick one. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
+import { Socket } from "node:net";
+import { ensureTool, freePort } from "@roundtrip/test-services";
 
 function pings(port: number): Promise<boolean> {
   return new Promise((resolve) => {
