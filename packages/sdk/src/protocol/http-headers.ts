@@ -7,6 +7,10 @@ export const HEADER = {
   method: "mcp-method",
   name: "mcp-name",
   paramPrefix: "mcp-param-",
+  /** 2025-era sessions: assigned by the server in the initialize response, sent on every request after. */
+  sessionId: "mcp-session-id",
+  /** 2025-era resumability: the last SSE event id a reconnecting client saw. */
+  lastEventId: "last-event-id",
 } as const;
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;

@@ -111,6 +111,20 @@ export {
   type SamplingMessage,
 } from "./schemas/input-required.js";
 export {
+  type ElicitationCompleteParams,
+  ElicitationCompleteParamsSchema,
+  type InitializeParams,
+  InitializeParamsSchema,
+  type InitializeResult,
+  InitializeResultSchema,
+  LegacyMethod,
+  MODERN_ONLY_RESULT_FIELDS,
+  type SetLevelParams,
+  SetLevelParamsSchema,
+  type SubscribeParams,
+  SubscribeParamsSchema,
+} from "./schemas/legacy.js";
+export {
   type CancelledParams,
   type LoggingMessageParams,
   NotificationMethod,
@@ -151,6 +165,7 @@ export {
   ToolSchema,
 } from "./schemas/tools.js";
 export {
+  LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   META,

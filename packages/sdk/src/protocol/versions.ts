@@ -4,12 +4,17 @@ export const LATEST_PROTOCOL_VERSION = "2026-07-28";
 /** Modern revisions only: a legacy (pre-2026) version cannot travel in per-request `_meta`. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [LATEST_PROTOCOL_VERSION];
 
-/** Revisions that open with `initialize`; named in the error a modern-only server gives them. */
+/** The newest revision that opens with `initialize`: what a dual-era peer offers a legacy one. */
+export const LATEST_LEGACY_PROTOCOL_VERSION = "2025-11-25";
+
+/**
+ * Revisions that open with `initialize` and that this SDK serves and speaks on a session, newest
+ * first. 2024-11-05 predates Streamable HTTP and is not among them.
+ */
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = [
-  "2025-11-25",
+  LATEST_LEGACY_PROTOCOL_VERSION,
   "2025-06-18",
   "2025-03-26",
-  "2024-11-05",
 ];
 
 export const JSONRPC_VERSION = "2.0";

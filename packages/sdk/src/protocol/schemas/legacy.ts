@@ -1,0 +1,49 @@
+import * as z from "zod";
+import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from "./capabilities.js";
+import { ImplementationSchema, LoggingLevelSchema } from "./common.js";
+
+/**
+ * The 2025-era (2025-11-25, 2025-06-18, 2025-03-26) wire facts that 2026-07-28 removed: a session
+ * opened by `initialize`, capabilities that hold for the whole session, and the methods that only
+ * make sense on one.
+ */
+export const LegacyMethod = {
+  initialize: "initialize",
+  initialized: "notifications/initialized",
+  ping: "ping",
+  setLevel: "logging/setLevel",
+  subscribe: "resources/subscribe",
+  unsubscribe: "resources/unsubscribe",
+  rootsListChanged: "notifications/roots/list_changed",
+  elicitationComplete: "notifications/elicitation/complete",
+} as const;
+
+export const InitializeParamsSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: ClientCapabilitiesSchema,
+  clientInfo: ImplementationSchema,
+});
+export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
+
+export const InitializeResultSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: ServerCapabilitiesSchema,
+  serverInfo: ImplementationSchema,
+  instructions: z.string().optional(),
+});
+export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+
+export const SetLevelParamsSchema = z.looseObject({ level: LoggingLevelSchema });
+export type SetLevelParams = z.infer<typeof SetLevelParamsSchema>;
+
+export const SubscribeParamsSchema = z.looseObject({ uri: z.string() });
+export type SubscribeParams = z.infer<typeof SubscribeParamsSchema>;
+
+export const ElicitationCompleteParamsSchema = z.looseObject({ elicitationId: z.string() });
+export type ElicitationCompleteParams = z.infer<typeof ElicitationCompleteParamsSchema>;
+
+/**
+ * Fields of a 2026-07-28 result that a 2025-era peer has no meaning for. A server strips them before
+ * answering a legacy session; a client never needs them there.
+ */
+export const MODERN_ONLY_RESULT_FIELDS: readonly string[] = ["resultType", "ttlMs", "cacheScope"];
