@@ -333,7 +333,7 @@ const STEPS: Step[] = [
         for (const line of heldLines) note(`  ${line}`);
         if (outcome instanceof Error) throw new DemoFailure(`approving as alice failed: ${outcome.message}`);
       }
-      expectOutput(resumed, /Deployed rel-[0-9a-f]{8} of api to staging/, "the deployment");
+      expectOutput(resumed, /Deployed rel-[0-9a-f]{32} of api to staging/, "the deployment");
       return lastResult();
     },
   },

@@ -50,16 +50,16 @@ describe("pnpm demo, unattended", () => {
     expect(output).toMatch(/The client shares 1 root\(s\):\n\S+: file:\/\//);
     // deploy: detached at the approval URL, approved on the page, resumed by a new process.
     expect(output).toMatch(
-      /⇄ round 2: tools\/call deploy answering confirm \(\+requestState\) → asks for approval \(URL http:\/\/127\.0\.0\.1:\d+\/approvals\/rel-[0-9a-f]{8}\)/,
+      /⇄ round 2: tools\/call deploy answering confirm \(\+requestState\) → asks for approval \(URL http:\/\/127\.0\.0\.1:\d+\/approvals\/rel-[0-9a-f]{32}\)/,
     );
     const id = /Saved as pending flow (\S+): the server waits for "approval"\./.exec(output)?.[1];
     expect(id, output).toBeDefined();
-    expect(output).toMatch(/alice pressed Approve: the server recorded rel-[0-9a-f]{8} as approved/);
+    expect(output).toMatch(/alice pressed Approve: the server recorded rel-[0-9a-f]{32} as approved/);
     expect(output).toMatch(
       new RegExp(`\\$ roundtrip pending\\n${id}  .*tools/call deploy .*waits for approval`),
     );
     expect(output).toContain(`$ roundtrip resume ${id} --yes`);
-    expect(output).toMatch(/Deployed rel-[0-9a-f]{8} of api to staging/);
+    expect(output).toMatch(/Deployed rel-[0-9a-f]{32} of api to staging/);
     expect(output).toContain("⇄ round 1: prompts/get incident_brief → asks for severity");
     expect(output).toContain("Write a sev2 incident brief for api");
     expect(output).toContain("⇄ round 1: resources/read status://api → asks for window");
