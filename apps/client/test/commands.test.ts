@@ -197,7 +197,7 @@ describe("commands against the reference server", () => {
       await answers({ confirm: "decline" }),
     ]);
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.stringify(run.json())).toMatch(/Deployment of rel-[0-9a-f]{8} declined/);
+    expect(JSON.stringify(run.json())).toMatch(/Deployment of rel-[0-9a-f]{32} declined/);
   });
 
   it("usage errors, --version and help", async () => {

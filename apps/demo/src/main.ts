@@ -11,6 +11,7 @@ import { styleText } from "node:util";
 import { EXIT_CODE_MEANINGS, ExitCode, type ExitCodeValue } from "@roundtrip/client";
 import { DevelopmentBrowser, firstPostForm, type VisitedPage } from "@roundtrip/local-auth";
 import { BIN_FROM_REPOSITORY, type CliResult, commandLine, runCli, stopChildren } from "./cli.js";
+import { type FleetServices, provisionFleetServices } from "./fleet-services.js";
 import { type Round, type Stack, startStack } from "./stack.js";
 
 const USAGE = "usage: pnpm demo [--scripted]   (node apps/demo/bin/demo.js [--scripted])";
@@ -47,6 +48,8 @@ class Interrupted extends Error {}
 // Rounds, as the reference server sees them
 
 let lastRound: Round | undefined;
+/** Two instances behind one URL, on the KMS emulator and Redis; false when those cannot be had. */
+let fleetRun = false;
 /** Set by the round that asks for the deploy approval URL. */
 let approvalUrl: string | undefined;
 /** Interactive only: the approval started as soon as the URL was handed out; its error, if it failed. */
@@ -73,7 +76,7 @@ function onRound(round: Round): void {
   say(
     paint(
       "dim",
-      `  ⇄ round ${round.round}: ${round.method} ${round.target}${answering}${state} → ${resultSummary(round)}`,
+      `  ⇄ ${fleetRun ? `instance ${round.instance}, ` : ""}round ${round.round}: ${round.method} ${round.target}${answering}${state} → ${resultSummary(round)}`,
     ),
   );
   const url = round.asks.find((ask) => ask.key === "approval" && ask.url)?.url;
@@ -308,6 +311,10 @@ const STEPS: Step[] = [
       resetApproval();
       const args = ["call", "deploy", "service=api", "env=staging"];
       let detached: CliResult;
+      if (fleetRun) {
+        stack?.route("A");
+        note("the load balancer sends every request to instance A for now");
+      }
       if (interactive) {
         note("--detach saves the flow at its first question; a new process finishes it, asking you");
         detached = await roundtrip([...args, "--detach"], { expect: ExitCode.detached });
@@ -324,6 +331,10 @@ const STEPS: Step[] = [
         await approveAs(approvalUrl, note);
       }
       await roundtrip(["pending"]);
+      if (fleetRun) {
+        stack?.route("B");
+        note("the load balancer now sends everything to instance B: the flow finishes there");
+      }
       const resumed = await roundtrip(["resume", id, ...(interactive ? ["--no-browser"] : ["--yes"])], {
         person: interactive,
       });
@@ -333,7 +344,17 @@ const STEPS: Step[] = [
         for (const line of heldLines) note(`  ${line}`);
         if (outcome instanceof Error) throw new DemoFailure(`approving as alice failed: ${outcome.message}`);
       }
-      expectOutput(resumed, /Deployed rel-[0-9a-f]{8} of api to staging/, "the deployment");
+      expectOutput(resumed, /Deployed rel-[0-9a-f]{32} of api to staging/, "the deployment");
+      if (fleetRun && stack) {
+        note("replaying the completing round, byte for byte, on instance A (a proxy's retry, or a replay)");
+        const replay = await stack.replayLastCompletion("deploy", "A");
+        const deployments = stack.logged("release deployed");
+        if (deployments !== 1) throw new DemoFailure(`the fleet deployed ${deployments} times, not once`);
+        const sameOutcome = /Deployed rel-[0-9a-f]{32} of api to staging/.test(replay.text);
+        note(
+          `instance A ran nothing: it answered HTTP ${replay.status} with ${sameOutcome ? "the first outcome, from the shared ledger" : "a refusal"}, and the fleet logged "release deployed" once`,
+        );
+      }
       return lastResult();
     },
   },
@@ -370,6 +391,7 @@ const STEPS: Step[] = [
 // Start, run, always stop
 
 let stack: Stack | undefined;
+let fleetServices: FleetServices | undefined;
 let workDir: string | undefined;
 let stopping: Promise<void> | undefined;
 /** Set by SIGINT, SIGTERM or SIGHUP, whose handler stops everything and ends the process. */
@@ -379,6 +401,7 @@ function shutDown(): Promise<void> {
   stopping ??= (async () => {
     stopChildren();
     await stack?.close();
+    await fleetServices?.close();
     if (workDir !== undefined) await rm(workDir, { recursive: true, force: true });
   })();
   return stopping;
@@ -406,7 +429,15 @@ async function main(): Promise<number> {
   const home = join(workDir, "home");
   answersDir = join(workDir, "answers");
   await mkdir(answersDir);
+  const provisioned = await provisionFleetServices("roundtrip-demo");
+  if (provisioned.kind === "fleet") {
+    fleetServices = provisioned.services;
+    fleetRun = true;
+  } else {
+    say(paint("yellow", `Running one instance under an ephemeral key: ${provisioned.reason}`));
+  }
   stack = await startStack({
+    ...(fleetServices ? { fleet: fleetServices } : {}),
     onRound: (round) => {
       if (!signalled) onRound(round);
     },
@@ -421,7 +452,16 @@ async function main(): Promise<number> {
   say(
     `Development authorization server  ${stack.issuer}   (in memory, users alice and bob; development only)`,
   );
-  say(`Reference MCP server              ${stack.url}`);
+  if (fleetServices) {
+    say(
+      `KMS emulator (moto)               ${fleetServices.kms.endpoint}   key ${fleetServices.kms.keyAlias}`,
+    );
+    say(`Redis, shared by the instances    ${fleetServices.redisUrl}`);
+    say(`Reference MCP server              ${stack.url}   (instances A and B behind one URL)`);
+  } else {
+    say(`Reference MCP server              ${stack.url}`);
+  }
+  for (const line of stack.keyLines) say(`  ${line}`);
   say("Every step runs the CLI as a new process, as if you had typed:");
   say(`  export ROUNDTRIP_SERVER=${stack.url} ROUNDTRIP_HOME=${home}`);
   say(`  alias roundtrip="node ${BIN_FROM_REPOSITORY}"`);

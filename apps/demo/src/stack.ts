@@ -1,5 +1,7 @@
 // The servers of the demo, in this process: the development authorization server and the reference
-// server trusting it, both on loopback, with a trace of every round the reference server answers.
+// server trusting it, both on loopback, with a trace of every round the reference server answers. With
+// the fleet's services (KMS emulator and Redis) it runs two instances of the reference server behind
+// one URL, which unwrap the same KMS-wrapped key and share one Redis.
 import { createServer } from "node:net";
 import { startLocalAuthServer } from "@roundtrip/local-auth";
 import {
@@ -14,6 +16,9 @@ import {
   type ResultObject,
 } from "@roundtrip/sdk";
 import { buildServer, loadConfig, packageVersion } from "@roundtrip/server";
+import type { FleetServices } from "./fleet-services.js";
+import { emulatorClientConfig } from "./fleet-services.js";
+import { type Router, startRouter } from "./router.js";
 
 /** One thing a round asked for, under its input request key. */
 export interface Ask {
@@ -27,6 +32,8 @@ export interface Ask {
 
 /** One round of a multi round-trip request, as the reference server saw and answered it. */
 export interface Round {
+  /** The instance that answered it. */
+  instance: string;
   /** 1 for the request that starts a flow, then one more for each retry. */
   round: number;
   method: CarrierMethod;
@@ -50,6 +57,16 @@ export interface Stack {
   origin: string;
   /** The development authorization server. */
   issuer: string;
+  /** The instances behind the URL: A and B with the fleet's services, A alone without. */
+  instances: readonly string[];
+  /** What each instance logged about its request-state keys when it started. */
+  keyLines: readonly string[];
+  /** Sends everything from now on to one instance (a no-op with one instance). */
+  route(instance: string): void;
+  /** Sends the last completing round of `target` again, exactly as it was sent, to `instance`. */
+  replayLastCompletion(target: string, instance: string): Promise<{ status: number; text: string }>;
+  /** How many times the instances together logged `msg`. */
+  logged(msg: string): number;
   close(): Promise<void>;
 }
 
@@ -137,71 +154,168 @@ async function quietly<T>(start: () => Promise<T>): Promise<T> {
   }
 }
 
+interface Instance {
+  name: string;
+  port: number;
+  server: Awaited<ReturnType<typeof buildServer>>;
+  lines: Record<string, unknown>[];
+}
+
+/** The headers a replay must carry to be the same request: the token and the request's metadata. */
+const REPLAYED_HEADERS = [
+  "authorization",
+  "content-type",
+  "accept",
+  "mcp-protocol-version",
+  "mcp-method",
+  "mcp-name",
+];
+
 /**
- * Starts both servers. `onRound` is called once per round with what the client sent and what the
+ * Starts the servers. `onRound` is called once per round with what the client sent and what the
  * server answered, before the answer leaves, so the line shows up before the CLI reacts to it.
  */
-export async function startStack({ onRound }: { onRound: (round: Round) => void }): Promise<Stack> {
+export async function startStack({
+  onRound,
+  fleet,
+}: {
+  onRound: (round: Round) => void;
+  fleet?: FleetServices;
+}): Promise<Stack> {
   const version = await packageVersion();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
   const authorization = await quietly(() => startLocalAuthServer({ resource: url }));
-  let server: Awaited<ReturnType<typeof buildServer>>;
-  try {
-    server = await buildServer(
+  const instances: Instance[] = [];
+  /** The id of the request that completed each target last: the balancer has its bytes. */
+  const completions = new Map<string, unknown>();
+  let round = 0;
+  let router: Router | undefined;
+
+  const start = async (
+    name: string,
+    instancePort: number,
+    env: Record<string, string>,
+  ): Promise<Instance> => {
+    const lines: Record<string, unknown>[] = [];
+    const logStream = {
+      write(chunk: string) {
+        for (const line of chunk.split("\n")) if (line.trim() !== "") lines.push(JSON.parse(line));
+        return true;
+      },
+    };
+    const server = await buildServer(
       loadConfig(
         {
           HOST: "127.0.0.1",
-          PORT: String(port),
+          PORT: String(instancePort),
           PUBLIC_URL: url,
           OAUTH_ISSUER: authorization.issuer,
-          // No key source: an ephemeral request-state key, which is enough while this process lives.
-          LOG_LEVEL: "silent",
+          ...env,
         },
         version,
       ),
-      { logStream: { write: () => true } },
+      { logStream, ...(fleet ? { kmsClientConfig: emulatorClientConfig(fleet.kms.endpoint) } : {}) },
     );
+    const instance: Instance = { name, port: instancePort, server, lines };
+    instances.push(instance);
+    server.mcp.use(async (request, next) => {
+      const { method } = request;
+      if (!isCarrierMethod(method)) return next();
+      const params = request.params ?? {};
+      const answered = keysOf(params.inputResponses);
+      // A request with neither answers nor state starts a flow; anything else continues one.
+      if (answered.length === 0 && params.requestState === undefined) round = 0;
+      round += 1;
+      const result = await next();
+      const inputRequired = isInputRequiredResult(result);
+      const inputRequests = inputRequired ? result.inputRequests : undefined;
+      const target = carrierTarget(method, params) ?? "(no target)";
+      if (!inputRequired) completions.set(target, request.context.requestId);
+      onRound({
+        instance: name,
+        round,
+        method,
+        target,
+        answered,
+        withState: params.requestState !== undefined,
+        inputRequired,
+        asks: describeRequests(inputRequests),
+        stateOnly: inputRequired && keysOf(inputRequests).length === 0,
+        isError: result.isError === true,
+        resultText: inputRequired ? undefined : textOf(result),
+      });
+      return result;
+    });
+    await server.listen();
+    await server.keyring.ready;
+    return instance;
+  };
+
+  try {
+    if (fleet) {
+      const shared = {
+        SERVER_NAME: "roundtrip-demo",
+        KMS_WRAPPED_KEYS: fleet.kms.wrappedKey,
+        KMS_KEY_ID: fleet.kms.keyAlias,
+        KMS_ENDPOINT: fleet.kms.endpoint,
+        REDIS_URL: fleet.redisUrl,
+        LOG_LEVEL: "info",
+      };
+      for (const name of ["A", "B"]) await start(name, await freePort(), shared);
+      router = await startRouter(port, new Map(instances.map((instance) => [instance.name, instance.port])));
+    } else {
+      // No key source: an ephemeral request-state key, which is enough while this process lives.
+      await start("A", port, { LOG_LEVEL: "info" });
+    }
   } catch (error) {
+    for (const instance of instances) await instance.server.close().catch(() => {});
     await authorization.close();
     throw error;
   }
 
-  let round = 0;
-  server.mcp.use(async (request, next) => {
-    const { method } = request;
-    if (!isCarrierMethod(method)) return next();
-    const params = request.params ?? {};
-    const answered = keysOf(params.inputResponses);
-    // A request with neither answers nor state starts a flow; anything else continues one.
-    if (answered.length === 0 && params.requestState === undefined) round = 0;
-    round += 1;
-    const result = await next();
-    const inputRequired = isInputRequiredResult(result);
-    const inputRequests = inputRequired ? result.inputRequests : undefined;
-    onRound({
-      round,
-      method,
-      target: carrierTarget(method, params) ?? "(no target)",
-      answered,
-      withState: params.requestState !== undefined,
-      inputRequired,
-      asks: describeRequests(inputRequests),
-      stateOnly: inputRequired && keysOf(inputRequests).length === 0,
-      isError: result.isError === true,
-      resultText: inputRequired ? undefined : textOf(result),
-    });
-    return result;
-  });
-
-  const origin = await server.listen();
-  await server.keyring.ready;
+  const byName = (name: string) => {
+    const instance = instances.find((candidate) => candidate.name === name);
+    if (!instance) throw new Error(`no instance ${name}`);
+    return instance;
+  };
   return {
     url,
-    origin,
+    origin: `http://127.0.0.1:${port}`,
     issuer: authorization.issuer,
+    instances: instances.map((instance) => instance.name),
+    keyLines: instances.flatMap((instance) =>
+      instance.lines
+        .filter((line) => typeof line.keySource === "string" && typeof line.msg === "string")
+        .map((line) => `instance ${instance.name}: ${line.msg}${line.kmsKeyId ? ` (${line.kmsKeyId})` : ""}`),
+    ),
+    route(name) {
+      router?.use(name);
+    },
+    async replayLastCompletion(target, name) {
+      // What the balancer forwarded, not what the handler saw: the request-state boundary has opened
+      // the state by then, and only the sealed original is a replay.
+      const post = completions.has(target) ? router?.post(completions.get(target)) : undefined;
+      if (!post) throw new Error(`no completed round of ${target} went through the balancer`);
+      const headers = Object.fromEntries(
+        REPLAYED_HEADERS.flatMap((name) => (post.headers[name] ? [[name, post.headers[name]]] : [])),
+      );
+      const response = await fetch(`http://127.0.0.1:${byName(name).port}/mcp`, {
+        method: "POST",
+        headers,
+        body: post.body,
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    logged(msg) {
+      return instances.reduce(
+        (count, instance) => count + instance.lines.filter((line) => line.msg === msg).length,
+        0,
+      );
+    },
     async close() {
-      await server.close().catch(() => {});
+      await router?.close().catch(() => {});
+      for (const instance of instances) await instance.server.close().catch(() => {});
       await authorization.close().catch(() => {});
     },
   };

@@ -4,12 +4,13 @@ import type { TokenVerifier } from "@roundtrip/sdk/auth";
 import { protectedResourceMetadataFastify } from "@roundtrip/sdk/auth/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
-import { type ApprovalStore, MemoryApprovalStore } from "./approvals/approval-store.js";
+import type { ApprovalStore } from "./approvals/approval-store.js";
 import { createAuthentication } from "./auth/authentication.js";
 import { createTokenVerifier } from "./auth/token-verifier.js";
 import type { ServerConfig } from "./config/server-config.js";
 import { endConnectionsAfterDraining } from "./http/connection-draining.js";
 import { registerCors } from "./http/cors.js";
+import { allowHosts } from "./http/host-allow-list.js";
 import { echoRequestId, requestIdOf } from "./http/request-id.js";
 import { Keyring } from "./keyring/keyring.js";
 import { createLogger } from "./logging/create-logger.js";
@@ -17,6 +18,7 @@ import { createMcpServer } from "./mcp/create-mcp-server.js";
 import { APPROVALS_PATH, registerApprovalPage } from "./routes/approval-page.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerMcpRoute } from "./routes/mcp-route.js";
+import { openSharedState, type SharedState } from "./state/shared-state.js";
 
 /** A hop count trusts that many proxies nearest the server, as proxy-addr counts them. */
 function trustProxySetting(value: boolean | number): boolean | ((address: string, hop: number) => boolean) {
@@ -31,10 +33,10 @@ export interface BuildOptions {
   /** Verifies access tokens in place of the JWT or introspection verifier the configuration selects. */
   verifier?: TokenVerifier;
   /**
-   * Deploy approvals; default an in-memory store of this process. A fleet must pass one shared by all
-   * instances, since the round after an approval may reach any of them.
+   * Approvals and once-rounds; default: in Redis when the configuration names one (REDIS_URL),
+   * otherwise in this process. The server closes what it opened itself, never what it was given.
    */
-  approvals?: ApprovalStore;
+  sharedState?: SharedState;
 }
 
 export interface RoundtripServer {
@@ -45,6 +47,8 @@ export interface RoundtripServer {
   readonly config: ServerConfig;
   /** Pending and granted deploy approvals. */
   readonly approvals: ApprovalStore;
+  /** Where approvals and once-rounds live: this process, or the fleet's Redis. */
+  readonly sharedState: SharedState;
   /** Listens on the configured host and port; resolves to the bound address, e.g. `http://127.0.0.1:3000`. */
   listen(): Promise<string>;
   /** Fails readiness, stops accepting connections, lets in-flight requests finish, then resolves. */
@@ -75,7 +79,18 @@ export async function buildServer(
     logger: app.log.child({ component: "keyring" }),
     ...(options.kmsClientConfig ? { kmsClientConfig: options.kmsClientConfig } : {}),
   });
-  const approvals = options.approvals ?? new MemoryApprovalStore();
+  const sharedState =
+    options.sharedState ??
+    (await openSharedState(config.redis, app.log.child({ component: "shared-state" })));
+  const { approvals } = sharedState;
+  if (sharedState.kind === "redis") {
+    app.log.info(sharedState.description, "approvals and once-rounds are shared through Redis");
+  } else {
+    app.log.warn(
+      sharedState.description,
+      "approvals and once-rounds are kept in this process: right for one instance; set REDIS_URL for a fleet",
+    );
+  }
   const verifier = options.verifier ?? createTokenVerifier(config.auth);
   const mcp = createMcpServer({
     name: config.serverName,
@@ -84,19 +99,25 @@ export async function buildServer(
     logger: app.log.child({ component: "mcp" }),
     approvalUrl: (release) => new URL(`${APPROVALS_PATH}/${release}`, config.publicUrl).href,
     approvals,
+    onceStore: sharedState.onceStore,
   });
   const authentication = createAuthentication(config, { verifier });
 
   echoRequestId(app);
+  allowHosts(app, config.http.allowedHosts);
   endConnectionsAfterDraining(app);
   await registerCors(app, config.http.corsOrigins);
-  registerHealthRoutes(app, { keyring, closing: () => closing });
+  registerHealthRoutes(app, { keyring, sharedState, closing: () => closing });
   await registerApprovalPage(app, {
     approvals,
+    keyring,
+    publicUrl: config.publicUrl,
+    rateLimit: config.http.rateLimit,
     issuer: config.auth.issuer,
     clientId: config.auth.approvalClientId,
     resource: config.publicUrl,
     scopes: config.auth.requiredScopes,
+    allowInsecureHttp: config.auth.allowInsecureHttp,
     verifier,
   });
   await app.register(protectedResourceMetadataFastify, { metadata: authentication.metadata });
@@ -108,6 +129,7 @@ export async function buildServer(
     keyring,
     config,
     approvals,
+    sharedState,
     async listen() {
       return app.listen({ host: config.http.host, port: config.http.port });
     },
@@ -116,6 +138,7 @@ export async function buildServer(
       // Open subscription streams never end on their own; in-flight calls are left to finish.
       mcp.close();
       await app.close();
+      if (options.sharedState === undefined) await sharedState.close();
     },
   };
 }

@@ -21,9 +21,16 @@ closeOnSignals(server, { timeoutMs: config.shutdownTimeoutMs });
 
 const address = await server.listen();
 server.app.log.info(
-  { address, publicUrl: config.publicUrl, serverName: config.serverName, keySource: config.keys.kind },
+  {
+    address,
+    publicUrl: config.publicUrl,
+    serverName: config.serverName,
+    keySource: config.keys.kind,
+    ...server.sharedState.description,
+  },
   "listening",
 );
+
 // Fail closed: without the configured keys no round can be sealed, so stop and let the supervisor see it.
 server.keyring.ready.catch(async () => {
   server.app.log.fatal({}, "cannot serve without the configured request-state keys; exiting");

@@ -1,9 +1,15 @@
+import { get as httpGet } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundtrip/local-auth";
 import { isInputRequiredResult } from "@roundtrip/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryApprovalStore } from "../src/index.js";
-import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import {
+  PUBLIC_CALLBACK,
+  serverEnvironment,
+  startAuthorizationServer,
+  viaInstance,
+} from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient } from "./support/mcp-client.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
@@ -63,18 +69,21 @@ describe("deploy approval through the approval page", () => {
     expect((await app.server.approvals.status(release))?.state).toBe("pending");
 
     const bob = new DevelopmentBrowser("bob");
-    const anonymous = await bob.visit(page, app.origin);
+    const anonymous = await bob.visit(page, app.origin, viaInstance(app.origin));
     expect(anonymous.html).toContain(`Release ${release}`);
     expect(anonymous.html).toContain("Sign in");
+    // What the release is stays between the requester and the page.
+    expect(anonymous.html).not.toContain("production");
     expect(firstPostForm(anonymous.html)).toBeUndefined();
-    const bobPage = await bob.visit(`${page}/sign-in`, app.origin);
+    const bobPage = await bob.visit(`${page}/sign-in`, app.origin, viaInstance(app.origin));
     expect(bobPage.url.pathname).toBe(path);
     expect(bobPage.status).toBe(403);
+    expect(bobPage.html).not.toContain("production");
     expect(firstPostForm(bobPage.html)).toBeUndefined();
     expect((await bob.fetch(`${page}/approve`, form({ csrf: "a.b" }))).status).toBe(403);
 
     const alice = new DevelopmentBrowser("alice");
-    const alicePage = await alice.visit(`${page}/sign-in`, app.origin);
+    const alicePage = await alice.visit(`${page}/sign-in`, app.origin, viaInstance(app.origin));
     expect(alicePage.url.pathname).toBe(path);
     const approveForm = firstPostForm(alicePage.html);
     expect(approveForm?.action).toBe(`${path}/approve`);
@@ -128,14 +137,95 @@ describe("deploy approval through the approval page", () => {
 
     expect(modes).toEqual(["form", "url", "url"]);
     expect(textOf(result)).toMatch(
-      /^Release rel-[0-9a-f]{8} was not approved \(declined\); nothing was deployed$/,
+      /^Release rel-[0-9a-f]{32} was not approved \(declined\); nothing was deployed$/,
     );
   });
 
   it("shows nothing for releases nobody asked for, and needs a sign-in started on this server", async () => {
-    expect((await fetch(`${app.origin}/approvals/rel-0123abcd`)).status).toBe(404);
+    expect((await fetch(`${app.origin}/approvals/rel-0123456789abcdef0123456789abcdef`)).status).toBe(404);
     expect((await fetch(`${app.origin}/approvals/..%2Fetc`)).status).toBe(404);
     expect((await fetch(`${app.origin}/callback?code=x&state=y`)).status).toBe(400);
+    // A sign-in starts only for a release someone asked for.
+    const unknown = await fetch(`${app.origin}/approvals/rel-0123456789abcdef0123456789abcdef/sign-in`, {
+      redirect: "manual",
+    });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("signs in at PUBLIC_URL's callback whatever Host the request names, Secure for an https PUBLIC_URL", async () => {
+    const { release } = await askForApproval();
+    const started = await fetch(`${app.origin}/approvals/${release}/sign-in`, {
+      headers: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http" },
+      redirect: "manual",
+    });
+    const location = new URL(started.headers.get("location") ?? "");
+    expect(location.searchParams.get("redirect_uri")).toBe(PUBLIC_CALLBACK);
+    expect(started.headers.get("set-cookie")).toMatch(/^roundtrip_login=[^;]+; Path=\/callback; .*; Secure$/);
+  });
+});
+
+/** Alice's deploy, up to the approval URL; the release it names. */
+async function askForApproval(): Promise<{ release: string }> {
+  const client = mcpClient(app.url, aliceToken, watch, { onElicit: () => ({ action: "cancel" }) });
+  const first = await client.session.callTool(
+    "deploy",
+    { service: "web", env: "staging" },
+    { allowInputRequired: true },
+  );
+  if (!isInputRequiredResult(first)) throw new Error("deploy should ask for confirmation first");
+  const second = await client.session.callTool(
+    "deploy",
+    { service: "web", env: "staging" },
+    {
+      allowInputRequired: true,
+      requestState: first.requestState,
+      inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
+    },
+  );
+  const request = isInputRequiredResult(second) ? second.inputRequests?.approval : undefined;
+  const url =
+    request?.method === "elicitation/create" && request.params.mode === "url" ? request.params.url : "";
+  const release = /rel-[0-9a-f]{32}/.exec(url)?.[0];
+  if (release === undefined)
+    throw new Error(`deploy should ask for approval next, got ${JSON.stringify(second)}`);
+  return { release };
+}
+
+describe("the approval page's own limits", () => {
+  let limited: RunningServer;
+  beforeAll(async () => {
+    limited = await startServer(
+      serverEnvironment(as, {
+        RATE_LIMIT_MAX: "3",
+        RATE_LIMIT_WINDOW_MS: "600000",
+        ALLOWED_HOSTS: "127.0.0.1",
+      }),
+    );
+  });
+  afterAll(() => limited?.close());
+
+  it("counts the page and the callback per client address, and answers only its allowed Hosts", async () => {
+    const pages = [];
+    for (let i = 0; i < 4; i++) pages.push((await fetch(`${limited.origin}/callback?state=x`)).status);
+    expect(pages).toEqual([400, 400, 400, 429]);
+    expect((await fetch(`${limited.origin}/approvals/rel-x`)).status).toBe(429);
+    // fetch always sends the URL's own Host, so the rebound name goes out through node:http.
+    const rebound = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpGet(
+        `${limited.origin}/healthz`,
+        { headers: { host: "rebound.example" } },
+        (response) => {
+          let body = "";
+          response.on("data", (chunk) => {
+            body += chunk;
+          });
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
+      request.on("error", reject);
+    });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain("ALLOWED_HOSTS");
   });
 });
 
@@ -170,7 +260,7 @@ describe("MemoryApprovalStore", () => {
     const page = `${app.origin}${new URL(approvalUrl).pathname}`;
     const dropIss = (url: URL) => {
       if (url.pathname === "/callback") url.searchParams.delete("iss");
-      return url;
+      return viaInstance(app.origin)(url);
     };
     const answer = await new DevelopmentBrowser("alice").visit(`${page}/sign-in`, app.origin, dropIss);
     expect(answer.url.pathname).toBe("/callback");
@@ -180,28 +270,48 @@ describe("MemoryApprovalStore", () => {
 
   it("lets only the requester approve", async () => {
     const store = new MemoryApprovalStore();
-    await store.request("rel-00000001", { service: "api", env: "staging", principal: alice });
+    await store.request("rel-00000000000000000000000000000001", {
+      service: "api",
+      env: "staging",
+      principal: alice,
+    });
 
-    expect(await store.approve("rel-00000001", { issuer: "https://as.test", subject: "bob" })).toBe(
-      "not-requester",
-    );
-    expect(await store.approve("rel-00000001", { issuer: "https://other.test", subject: "alice" })).toBe(
-      "not-requester",
-    );
-    expect((await store.status("rel-00000001"))?.state).toBe("pending");
-    expect(await store.approve("rel-00000001", { issuer: "https://as.test", subject: "alice" })).toBe(
-      "approved",
-    );
-    expect((await store.status("rel-00000001"))?.state).toBe("approved");
-    expect(await store.approve("rel-00000002", { issuer: "https://as.test", subject: "alice" })).toBe(
-      "unknown",
-    );
+    expect(
+      await store.approve("rel-00000000000000000000000000000001", {
+        issuer: "https://as.test",
+        subject: "bob",
+      }),
+    ).toBe("not-requester");
+    expect(
+      await store.approve("rel-00000000000000000000000000000001", {
+        issuer: "https://other.test",
+        subject: "alice",
+      }),
+    ).toBe("not-requester");
+    expect((await store.status("rel-00000000000000000000000000000001"))?.state).toBe("pending");
+    expect(
+      await store.approve("rel-00000000000000000000000000000001", {
+        issuer: "https://as.test",
+        subject: "alice",
+      }),
+    ).toBe("approved");
+    expect((await store.status("rel-00000000000000000000000000000001"))?.state).toBe("approved");
+    expect(
+      await store.approve("rel-00000000000000000000000000000002", {
+        issuer: "https://as.test",
+        subject: "alice",
+      }),
+    ).toBe("unknown");
   });
 
   it("forgets approvals after their lifetime", async () => {
     const store = new MemoryApprovalStore({ ttlMs: 1 });
-    await store.request("rel-00000003", { service: "api", env: "staging", principal: alice });
+    await store.request("rel-00000000000000000000000000000003", {
+      service: "api",
+      env: "staging",
+      principal: alice,
+    });
     await sleep(5);
-    expect(await store.status("rel-00000003")).toBeUndefined();
+    expect(await store.status("rel-00000000000000000000000000000003")).toBeUndefined();
   });
 });

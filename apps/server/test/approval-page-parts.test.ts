@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
+import { AesGcmRequestStateCodec } from "@roundtrip/sealing";
 import type { FastifyRequest } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApprovalSignIn } from "../src/routes/approval-sign-in.js";
@@ -6,20 +8,33 @@ import { approverCookie, approverOf } from "../src/routes/approver-cookie.js";
 import { cookiesOf, setCookie } from "../src/routes/cookies.js";
 import { csrfToken, csrfValid } from "../src/routes/csrf-token.js";
 import { escapeHtml } from "../src/routes/html-page.js";
-import { createMessageSigner } from "../src/routes/message-signer.js";
+import { SealedValues } from "../src/routes/sealed-values.js";
 import { PUBLIC_URL, startAuthorizationServer } from "./support/environment.js";
 
 const withCookie = (cookie: string) => ({ headers: { cookie } }) as FastifyRequest;
 const alice = { issuer: "https://as.test", subject: "alice" };
+const release = (n: number) => `rel-${String(n).padStart(32, "0")}`;
+/** Two instances of a fleet share the keys; another deployment does not. */
+const fleetKey = randomBytes(32);
+const sealedValues = () => new SealedValues(new AesGcmRequestStateCodec([fleetKey]));
+const otherDeployment = () => new SealedValues(new AesGcmRequestStateCodec([randomBytes(32)]));
 
-describe("createMessageSigner", () => {
-  it("verifies its own signatures only", () => {
-    const signer = createMessageSigner();
-    const signature = signer.sign("text");
-    expect(signer.verify("text", signature)).toBe(true);
-    expect(signer.verify("other", signature)).toBe(false);
-    expect(signer.verify("text", `${signature}x`)).toBe(false);
-    expect(createMessageSigner().verify("text", signature)).toBe(false);
+describe("SealedValues", () => {
+  it("opens on any instance sharing the keys, for its own purpose only, until it expires", () => {
+    const sealed = sealedValues().seal("purpose-a", { n: 1 }, 60);
+    expect(sealedValues().open("purpose-a", sealed)).toEqual({ n: 1 });
+    expect(sealedValues().open("purpose-b", sealed)).toBeUndefined();
+    expect(otherDeployment().open("purpose-a", sealed)).toBeUndefined();
+    expect(sealedValues().open("purpose-a", `${sealed}x`)).toBeUndefined();
+    expect(sealedValues().open("purpose-a", sealedValues().seal("purpose-a", { n: 1 }, -1))).toBeUndefined();
+    expect(sealedValues().open("purpose-a", undefined)).toBeUndefined();
+    expect(sealedValues().open("purpose-a", "not sealed")).toBeUndefined();
+  });
+
+  it("never opens a requestState, which the same keys seal, as one of its values", () => {
+    const codec = new AesGcmRequestStateCodec([fleetKey]);
+    const requestState = codec.seal(new TextEncoder().encode(JSON.stringify({ p: "x", v: {} })));
+    expect(sealedValues().open("x", requestState)).toBeUndefined();
   });
 });
 
@@ -34,27 +49,30 @@ describe("cookies", () => {
 });
 
 describe("approver cookie", () => {
-  const signer = createMessageSigner();
+  const signer = sealedValues();
   const cookiePair = (header: string) => header.slice(0, header.indexOf(";"));
 
-  it("names the approver it was made for, on this signer only", () => {
+  it("names the approver it was made for, on every instance sharing the keys only", () => {
     const header = approverCookie(signer, alice, { path: "/approvals", secure: true });
     expect(header).toMatch(
       /^roundtrip_approver=[^;]+; Path=\/approvals; Max-Age=600; HttpOnly; SameSite=Lax; Secure$/,
     );
     const cookie = cookiePair(header);
-    expect(approverOf(signer, withCookie(cookie))).toEqual({ ...alice, cookie: cookie.split("=")[1] });
-    expect(approverOf(createMessageSigner(), withCookie(cookie))).toBeUndefined();
+    const value = cookie.slice(cookie.indexOf("=") + 1);
+    expect(approverOf(signer, withCookie(cookie))).toEqual({ ...alice, cookie: value });
+    expect(approverOf(sealedValues(), withCookie(cookie))).toEqual({ ...alice, cookie: value });
+    expect(approverOf(otherDeployment(), withCookie(cookie))).toBeUndefined();
   });
 
-  it("refuses a cookie with another name, a later expiry, or the wrong shape", () => {
-    const value = cookiePair(approverCookie(signer, alice, { path: "/", secure: false })).split("=")[1] ?? "";
-    const [subject, issuer, expiry, signature] = value.split(".");
-    const bob = Buffer.from("bob").toString("base64url");
+  it("refuses an altered cookie, a value sealed for another purpose, and an empty one", () => {
+    const header = approverCookie(signer, alice, { path: "/", secure: false });
+    const value = cookiePair(header).slice("roundtrip_approver=".length);
+    const flipped = `${value.slice(0, -2)}${value.endsWith("A") ? "B" : "A"}${value.slice(-1)}`;
+    const csrf = csrfToken(signer, "cookie", release(1));
     for (const forged of [
-      `${bob}.${issuer}.${expiry}.${signature}`,
-      `${subject}.${issuer}.${Number(expiry) + 1}.${signature}`,
-      `${subject}.${issuer}.${expiry}`,
+      flipped,
+      csrf,
+      signer.seal("roundtrip/approval-page/approver", { subject: 1 }, 60),
       "",
     ]) {
       expect(approverOf(signer, withCookie(`roundtrip_approver=${forged}`))).toBeUndefined();
@@ -64,15 +82,16 @@ describe("approver cookie", () => {
 
 describe("csrf token", () => {
   it("is good for one approver cookie and one release", () => {
-    const signer = createMessageSigner();
-    const token = csrfToken(signer, "cookie", "rel-00000001");
-    expect(csrfValid(signer, token, "cookie", "rel-00000001")).toBe(true);
-    expect(csrfValid(signer, token, "other", "rel-00000001")).toBe(false);
-    expect(csrfValid(signer, token, "cookie", "rel-00000002")).toBe(false);
-    expect(csrfValid(signer, `${token}.x`, "cookie", "rel-00000001")).toBe(false);
-    expect(csrfValid(signer, `.${token.split(".")[1]}`, "cookie", "rel-00000001")).toBe(false);
-    expect(csrfValid(signer, undefined, "cookie", "rel-00000001")).toBe(false);
-    expect(csrfToken(signer, "cookie", "rel-00000001")).not.toBe(token);
+    const signer = sealedValues();
+    const token = csrfToken(signer, "cookie", release(1));
+    expect(csrfValid(signer, token, "cookie", release(1))).toBe(true);
+    expect(csrfValid(sealedValues(), token, "cookie", release(1))).toBe(true);
+    expect(csrfValid(otherDeployment(), token, "cookie", release(1))).toBe(false);
+    expect(csrfValid(signer, token, "other", release(1))).toBe(false);
+    expect(csrfValid(signer, token, "cookie", release(2))).toBe(false);
+    expect(csrfValid(signer, `${token}x`, "cookie", release(1))).toBe(false);
+    expect(csrfValid(signer, undefined, "cookie", release(1))).toBe(false);
+    expect(csrfToken(signer, "cookie", release(1))).not.toBe(token);
   });
 });
 
@@ -96,33 +115,27 @@ describe("ApprovalSignIn", () => {
       resource: PUBLIC_URL,
       scopes: ["mcp:tools"],
       verifier: { verify: async () => ({ token: "t", clientId: "c", scopes: [] }) },
+      allowInsecureHttp: false,
     });
   });
   afterAll(() => as?.close());
 
   it("sends the browser with PKCE S256, the openid scope and the resource", async () => {
-    const started = await signIn.start("rel-00000001", redirectUri);
-    const query = started?.url.searchParams;
+    const started = await signIn.start(release(1), redirectUri);
+    const query = started.url.searchParams;
     expect(started?.url.href.startsWith(`${as.issuer}/`)).toBe(true);
     expect(query?.get("client_id")).toBe("approval-page");
     expect(query?.get("redirect_uri")).toBe(redirectUri);
     expect(query?.get("scope")).toBe("openid mcp:tools");
     expect(query?.get("code_challenge_method")).toBe("S256");
     expect(query?.get("resource")).toBe(PUBLIC_URL);
-    expect(query?.get("state")).toBe(started?.state);
-  });
-
-  it("gives a pending sign-in only to the browser that started it, and only once", async () => {
-    const started = await signIn.start("rel-00000002", redirectUri);
-    const state = started?.state ?? "";
-    expect(signIn.take(state, "another browser")).toBeUndefined();
-    expect(signIn.take(null, state)).toBeUndefined();
-    expect(signIn.take(state, state)).toMatchObject({ release: "rel-00000002", redirectUri });
-    expect(signIn.take(state, state)).toBeUndefined();
+    expect(query?.get("state")).toBe(started.login.state);
+    expect(started.login).toMatchObject({ release: release(1), redirectUri });
+    expect(started.login.codeVerifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
   });
 
   it("does not act on an answer from another issuer, or on one without iss, and needs a code", async () => {
-    const login = { release: "rel-00000003", codeVerifier: "v", redirectUri, expiresAt: Date.now() + 60_000 };
+    const login = { state: "s", release: release(3), codeVerifier: "v", redirectUri };
     const answer = (fields: Record<string, string>) => signIn.finish(login, new URLSearchParams(fields));
     expect(await answer({ code: "c", iss: `${as.issuer}/` })).toEqual({ outcome: "other-issuer" });
     expect(await answer({ code: "c" })).toEqual({ outcome: "other-issuer" });

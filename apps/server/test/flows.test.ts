@@ -125,7 +125,7 @@ describe("the example capabilities, end to end with the SDK client", () => {
 
     const result = await client.callTool("deploy", { service: "api", env: "production" });
 
-    const release = /rel-[0-9a-f]{8}/.exec(asked[0]?.message ?? "")?.[0];
+    const release = /rel-[0-9a-f]{32}/.exec(asked[0]?.message ?? "")?.[0];
     expect(release).toBeDefined();
     expect(asked.map(({ round, key, mode }) => [round, key, mode])).toEqual([
       [1, "confirm", "form"],
@@ -146,7 +146,7 @@ describe("the example capabilities, end to end with the SDK client", () => {
 
     const result = await client.callTool("deploy", { service: "api", env: "staging" });
 
-    expect(textOf(result)).toMatch(/^Deployment of rel-[0-9a-f]{8} declined$/);
+    expect(textOf(result)).toMatch(/^Deployment of rel-[0-9a-f]{32} declined$/);
     expect(modes).toEqual(["form"]);
   });
 
@@ -165,12 +165,12 @@ describe("the example capabilities, end to end with the SDK client", () => {
 
     expect(modes).toEqual(["form", "url", "url"]);
     expect(textOf(result)).toMatch(
-      /^Release rel-[0-9a-f]{8} was not approved \(cancelled\); nothing was deployed$/,
+      /^Release rel-[0-9a-f]{32} was not approved \(cancelled\); nothing was deployed$/,
     );
   });
 
   it("the approval page shows only releases awaiting approval", async () => {
-    expect((await fetch(`${app.origin}/approvals/rel-0123abcd`)).status).toBe(404);
+    expect((await fetch(`${app.origin}/approvals/rel-0123456789abcdef0123456789abcdef`)).status).toBe(404);
     expect((await fetch(`${app.origin}/approvals/..%2Fetc`)).status).toBe(404);
   });
 

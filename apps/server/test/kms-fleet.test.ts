@@ -115,7 +115,7 @@ function expectInputRequired(result: unknown): InputRequiredResult & { requestSt
 /** The release an approval round names in its URL. */
 function releaseOf(result: InputRequiredResult): string {
   const request = result.inputRequests?.approval as { params?: { url?: string } } | undefined;
-  const release = /rel-[0-9a-f]{8}/.exec(request?.params?.url ?? "")?.[0];
+  const release = /rel-[0-9a-f]{32}/.exec(request?.params?.url ?? "")?.[0];
   if (release === undefined) throw new Error(`no approval URL in ${JSON.stringify(result)}`);
   return release;
 }
@@ -159,7 +159,7 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
     });
     const result = await client.callTool("deploy", ARGS);
     expect(result.content).toEqual([
-      { type: "text", text: expect.stringMatching(/^Deployed rel-[0-9a-f]{8} of ledger to production$/) },
+      { type: "text", text: expect.stringMatching(/^Deployed rel-[0-9a-f]{32} of ledger to production$/) },
     ]);
     expect(server.logs.lines().find((line) => line.keySource === "kms")?.msg).toBe(
       "request-state keys unwrapped by KMS",
@@ -174,8 +174,8 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
       const second = await child(fleetEnvironment());
 
       // The child mints; the in-process instance opens its state, asks for the approval and records it
-      // in its own store. Approvals live in one process's memory here, so the approval and the round
-      // after it go to that instance: a real fleet shares an ApprovalStore (BuildOptions.approvals).
+      // in its own store. Approvals live in one process's memory here (no REDIS_URL), so the approval and
+      // the round after it go to that instance; shared-state.test.ts runs the fleet on one Redis.
       const asked = expectInputRequired(await round(second.url));
       const approval = expectInputRequired(
         await round(first.url, { requestState: asked.requestState, inputResponses: CONFIRMED }),
@@ -191,7 +191,10 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
       expect(done).toMatchObject({
         resultType: "complete",
         content: [
-          { type: "text", text: expect.stringMatching(/^Deployed rel-[0-9a-f]{8} of ledger to production$/) },
+          {
+            type: "text",
+            text: expect.stringMatching(/^Deployed rel-[0-9a-f]{32} of ledger to production$/),
+          },
         ],
       });
     },

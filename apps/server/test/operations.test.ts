@@ -63,7 +63,7 @@ describe("health and readiness", () => {
     const health = await fetch(`${app.origin}/healthz`);
     const ready = await fetch(`${app.origin}/readyz`);
     expect([health.status, await health.json()]).toEqual([200, { status: "ok" }]);
-    expect([ready.status, await ready.json()]).toEqual([200, { status: "ready" }]);
+    expect([ready.status, await ready.json()]).toEqual([200, { status: "ready", sharedState: "process" }]);
   });
 
   it("warns that ephemeral keys do not survive a restart or reach other instances", () => {

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { ensureTool } from "@roundtrip/test-services";
+import { beforeAll, describe, expect, it } from "vitest";
 
 const REPOSITORY = fileURLToPath(new URL("../../..", import.meta.url));
 
@@ -26,11 +27,24 @@ function runDemo(args: string[] = []): Promise<{ code: number | null; output: st
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, output })));
 }
 
+// The two-instance version runs on the KMS emulator and Redis; this machine must have them (or say
+// how to install them) rather than let the demo fall back to one instance unseen.
+beforeAll(async () => {
+  await ensureTool("moto_server");
+  await ensureTool("redis-server");
+}, 300_000);
+
 describe("pnpm demo, unattended", () => {
-  it("signs in as alice, walks every example round by round, and stops everything", async () => {
+  it("runs two instances on one KMS key and one Redis, walks every example round by round, and stops everything", async () => {
     const { code, output } = await runDemo();
 
     expect(code, output).toBe(0);
+    expect(output).not.toContain("Running one instance");
+    // Both instances unwrapped the same KMS-wrapped key at startup.
+    const alias = /KMS emulator \(moto\) +http:\/\/127\.0\.0\.1:\d+ +key (alias\/\S+)/.exec(output)?.[1];
+    expect(alias, output).toBeDefined();
+    expect(output).toContain(`instance A: request-state keys unwrapped by KMS (${alias})`);
+    expect(output).toContain(`instance B: request-state keys unwrapped by KMS (${alias})`);
     expect(output).toContain("Scripted: answers come from files");
     // Login: the CLI's authorization code flow, walked by alice's browser.
     expect(output).toContain(
@@ -41,28 +55,36 @@ describe("pnpm demo, unattended", () => {
     expect(output).toMatch(/Logged in to .* as client mcp-interactive \(scope mcp:tools mcp:deploy\)/);
     // Every example, each with the rounds the server answered.
     expect(output).toContain(
-      '⇄ round 2: tools/call create_service answering runtime, tier (+requestState) → asks for confirmation (form: "Create api on node22, size small?")',
+      '⇄ instance A, round 2: tools/call create_service answering runtime, tier (+requestState) → asks for confirmation (form: "Create api on node22, size small?")',
     );
     expect(output).toContain("Created service api on node22, size small");
-    expect(output).toContain("⇄ round 1: tools/call summarize → asks for summary (sampling)");
+    expect(output).toContain("⇄ instance A, round 1: tools/call summarize → asks for summary (sampling)");
     expect(output).toContain("Summary (by answers-file): ");
-    expect(output).toContain("⇄ round 1: tools/call list_workspace → asks for roots (roots)");
+    expect(output).toContain("⇄ instance A, round 1: tools/call list_workspace → asks for roots (roots)");
     expect(output).toMatch(/The client shares 1 root\(s\):\n\S+: file:\/\//);
     // deploy: detached at the approval URL, approved on the page, resumed by a new process.
     expect(output).toMatch(
-      /⇄ round 2: tools\/call deploy answering confirm \(\+requestState\) → asks for approval \(URL http:\/\/127\.0\.0\.1:\d+\/approvals\/rel-[0-9a-f]{8}\)/,
+      /⇄ instance A, round 2: tools\/call deploy answering confirm \(\+requestState\) → asks for approval \(URL http:\/\/127\.0\.0\.1:\d+\/approvals\/rel-[0-9a-f]{32}\)/,
     );
     const id = /Saved as pending flow (\S+): the server waits for "approval"\./.exec(output)?.[1];
     expect(id, output).toBeDefined();
-    expect(output).toMatch(/alice pressed Approve: the server recorded rel-[0-9a-f]{8} as approved/);
+    expect(output).toMatch(/alice pressed Approve: the server recorded rel-[0-9a-f]{32} as approved/);
     expect(output).toMatch(
       new RegExp(`\\$ roundtrip pending\\n${id}  .*tools/call deploy .*waits for approval`),
     );
     expect(output).toContain(`$ roundtrip resume ${id} --yes`);
-    expect(output).toMatch(/Deployed rel-[0-9a-f]{8} of api to staging/);
-    expect(output).toContain("⇄ round 1: prompts/get incident_brief → asks for severity");
+    expect(output).toContain("the load balancer now sends everything to instance B");
+    expect(output).toMatch(
+      /⇄ instance B, round 3: tools\/call deploy answering approval \(\+requestState\) → the result/,
+    );
+    expect(output).toMatch(/Deployed rel-[0-9a-f]{32} of api to staging/);
+    // The completing round, replayed on A, ran nothing there.
+    expect(output).toContain(
+      'instance A ran nothing: it answered HTTP 200 with the first outcome, from the shared ledger, and the fleet logged "release deployed" once',
+    );
+    expect(output).toContain("⇄ instance B, round 1: prompts/get incident_brief → asks for severity");
     expect(output).toContain("Write a sev2 incident brief for api");
-    expect(output).toContain("⇄ round 1: resources/read status://api → asks for window");
+    expect(output).toContain("⇄ instance B, round 1: resources/read status://api → asks for window");
     expect(output).toContain("api: operational over the last 24h");
     // The summary, and nothing left behind.
     expect(output).toContain("All 7 steps succeeded");

@@ -16,6 +16,8 @@ export interface FleetOptions {
   size: number;
   /** REQUEST_STATE_TTL_SECONDS of every instance: short, so a rotation's "one TTL later" is quick. */
   ttlSeconds: number;
+  /** REDIS_URL of every instance: the fleet's shared approvals and once-ledger. */
+  redisUrl?: string;
 }
 
 /**
@@ -26,6 +28,7 @@ export class Fleet {
   readonly instances: ServerInstance[] = [];
   readonly extras: ServerInstance[] = [];
   readonly ttlSeconds: number;
+  readonly #redisUrl: string | undefined;
   #moto: MotoServer | undefined;
   #admin: KMSClient | undefined;
   #auth: LocalAuthServer | undefined;
@@ -34,8 +37,9 @@ export class Fleet {
   #proxyPort = 0;
   #token = "";
 
-  private constructor(ttlSeconds: number) {
+  private constructor(ttlSeconds: number, redisUrl: string | undefined) {
     this.ttlSeconds = ttlSeconds;
+    this.#redisUrl = redisUrl;
   }
 
   /** Starts everything, or stops what it started and rethrows. */
@@ -45,7 +49,7 @@ export class Fleet {
   ): Promise<Fleet> {
     // Before anything starts, so a machine without nginx fails at once with how to install it.
     await ensureTool("nginx");
-    const fleet = new Fleet(options.ttlSeconds);
+    const fleet = new Fleet(options.ttlSeconds, options.redisUrl);
     try {
       await fleet.#start(options.size, initialKeys);
       return fleet;
@@ -91,6 +95,12 @@ export class Fleet {
     return this.#token;
   }
 
+  /** An access token for a person (authorization code + PKCE), with the scopes `scope` names. */
+  async userToken(user: string, scope: string): Promise<string> {
+    if (!this.#auth) throw new Error("the authorization server is not running");
+    return (await this.#auth.authorizationCodeToken(user, scope)).accessToken;
+  }
+
   /** A new AES-256 data key wrapped under the fleet's KMS key, for its service name. */
   async mintKey(): Promise<string> {
     if (!this.#moto) throw new Error("the KMS emulator is not running");
@@ -126,6 +136,7 @@ export class Fleet {
       RATE_LIMIT_MAX: "1000000",
       TRUST_PROXY: "1",
       LOG_LEVEL: "info",
+      ...(this.#redisUrl === undefined ? {} : { REDIS_URL: this.#redisUrl }),
       ...overrides,
     };
   }

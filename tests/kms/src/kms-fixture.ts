@@ -1,29 +1,12 @@
-import { randomUUID } from "node:crypto";
-import { CreateAliasCommand, CreateKeyCommand, KMSClient, type KMSClientConfig } from "@aws-sdk/client-kms";
 import { vi } from "vitest";
+import { EMULATOR_CREDENTIALS } from "./kms-admin.js";
 
-/** Dummy credentials and a fixed region: moto accepts any signature, but the SDK insists on both. */
+export { adminClient, clientConfigFor, createKey } from "./kms-admin.js";
+
+/** The emulator's dummy credentials and a fixed region in the environment, for the test's duration. */
 export function useDummyAwsEnvironment(): void {
   vi.stubEnv("AWS_REGION", "us-east-1");
-  vi.stubEnv("AWS_ACCESS_KEY_ID", "roundtrip-test");
-  vi.stubEnv("AWS_SECRET_ACCESS_KEY", "roundtrip-test");
+  vi.stubEnv("AWS_ACCESS_KEY_ID", EMULATOR_CREDENTIALS.accessKeyId);
+  vi.stubEnv("AWS_SECRET_ACCESS_KEY", EMULATOR_CREDENTIALS.secretAccessKey);
   vi.stubEnv("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
-}
-
-export function clientConfigFor(endpoint: string): KMSClientConfig {
-  return { endpoint, region: "us-east-1", maxAttempts: 2 };
-}
-
-/** A fresh symmetric KMS key with a unique alias, so tests sharing one emulator never collide. */
-export async function createKey(admin: KMSClient): Promise<{ keyId: string; alias: string }> {
-  const created = await admin.send(new CreateKeyCommand({ Description: "roundtrip sealing test" }));
-  const keyId = created.KeyMetadata?.KeyId;
-  if (keyId === undefined) throw new Error("CreateKey returned no key id");
-  const alias = `alias/roundtrip-test-${randomUUID()}`;
-  await admin.send(new CreateAliasCommand({ AliasName: alias, TargetKeyId: keyId }));
-  return { keyId, alias };
-}
-
-export function adminClient(endpoint: string): KMSClient {
-  return new KMSClient(clientConfigFor(endpoint));
 }

@@ -11,34 +11,59 @@ export interface Approver {
   subject: string;
 }
 
+/** `pending` until the requester approves; `deployed` once one deployment has consumed the approval. */
+export type ApprovalState = "pending" | "approved" | "deployed";
+
 export interface ApprovalRecord {
   release: string;
   service: string;
   env: string;
   requester: Requester;
-  state: "pending" | "approved";
+  state: ApprovalState;
+}
+
+export interface ApprovalRequest {
+  service: string;
+  env: string;
+  principal: Requester;
 }
 
 export type ApproveOutcome = "approved" | "unknown" | "not-requester";
 
+/** `deployed`: this call consumed the approval; anything else: nothing may be deployed. */
+export type ConsumeOutcome = "deployed" | "not-approved" | "already-deployed";
+
 /**
- * Pending deploy approvals, bound to the user who asked. The deploy tool records one when it sends
- * the approval URL, the approval page records the outcome, and the tool reads it on the next round:
- * an `accept` of the URL elicitation only means the user agreed to open the page.
+ * Deploy approvals, bound to the user who asked. The deploy tool records one when it sends the
+ * approval URL, the approval page records the outcome, and the tool consumes it on the round that
+ * deploys: an `accept` of the URL elicitation only means the user agreed to open the page.
  *
- * Asynchronous so a shared store (a database, Redis) can stand in: every instance of a fleet must see
- * the same approvals, because the round after the approval may reach any of them.
+ * Every instance of a fleet must see the same approvals, because the round after an approval may
+ * reach any of them, and `consume` must be atomic there too: one approval deploys exactly once.
  */
 export interface ApprovalStore {
-  request(release: string, details: { service: string; env: string; principal: Requester }): Promise<void>;
+  /** Throws ReleaseTakenError when another user already asked for this release. */
+  request(release: string, details: ApprovalRequest): Promise<void>;
   /** Only the requester (same issuer and subject) may approve; anyone else is refused. */
   approve(release: string, approver: Approver): Promise<ApproveOutcome>;
+  /** Atomically turns the requester's approved release into a deployed one. */
+  consume(release: string, requester: Approver): Promise<ConsumeOutcome>;
   status(release: string): Promise<ApprovalRecord | undefined>;
+}
+
+export class ReleaseTakenError extends Error {
+  override readonly name = "ReleaseTakenError";
+  constructor(release: string) {
+    super(`release ${release} was requested by another user; call deploy again for a new release`);
+  }
 }
 
 export function sameUser(a: Approver, b: Approver): boolean {
   return a.issuer === b.issuer && a.subject === b.subject;
 }
+
+/** How long an approval is kept, from its request: long enough for a review, short enough to forget. */
+export const APPROVAL_TTL_MS = 60 * 60 * 1000;
 
 /** One process's approvals, forgotten after `ttlMs` (default one hour); a fleet needs a shared store. */
 export class MemoryApprovalStore implements ApprovalStore {
@@ -46,18 +71,15 @@ export class MemoryApprovalStore implements ApprovalStore {
   readonly #ttlMs: number;
 
   constructor(options: { ttlMs?: number } = {}) {
-    this.#ttlMs = options.ttlMs ?? 60 * 60 * 1000;
+    this.#ttlMs = options.ttlMs ?? APPROVAL_TTL_MS;
   }
 
-  async request(
-    release: string,
-    details: { service: string; env: string; principal: Requester },
-  ): Promise<void> {
+  async request(release: string, details: ApprovalRequest): Promise<void> {
     this.#prune();
     const existing = this.#live(release);
     // A re-ask for the same release keeps its outcome; a release never changes hands.
     if (existing && sameUser(existing.requester, details.principal)) return;
-    if (existing) throw new Error(`release ${release} was requested by another user`);
+    if (existing) throw new ReleaseTakenError(release);
     this.#records.set(release, {
       record: {
         release,
@@ -74,8 +96,17 @@ export class MemoryApprovalStore implements ApprovalStore {
     const record = this.#live(release);
     if (!record) return "unknown";
     if (!sameUser(record.requester, approver)) return "not-requester";
-    record.state = "approved";
+    if (record.state === "pending") record.state = "approved";
     return "approved";
+  }
+
+  async consume(release: string, requester: Approver): Promise<ConsumeOutcome> {
+    const record = this.#live(release);
+    if (!record || !sameUser(record.requester, requester)) return "not-approved";
+    if (record.state === "deployed") return "already-deployed";
+    if (record.state !== "approved") return "not-approved";
+    record.state = "deployed";
+    return "deployed";
   }
 
   async status(release: string): Promise<ApprovalRecord | undefined> {

@@ -153,3 +153,25 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[]): T
   if (found === undefined) throw new InvalidValue(`must be one of ${allowed.join(", ")}, got "${value}"`);
   return found;
 }
+
+/**
+ * A node-redis URL: `redis://` or `rediss://` (TLS), with an optional `:password@` and `/db`. Kept as
+ * written, since node-redis parses it itself; only the syntax and scheme are checked here.
+ */
+export function redisUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidValue(
+      `must be a URL such as rediss://:password@redis.internal:6379, got a value that is not one`,
+    );
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw new InvalidValue(
+      `must start with redis:// or rediss:// (TLS), e.g. rediss://:password@redis.internal:6379; got the scheme ${url.protocol}`,
+    );
+  }
+  if (url.hostname === "") throw new InvalidValue("must name the Redis host, e.g. redis://127.0.0.1:6379");
+  return value;
+}

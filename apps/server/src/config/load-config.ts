@@ -55,6 +55,7 @@ export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
     keys: keySource(env, problems),
     requestStateTtlSeconds: env.REQUEST_STATE_TTL_SECONDS ?? DEFAULTS.requestStateTtlSeconds,
     http: httpConfig(env, publicUrl),
+    redis: env.REDIS_URL === undefined ? undefined : { url: env.REDIS_URL },
     log: { level: env.LOG_LEVEL ?? "info", format: env.LOG_FORMAT ?? "json" },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? DEFAULTS.shutdownTimeoutMs,
   };

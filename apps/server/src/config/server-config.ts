@@ -68,6 +68,11 @@ export interface ServerConfig {
   keys: KeySourceConfig;
   requestStateTtlSeconds: number;
   http: HttpConfig;
+  /**
+   * Where a fleet keeps what is not in the sealed requestState (approvals, once-rounds); undefined keeps
+   * it in this process, which is right for one instance only.
+   */
+  redis: { url: string } | undefined;
   log: { level: LevelWithSilent; format: "json" | "pretty" };
   shutdownTimeoutMs: number;
 }

@@ -24,12 +24,27 @@ async function keyOf(request: FastifyRequest, options: RateLimitOptions): Promis
 
 /** Adds the limit to every route of `scope`, answering 429 with Retry-After when a budget is spent. */
 export async function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): Promise<void> {
+  await limitBy(scope, options, (request) => keyOf(request, options));
+}
+
+/**
+ * The same limit per client address, for pages anyone may open without a token (the approval page
+ * and its sign-in callback). Behind a proxy the address is only right with TRUST_PROXY set.
+ */
+export async function registerAddressRateLimit(
+  scope: FastifyInstance,
+  options: { max: number; windowMs: number },
+): Promise<void> {
+  await limitBy(scope, options, (request) => `address:${request.ip}`);
+}
+
+async function limitBy(
+  scope: FastifyInstance,
+  options: { max: number; windowMs: number },
+  keyGenerator: (request: FastifyRequest) => string | Promise<string>,
+): Promise<void> {
   await scope.register(fastifyRateLimit, { global: false });
-  const check = scope.createRateLimit({
-    max: options.max,
-    timeWindow: options.windowMs,
-    keyGenerator: (request) => keyOf(request, options),
-  });
+  const check = scope.createRateLimit({ max: options.max, timeWindow: options.windowMs, keyGenerator });
   scope.addHook("onRequest", async (request, reply) => {
     const verdict = await check(request);
     if (verdict.isAllowed) return;

@@ -5,7 +5,7 @@ import type { Keyring } from "../keyring/keyring.js";
  * Until the request-state keys are loaded nothing can be sealed or opened, so MCP requests are turned
  * away with 503 and Retry-After instead of failing halfway through a round.
  */
-export function gateOnKeyring(scope: FastifyInstance, keyring: Keyring): void {
+export function gateOnKeyring(scope: FastifyInstance, keyring: Pick<Keyring, "status">): void {
   scope.addHook("onRequest", async (_request, reply) => {
     if (keyring.status === "ready") return;
     if (keyring.status === "failed") {

@@ -1,4 +1,4 @@
-import { RequestStateSecurity } from "@roundtrip/sealing";
+import { type RequestStateCodec, RequestStateSecurity } from "@roundtrip/sealing";
 import { DeferredCodec } from "./deferred-codec.js";
 import { type LoadCodecOptions, loadCodec } from "./load-codec.js";
 
@@ -25,6 +25,14 @@ export class Keyring {
     this.ready = this.#load(options);
     // Observed here so a failure is never an unhandled rejection; callers still see it through `ready`.
     this.ready.catch(() => {});
+  }
+
+  /**
+   * The same keys for the approval page's cookies and form tokens, so they are good on every instance
+   * that shares the keys. What it seals names its purpose, so nothing sealed for one use opens as another.
+   */
+  get codec(): RequestStateCodec {
+    return this.#codec;
   }
 
   get status(): KeyringStatus {

@@ -1,4 +1,5 @@
 import { type Logger, McpServer } from "@roundtrip/sdk";
+import type { OnceStore } from "@roundtrip/sdk/server";
 import type { RequestStateSecurity } from "@roundtrip/sealing";
 import type { ApprovalStore } from "../approvals/approval-store.js";
 import { registerIncidentBrief } from "./prompts/incident-brief.js";
@@ -18,6 +19,8 @@ export interface McpServerSettings {
   approvalUrl: (release: string) => string;
   /** Pending and granted deploy approvals; shared by every instance of a fleet. */
   approvals: ApprovalStore;
+  /** The ledger of rounds that run once (deploy, create_service); shared by every instance of a fleet. */
+  onceStore: OnceStore;
 }
 
 const INSTRUCTIONS =
@@ -28,14 +31,20 @@ const INSTRUCTIONS =
 export function createMcpServer(settings: McpServerSettings): McpServer {
   const mcp = new McpServer(
     { name: settings.name, version: settings.version },
-    { requestStateSecurity: settings.security, logger: settings.logger, instructions: INSTRUCTIONS },
+    {
+      requestStateSecurity: settings.security,
+      logger: settings.logger,
+      instructions: INSTRUCTIONS,
+      once: { store: settings.onceStore },
+    },
   );
-  registerCreateService(mcp);
+  registerCreateService(mcp, settings.logger);
   registerSummarize(mcp);
   registerListWorkspace(mcp);
   registerDeploy(mcp, {
     approvalUrl: (release) => settings.approvalUrl(release),
     approvals: settings.approvals,
+    logger: settings.logger,
   });
   registerIncidentBrief(mcp);
   registerServiceStatus(mcp);

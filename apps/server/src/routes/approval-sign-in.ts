@@ -12,7 +12,6 @@ import type { Approver } from "../approvals/approval-store.js";
 
 /** How long a sign-in may take, from the start to the callback. */
 export const SIGN_IN_TTL_S = 600;
-const MAX_LOGINS = 1_000;
 
 export interface ApprovalSignInOptions {
   /** The authorization server whose users approve; its metadata gives the endpoints. */
@@ -24,6 +23,8 @@ export interface ApprovalSignInOptions {
   scopes: readonly string[];
   /** The server's own access-token verifier: the approver is whoever the verified token names. */
   verifier: TokenVerifier;
+  /** OAUTH_ALLOW_INSECURE_HTTP: accept the issuer's http endpoints (a local or compose setup only). */
+  allowInsecureHttp: boolean;
 }
 
 interface Endpoints extends AuthorizationCodeEndpoints {
@@ -31,12 +32,12 @@ interface Endpoints extends AuthorizationCodeEndpoints {
   issRequired: boolean;
 }
 
-/** A sign-in sent to the authorization server and not yet back. */
+/** A sign-in sent to the authorization server and not yet back: it rides in the browser's sealed cookie. */
 export interface PendingLogin {
+  state: string;
   release: string;
   codeVerifier: string;
   redirectUri: string;
-  expiresAt: number;
 }
 
 export type SignInResult =
@@ -48,48 +49,31 @@ export type SignInResult =
 
 /**
  * The approval page's sign-in at the authorization server: authorization code with PKCE S256 and the
- * RFC 8707 resource, as a public client. Pending sign-ins live in this process, keyed by state, for
- * SIGN_IN_TTL_S at the most; at most MAX_LOGINS at once, so a flood of starts cannot grow them.
+ * RFC 8707 resource, as a public client. Nothing is kept here between the start and the callback: the
+ * pending sign-in goes to the browser sealed (see approval-sign-in-routes.ts), so the callback may land
+ * on any instance, and a flood of starts fills no table.
  */
 export class ApprovalSignIn {
   readonly #options: ApprovalSignInOptions;
-  readonly #logins = new Map<string, PendingLogin>();
   #endpoints: Promise<Endpoints> | undefined;
 
   constructor(options: ApprovalSignInOptions) {
     this.#options = options;
   }
 
-  /** Where to send the browser and the state to bind to it; undefined when too many are pending. */
-  async start(release: string, redirectUri: string): Promise<{ url: URL; state: string } | undefined> {
+  /** Where to send the browser, and the pending sign-in to hand it. */
+  async start(release: string, redirectUri: string): Promise<{ url: URL; login: PendingLogin }> {
     const { authorizationEndpoint } = await this.#discover();
-    const now = Date.now();
-    for (const [state, login] of this.#logins) if (login.expiresAt <= now) this.#logins.delete(state);
-    if (this.#logins.size >= MAX_LOGINS) return undefined;
     const started = await startAuthorization(authorizationEndpoint, {
       clientId: this.#options.clientId,
       redirectUri,
       scope: ["openid", ...this.#options.scopes].join(" "),
       resource: this.#options.resource,
     });
-    this.#logins.set(started.state, {
-      release,
-      codeVerifier: started.codeVerifier,
-      redirectUri,
-      expiresAt: now + SIGN_IN_TTL_S * 1000,
-    });
-    return { url: started.url, state: started.state };
-  }
-
-  /**
-   * The pending sign-in the callback's state names, taken so it cannot be answered twice. One this
-   * browser did not start (its state cookie differs) stays pending for the browser that did.
-   */
-  take(state: string | null, browserState: string | undefined): PendingLogin | undefined {
-    const login = state === null ? undefined : this.#logins.get(state);
-    if (state === null || !login || browserState !== state || login.expiresAt <= Date.now()) return undefined;
-    this.#logins.delete(state);
-    return login;
+    return {
+      url: started.url,
+      login: { state: started.state, release, codeVerifier: started.codeVerifier, redirectUri },
+    };
   }
 
   async finish(login: PendingLogin, params: URLSearchParams): Promise<SignInResult> {
@@ -123,8 +107,9 @@ export class ApprovalSignIn {
   /** The SDK's discovery: the document must name exactly the configured issuer. A failure is retried. */
   #discover(): Promise<Endpoints> {
     if (!this.#endpoints) {
-      const discovering = discoverAuthorizationServer(this.#options.issuer).then((metadata) => ({
-        ...authorizationCodeEndpoints(metadata),
+      const { issuer, allowInsecureHttp } = this.#options;
+      const discovering = discoverAuthorizationServer(issuer, { allowInsecureHttp }).then((metadata) => ({
+        ...authorizationCodeEndpoints(metadata, allowInsecureHttp),
         issRequired: metadata.authorization_response_iss_parameter_supported === true,
       }));
       discovering.catch(() => {

@@ -92,5 +92,5 @@ export {
   type HttpHandlerOptions,
   type NodeMcpHandler,
 } from "./transport/http-server.js";
-export { LOOPBACK_HOST_NAMES, type OriginPolicy } from "./transport/origin-policy.js";
+export { hostAllowed, LOOPBACK_HOST_NAMES, type OriginPolicy } from "./transport/origin-policy.js";
 export { type StdioServerOptions, serveStdio } from "./transport/stdio-server.js";

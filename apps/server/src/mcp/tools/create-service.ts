@@ -1,4 +1,4 @@
-import { ask, type McpServer, type ResolverInput, resolver } from "@roundtrip/sdk";
+import { ask, type Logger, type McpServer, type ResolverInput, resolver } from "@roundtrip/sdk";
 import * as z from "zod";
 
 const Input = z.object({
@@ -36,7 +36,7 @@ const confirmation = resolver(
 );
 
 /** Resolver form: the SDK batches the independent choices, then asks the dependent confirmation. */
-export function registerCreateService(mcp: McpServer): void {
+export function registerCreateService(mcp: McpServer, logger: Logger): void {
   mcp.tool(
     "create_service",
     {
@@ -44,11 +44,15 @@ export function registerCreateService(mcp: McpServer): void {
       description: "Creates a service after asking for its runtime and size, then for confirmation",
       input: Input,
       resolve: { runtime, tier, confirmation },
+      // Creating is the side effect: a replayed completing round gets the first outcome, not a second service.
+      once: true,
     },
     ({ name }, { runtime, tier, confirmation }) => {
       if (confirmation.action !== "accept" || !confirmation.content.confirm) {
         return `Service ${name} was not created`;
       }
+      // The example's stand-in for the side effect a real tool has.
+      logger.info({ service: name, runtime: runtime.runtime, tier: tier.tier }, "service created");
       return `Created service ${name} on ${runtime.runtime}, size ${tier.tier}`;
     },
   );

@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import * as z from "zod";
+import { RELEASE_ID } from "../../approvals/release-id.js";
 
 /**
  * What the deploy tool carries between rounds in its own requestState: which step the next answer is
@@ -8,15 +8,11 @@ import * as z from "zod";
  */
 const DeployState = z.object({
   step: z.enum(["confirm", "approve", "wait"]),
-  release: z.string().regex(/^rel-[0-9a-f]{8}$/),
+  release: z.string().regex(RELEASE_ID),
   /** State-only rounds spent waiting for the approval page since the URL was last asked. */
   waits: z.number().int().min(0).optional(),
 });
 export type DeployState = z.output<typeof DeployState>;
-
-export function newRelease(): string {
-  return `rel-${randomBytes(4).toString("hex")}`;
-}
 
 export function writeDeployState(state: DeployState): string {
   return JSON.stringify(state);

@@ -5,12 +5,14 @@ import {
   type InputContext,
   inputRequired,
   inputResponse,
+  type Logger,
   type McpServer,
   toElicitationSchema,
 } from "@roundtrip/sdk";
 import * as z from "zod";
 import type { ApprovalStore, Requester } from "../../approvals/approval-store.js";
-import { newRelease, readDeployState, writeDeployState } from "./deploy-state.js";
+import { newRelease } from "../../approvals/release-id.js";
+import { readDeployState, writeDeployState } from "./deploy-state.js";
 
 const Input = z.object({
   service: z
@@ -34,6 +36,8 @@ export interface DeployOptions {
   approvals: ApprovalStore;
   /** State-only rounds to wait for the approval before asking for the URL again. Default 5. */
   maxWaits?: number;
+  /** Where the deployment is recorded: the example's stand-in for the side effect a real tool has. */
+  logger: Logger;
 }
 
 const DEFAULT_MAX_WAITS = 5;
@@ -73,13 +77,18 @@ function waitForApproval(release: string, waits: number) {
   return inputRequired({ requestState: writeDeployState({ step: "wait", release, waits }) });
 }
 
-async function approvedFor(release: string, requester: Requester, options: DeployOptions) {
-  const record = await options.approvals.status(release);
-  return (
-    record?.state === "approved" &&
-    record.requester.issuer === requester.issuer &&
-    record.requester.subject === requester.subject
-  );
+/**
+ * The deployment itself, once the requester's approval is in the store. Consuming the approval and
+ * deploying are one step (approved becomes deployed atomically in the store), so one approval deploys
+ * once, whichever instance and however many copies of the round reach it.
+ */
+async function deployIfApproved(args: Args, release: string, requester: Requester, options: DeployOptions) {
+  const outcome = await options.approvals.consume(release, requester);
+  if (outcome === "already-deployed")
+    return `Release ${release} was already deployed; nothing was deployed again`;
+  if (outcome !== "deployed") return undefined;
+  options.logger.info({ release, service: args.service, env: args.env }, "release deployed");
+  return "deployed";
 }
 
 async function deployStep(args: Args, ctx: InputContext, options: DeployOptions) {
@@ -104,7 +113,8 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
   const deployed = `Deployed ${release} of ${args.service} to ${args.env}`;
   if (state.step === "wait") {
-    if (await approvedFor(release, requester, options)) return deployed;
+    const outcome = await deployIfApproved(args, release, requester, options);
+    if (outcome !== undefined) return outcome === "deployed" ? deployed : outcome;
     const waits = (state.waits ?? 0) + 1;
     // Bounded: after maxWaits rounds the user may have closed the page, so hand them the URL again.
     return waits > (options.maxWaits ?? DEFAULT_MAX_WAITS)
@@ -117,7 +127,8 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (approval.kind !== "accepted") return askApproval(args, release, options);
   // Accept only means the user agreed to open the page: the approval itself is in the store.
-  if (await approvedFor(release, requester, options)) return deployed;
+  const outcome = await deployIfApproved(args, release, requester, options);
+  if (outcome !== undefined) return outcome === "deployed" ? deployed : outcome;
   return waitForApproval(release, 1);
 }
 
@@ -125,7 +136,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
  * Hand-built form over several rounds: a confirmation form, then approval through a URL the user
  * opens, then the deployment once the approval page has recorded the requester's approval (until then,
  * state-only rounds; the URL is asked again after `maxWaits` of them). The step and the release ride in
- * the tool's own (sealed) requestState.
+ * the tool's own (sealed) requestState. A once-tool: each round runs at most once across the fleet.
  */
 export function registerDeploy(mcp: McpServer, options: DeployOptions): void {
   mcp.tool(
@@ -135,6 +146,8 @@ export function registerDeploy(mcp: McpServer, options: DeployOptions): void {
       description: "Deploys a service after a confirmation and an approval; needs the deploy scope",
       input: Input,
       annotations: { destructiveHint: true, openWorldHint: false },
+      // A proxy's retry or a replay of the completing round must not deploy again.
+      once: true,
     },
     (args, ctx) => deployStep(args, ctx, options),
   );

@@ -1,3 +1,4 @@
+import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -13,7 +14,6 @@ import {
   until,
 } from "../mcp/test-support/once.js";
 import { RedisOnceStore } from "./redis.js";
-import { RedisServer } from "./test-support/redis-server.js";
 
 let redis: RedisServer;
 const clients: { destroy(): void }[] = [];

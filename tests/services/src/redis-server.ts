@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { Socket } from "node:net";
-import { ensureTool, freePort } from "@roundtrip/test-services";
+import { ensureTool } from "./ensure-tool.js";
+import { freePort } from "./free-port.js";
 
 function pings(port: number): Promise<boolean> {
   return new Promise((resolve) => {

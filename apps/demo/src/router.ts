@@ -1,0 +1,92 @@
+// The demo's load balancer: one public URL in front of the instances, which the demo points at one
+// instance or the other between steps, so a flow visibly moves from instance A to instance B.
+import { createServer, request as forward, type Server } from "node:http";
+
+/** A POST as it went through the balancer: sealed state and all, so it can be sent again byte for byte. */
+export interface ForwardedPost {
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Router {
+  /** The public origin, e.g. http://127.0.0.1:PORT. */
+  readonly origin: string;
+  /** Sends every request from now on to the named instance. */
+  use(name: string): void;
+  readonly current: string;
+  /** The latest POST whose JSON-RPC id was `id`, if it went through recently. */
+  post(id: unknown): ForwardedPost | undefined;
+  close(): Promise<void>;
+}
+
+/** Enough for the latest round of each CLI process the demo runs; older ones are never replayed. */
+const REMEMBERED_POSTS = 32;
+
+export async function startRouter(port: number, instances: ReadonlyMap<string, number>): Promise<Router> {
+  let current = [...instances.keys()][0] ?? "";
+  const posts: { id: unknown; post: ForwardedPost }[] = [];
+  const remember = (headers: Record<string, string | string[] | undefined>, body: string) => {
+    let id: unknown;
+    try {
+      id = (JSON.parse(body) as { id?: unknown }).id;
+    } catch {
+      return;
+    }
+    const flat = Object.fromEntries(
+      Object.entries(headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])),
+    );
+    posts.push({ id, post: { headers: flat, body } });
+    if (posts.length > REMEMBERED_POSTS) posts.shift();
+  };
+  const server: Server = createServer((incoming, outgoing) => {
+    const target = instances.get(current);
+    const upstream = forward(
+      {
+        host: "127.0.0.1",
+        port: target,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+      },
+      (response) => {
+        outgoing.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(outgoing);
+      },
+    );
+    upstream.on("error", () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502).end();
+      else outgoing.destroy();
+    });
+    // A client that goes away ends the forwarded request too, as a real balancer does.
+    outgoing.on("close", () => upstream.destroy());
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks);
+      if (incoming.method === "POST") remember(incoming.headers, body.toString("utf8"));
+      upstream.end(body);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    use(name) {
+      if (!instances.has(name)) throw new Error(`no instance ${name}`);
+      current = name;
+    },
+    get current() {
+      return current;
+    },
+    post(id) {
+      return posts.findLast((entry) => entry.id === id)?.post;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,77 @@
+import type { Logger } from "@roundtrip/sdk";
+import { RedisOnceStore } from "@roundtrip/sdk/redis";
+import { MemoryOnceStore, type OnceStore } from "@roundtrip/sdk/server";
+import { type ApprovalStore, MemoryApprovalStore } from "../approvals/approval-store.js";
+import { RedisApprovalStore } from "../approvals/redis-approval-store.js";
+
+/**
+ * Everything a fleet must share that is not in the sealed requestState: deploy approvals and the
+ * ledger of rounds that run once. In one process, or in one Redis for every instance.
+ */
+export interface SharedState {
+  readonly kind: "process" | "redis";
+  readonly approvals: ApprovalStore;
+  readonly onceStore: OnceStore;
+  /** Where the state lives, for the startup log: never the URL, which may hold a password. */
+  readonly description: Record<string, string | number>;
+  close(): Promise<void>;
+}
+
+export function processState(): SharedState {
+  return {
+    kind: "process",
+    approvals: new MemoryApprovalStore(),
+    onceStore: new MemoryOnceStore(),
+    description: { stateStore: "process" },
+    async close() {},
+  };
+}
+
+/**
+ * Connects in the background: the server starts and answers /readyz while Redis is still away, and
+ * the client reconnects on its own. Commands fail at once while disconnected (no offline queue), so a
+ * once-round refuses instead of waiting, and the other tools, which need no shared state, keep working.
+ */
+export async function redisState(url: string, logger: Logger): Promise<SharedState> {
+  const { createClient } = await import("redis");
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
+  });
+  const target = new URL(url);
+  const description = {
+    stateStore: "redis",
+    redisHost: target.hostname,
+    redisPort: Number(target.port || 6379),
+    redisTls: target.protocol === "rediss:" ? "yes" : "no",
+  };
+  let down = false;
+  client.on("error", (error: Error) => {
+    // Logged once per outage: a reconnect loop would otherwise log every attempt.
+    if (down) return;
+    down = true;
+    logger.warn(
+      { ...description, reason: error.message },
+      "shared state unavailable; once-rounds refuse until Redis is back",
+    );
+  });
+  client.on("ready", () => {
+    if (down) logger.info(description, "shared state available again");
+    down = false;
+  });
+  client.connect().catch(() => {});
+  return {
+    kind: "redis",
+    approvals: new RedisApprovalStore({ client }),
+    onceStore: new RedisOnceStore({ client }),
+    description,
+    async close() {
+      if (client.isOpen) await client.close();
+    },
+  };
+}
+
+export function openSharedState(redis: { url: string } | undefined, logger: Logger): Promise<SharedState> {
+  return redis === undefined ? Promise.resolve(processState()) : redisState(redis.url, logger);
+}

@@ -1,0 +1,277 @@
+import { randomBytes } from "node:crypto";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundtrip/local-auth";
+import {
+  type InputRequiredResult,
+  type InputResponses,
+  isInputRequiredResult,
+  McpError,
+} from "@roundtrip/sdk";
+import { RedisServer } from "@roundtrip/test-services";
+import { createClient } from "redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApprovalStore, MemoryApprovalStore, type Requester } from "../src/approvals/approval-store.js";
+import { RedisApprovalStore } from "../src/approvals/redis-approval-store.js";
+import { PUBLIC_CALLBACK, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { LeakWatch } from "./support/leak-watch.js";
+import { mcpClient } from "./support/mcp-client.js";
+import { type RunningServer, startServer } from "./support/running-server.js";
+
+let redis: RedisServer;
+let as: LocalAuthServer;
+let alice: string;
+let keyDir: string;
+let keyFile: string;
+let a: RunningServer;
+let b: RunningServer;
+const watch = new LeakWatch();
+const clients: { destroy(): void }[] = [];
+const servers: RunningServer[] = [];
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+  as = await startAuthorizationServer();
+  alice = (await as.authorizationCodeToken("alice", "mcp:tools mcp:deploy")).accessToken;
+  keyDir = await mkdtemp(join(tmpdir(), "roundtrip-fleet-keys-"));
+  keyFile = join(keyDir, "keys");
+  await writeFile(keyFile, `${randomBytes(32).toString("hex")}\n`);
+  await chmod(keyFile, 0o600);
+  a = await instance();
+  b = await instance();
+}, 60_000);
+
+afterAll(async () => {
+  for (const client of clients) client.destroy();
+  for (const server of servers) await server.close();
+  await as?.close();
+  await redis?.stop();
+  if (keyDir) await rm(keyDir, { recursive: true, force: true });
+});
+
+/** One instance of the fleet: the same keys, name and public URL, and the one Redis. */
+async function instance(overrides: Record<string, string> = {}): Promise<RunningServer> {
+  const server = await startServer(
+    serverEnvironment(as, {
+      SERVER_NAME: "roundtrip-fleet",
+      REQUEST_STATE_KEY_FILE: keyFile,
+      REDIS_URL: redis.url,
+      ...overrides,
+    }),
+  );
+  servers.push(server);
+  return server;
+}
+
+async function redisClient() {
+  const client = createClient({ url: redis.url, disableOfflineQueue: true });
+  client.on("error", () => {});
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+function call(server: RunningServer, name: string, args: Record<string, unknown>, retry: Retry = {}) {
+  const client = mcpClient(server.url, alice, watch, { onElicit: () => ({ action: "cancel" }) });
+  return client.session.callTool(name, args, { allowInputRequired: true, ...retry });
+}
+
+type Retry = { requestState?: string; inputResponses?: InputResponses };
+
+function another(result: unknown): InputRequiredResult & { requestState: string } {
+  if (!isInputRequiredResult(result) || typeof result.requestState !== "string") {
+    throw new Error(`expected another round, got ${JSON.stringify(result)}`);
+  }
+  return result as InputRequiredResult & { requestState: string };
+}
+
+const textOf = (result: unknown) =>
+  ((result as { content?: { text?: string }[] }).content ?? []).map((block) => block.text ?? "").join("");
+
+/** How many times the fleet logged `msg`: the example tools' stand-in for their side effect. */
+const effects = (msg: string) =>
+  servers.flatMap((server) => server.logs.lines()).filter((line) => line.msg === msg).length;
+
+const DEPLOY = { service: "ledger", env: "production" };
+const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };
+const OPENED: InputResponses = { approval: { action: "accept" } };
+
+describe.each([
+  ["MemoryApprovalStore", async (): Promise<ApprovalStore> => new MemoryApprovalStore()],
+  [
+    "RedisApprovalStore (redis-server)",
+    async (): Promise<ApprovalStore> =>
+      new RedisApprovalStore({
+        client: await redisClient(),
+        prefix: `test:${randomBytes(4).toString("hex")}:`,
+      }),
+  ],
+])("%s", (_name, makeStore) => {
+  const requester: Requester = { clientId: "mcp-interactive", issuer: "https://as.test", subject: "alice" };
+  const release = () => `rel-${randomBytes(16).toString("hex")}`;
+
+  it("keeps a release for the user who asked, and only they approve it", async () => {
+    const store = await makeStore();
+    const id = release();
+    await store.request(id, { service: "api", env: "staging", principal: requester });
+    await store.request(id, { service: "api", env: "staging", principal: requester });
+    await expect(
+      store.request(id, { service: "api", env: "staging", principal: { ...requester, subject: "bob" } }),
+    ).rejects.toThrow(/requested by another user; call deploy again/);
+    expect(await store.approve(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-requester");
+    expect(await store.consume(id, requester)).toBe("not-approved");
+    expect(await store.status(id)).toEqual({
+      release: id,
+      service: "api",
+      env: "staging",
+      requester,
+      state: "pending",
+    });
+    expect(await store.approve(id, requester)).toBe("approved");
+    expect(await store.approve(release(), requester)).toBe("unknown");
+    expect(await store.status(release())).toBeUndefined();
+  });
+
+  it("lets one approval be consumed once, even by calls that race, and by its requester only", async () => {
+    const store = await makeStore();
+    const id = release();
+    await store.request(id, { service: "api", env: "production", principal: requester });
+    await store.approve(id, requester);
+    expect(await store.consume(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-approved");
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => store.consume(id, requester)));
+    expect(outcomes.filter((outcome) => outcome === "deployed")).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === "already-deployed")).toHaveLength(7);
+    expect((await store.status(id))?.state).toBe("deployed");
+    // An approval page reloaded after the deployment does not turn it back.
+    expect(await store.approve(id, requester)).toBe("approved");
+    expect((await store.status(id))?.state).toBe("deployed");
+  });
+});
+
+describe("two instances sharing one Redis", () => {
+  it("say where their state lives when they start, without the URL", async () => {
+    const lines = a.logs.lines();
+    expect(lines.find((line) => line.stateStore === "redis")).toMatchObject({
+      msg: "approvals and once-rounds are shared through Redis",
+      redisHost: "127.0.0.1",
+      redisPort: redis.port,
+      redisTls: "no",
+    });
+    const secret = await instance({ REDIS_URL: "redis://:pa55word-not-logged@127.0.0.1:1" });
+    expect(secret.logs.text()).not.toContain("pa55word-not-logged");
+    const ready = await (await fetch(`${secret.origin}/readyz`)).json();
+    expect(ready).toMatchObject({ status: "degraded", sharedState: "redis" });
+  });
+
+  it("serve one deploy together: the approval page on both, and one deployment for five completions", async () => {
+    const asked = another(await call(a, "deploy", DEPLOY));
+    const approval = another(
+      await call(b, "deploy", DEPLOY, { requestState: asked.requestState, inputResponses: CONFIRMED }),
+    );
+    const request = approval.inputRequests?.approval as { params?: { url?: string } } | undefined;
+    const url = request?.params?.url ?? "";
+    const path = new URL(url).pathname;
+
+    // Every step of the page on another instance than the one before, as round robin would send it.
+    const browser = new DevelopmentBrowser("alice");
+    const started = await browser.fetch(`${a.origin}${path}/sign-in`);
+    const login = browser.cookie(a.origin, "roundtrip_login");
+    const answered = await browser.redirectTo(started.headers.get("location") ?? "", PUBLIC_CALLBACK);
+    const callback = await fetch(`${b.origin}/callback${answered.search}`, {
+      headers: { cookie: `roundtrip_login=${login}` },
+      redirect: "manual",
+    });
+    expect([callback.status, callback.headers.get("location")]).toEqual([302, path]);
+    const approver = /roundtrip_approver=([^;]+)/.exec(callback.headers.get("set-cookie") ?? "")?.[1];
+    const cookie = { cookie: `roundtrip_approver=${approver}` };
+    const page = await fetch(`${a.origin}${path}`, { headers: cookie });
+    const html = await page.text();
+    expect([page.status, html]).toEqual([200, expect.stringContaining("ledger to production")]);
+    const form = firstPostForm(html);
+    if (!form) throw new Error(`no Approve form on ${html}`);
+    const approved = await fetch(`${b.origin}${form.action}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...cookie },
+      body: new URLSearchParams(form.fields),
+    });
+    expect(approved.status).toBe(200);
+
+    const deployedBefore = effects("release deployed");
+    const completions = await Promise.all(
+      [a, b, a, b, a].map((server) =>
+        call(server, "deploy", DEPLOY, { requestState: approval.requestState, inputResponses: OPENED }),
+      ),
+    );
+    const release = /rel-[0-9a-f]{32}/.exec(url)?.[0];
+    for (const result of completions) {
+      expect(textOf(result)).toBe(`Deployed ${release} of ledger to production`);
+    }
+    expect(effects("release deployed") - deployedBefore).toBe(1);
+    expect((await a.server.approvals.status(release ?? ""))?.state).toBe("deployed");
+  });
+
+  it("run a replayed create_service completion nowhere", async () => {
+    const answer = (result: InputRequiredResult): InputResponses => {
+      const responses: InputResponses = {};
+      for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+        const schema = JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema);
+        const content: Record<string, string | boolean> = schema.includes('"runtime"')
+          ? { runtime: "node22" }
+          : schema.includes('"tier"')
+            ? { tier: "small" }
+            : { confirm: true };
+        responses[key] = { action: "accept", content };
+      }
+      return responses;
+    };
+    const args = { name: "billing" };
+    const first = another(await call(a, "create_service", args));
+    const second = another(
+      await call(b, "create_service", args, {
+        requestState: first.requestState,
+        inputResponses: answer(first),
+      }),
+    );
+    const completing = { requestState: second.requestState, inputResponses: answer(second) };
+    const createdBefore = effects("service created");
+    const done = await call(a, "create_service", args, completing);
+    const replays = await Promise.all([
+      call(b, "create_service", args, completing),
+      call(a, "create_service", args, completing),
+    ]);
+    expect(textOf(done)).toBe("Created service billing on node22, size small");
+    for (const replay of replays) expect(textOf(replay)).toBe(textOf(done));
+    expect(effects("service created") - createdBefore).toBe(1);
+  });
+
+  it("refuse once-rounds while Redis is away, keep the other tools working, and recover", async () => {
+    await redis.stop();
+    try {
+      const refused = await call(a, "deploy", DEPLOY).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(McpError);
+      expect((refused as McpError).message).toMatch(/once/i);
+      const status = await mcpClient(b.url, alice, watch, {
+        onElicit: () => ({ action: "accept", content: { window: "24h" } }),
+      }).readResource("status://ledger");
+      expect(JSON.stringify(status.contents)).toContain("operational over the last 24h");
+      const ready = await fetch(`${a.origin}/readyz`);
+      expect([ready.status, ((await ready.json()) as { status: string }).status]).toEqual([200, "degraded"]);
+    } finally {
+      await redis.start();
+    }
+    await untilReady(a);
+    another(await call(a, "deploy", DEPLOY));
+  });
+});
+
+/** Readiness turns back once the client has reconnected; the reconnect backs off to 2 s at most. */
+async function untilReady(server: RunningServer): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const body = (await (await fetch(`${server.origin}/readyz`)).json()) as { status: string };
+    if (body.status === "ready") return;
+    if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(body)} after Redis came back`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

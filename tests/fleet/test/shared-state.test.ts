@@ -1,0 +1,221 @@
+import { DevelopmentBrowser, firstPostForm } from "@roundtrip/local-auth";
+import {
+  Client,
+  type ClientOptions,
+  type InputRequiredResult,
+  type InputResponses,
+  isInputRequiredResult,
+  McpError,
+  silentLogger,
+} from "@roundtrip/sdk";
+import { useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
+import { RedisServer } from "@roundtrip/test-services";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { Fleet } from "../src/fleet.js";
+import { UPSTREAM_HEADER } from "../src/proxy.js";
+
+/**
+ * Three server processes behind round-robin nginx sharing one real Redis (REDIS_URL), as the compose,
+ * Kubernetes and CDK templates deploy them: no sticky routing, every step of a flow lands wherever
+ * nginx sends it, and what must happen once happens once.
+ */
+let redis: RedisServer;
+let fleet: Fleet;
+let alice: string;
+const LOGS_WITHIN = { timeout: 10_000, interval: 50 };
+
+beforeAll(async () => {
+  useDummyAwsEnvironment();
+  redis = await RedisServer.start();
+  fleet = await Fleet.start({ size: 3, ttlSeconds: 120, redisUrl: redis.url }, async (starting) => [
+    await starting.mintKey(),
+  ]);
+  alice = await fleet.userToken("alice", "mcp:tools mcp:deploy");
+}, 240_000);
+
+afterAll(async () => {
+  await fleet?.close();
+  await redis?.stop();
+  vi.unstubAllEnvs();
+}, 60_000);
+
+const DEPLOY = { service: "ledger", env: "production" };
+const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };
+const OPENED: InputResponses = { approval: { action: "accept" } };
+
+/** Alice's client against `url` (the proxy, or one instance), remembering which upstream answered. */
+function client(url: string, options: Pick<ClientOptions, "onElicit"> = {}) {
+  const upstreams: string[] = [];
+  const recording: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const upstream = response.headers.get(UPSTREAM_HEADER);
+    if (upstream) upstreams.push(upstream.split(",").pop()?.trim() ?? upstream);
+    return response;
+  };
+  const mcp = new Client(url, {
+    logger: silentLogger,
+    inputRequiredMaxRounds: 200,
+    onElicit: options.onElicit ?? (() => ({ action: "cancel" })),
+    http: { headers: { authorization: `Bearer ${alice}` }, fetch: recording },
+  });
+  return { mcp, upstreams };
+}
+
+function round(url: string, name: string, args: Record<string, unknown>, retry: Retry = {}) {
+  return client(url).mcp.session.callTool(name, args, { allowInputRequired: true, ...retry });
+}
+type Retry = { requestState?: string; inputResponses?: InputResponses };
+
+function another(result: unknown): InputRequiredResult & { requestState: string } {
+  if (!isInputRequiredResult(result) || typeof result.requestState !== "string") {
+    throw new Error(`expected another round, got ${JSON.stringify(result)}`);
+  }
+  return result as InputRequiredResult & { requestState: string };
+}
+
+const textOf = (result: unknown) =>
+  ((result as { content?: { text?: string }[] }).content ?? []).map((block) => block.text ?? "").join("");
+
+/** How many times the fleet's processes logged `msg` for `field=value`: the tools' side effect. */
+function effects(msg: string, field: string, value: string): number {
+  return fleet.instances
+    .flatMap((instance) => instance.lines())
+    .filter((line) => line.msg === msg && line[field] === value).length;
+}
+
+function completedRequests(): number {
+  return fleet.instances
+    .flatMap((instance) => instance.lines())
+    .filter((line) => line.msg === "request completed").length;
+}
+
+/** The release an approval URL names. */
+const releaseOf = (url: string) => /rel-[0-9a-f]{32}/.exec(url)?.[0] ?? "";
+
+/** Signs alice in on the approval page and presses Approve, every request through the proxy. */
+async function approveThroughProxy(url: string): Promise<void> {
+  const browser = new DevelopmentBrowser("alice");
+  const proxy = new URL(fleet.publicUrl).origin;
+  const page = await browser.visit(new URL(`${new URL(url).pathname}/sign-in`, proxy), proxy);
+  expect(page.status).toBe(200);
+  const form = firstPostForm(page.html);
+  if (!form) throw new Error(`no Approve form on the page: ${page.html}`);
+  const approved = await browser.fetch(new URL(form.action, proxy), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form.fields),
+  });
+  expect(approved.status).toBe(200);
+}
+
+describe("three instances behind round-robin nginx, one Redis", () => {
+  it("complete the whole deploy flow, approval page included, whichever instance serves each step", async () => {
+    let opened = "";
+    const { mcp, upstreams } = client(fleet.publicUrl, {
+      onElicit: async (params) => {
+        if (params.mode !== "url") return { action: "accept", content: { confirm: true } };
+        opened = params.url;
+        await approveThroughProxy(params.url);
+        return { action: "accept" };
+      },
+    });
+    const result = await mcp.callTool("deploy", DEPLOY);
+    const release = releaseOf(opened);
+    expect(textOf(result)).toBe(`Deployed ${release} of ledger to production`);
+    // Round robin spread the flow's rounds over more than one instance, and the page's steps too.
+    expect(new Set(upstreams).size).toBeGreaterThan(1);
+    await vi.waitFor(() => expect(effects("release deployed", "release", release)).toBe(1), LOGS_WITHIN);
+  });
+
+  it("deploy once for one approval while its completing round is sent five times, to every instance at once", async () => {
+    const asked = another(await round(fleet.publicUrl, "deploy", DEPLOY));
+    const approval = another(
+      await round(fleet.publicUrl, "deploy", DEPLOY, {
+        requestState: asked.requestState,
+        inputResponses: CONFIRMED,
+      }),
+    );
+    const url =
+      (approval.inputRequests?.approval as { params?: { url?: string } } | undefined)?.params?.url ?? "";
+    await approveThroughProxy(url);
+    const release = releaseOf(url);
+    const targets = [...fleet.instances.map((instance) => instance.url), fleet.publicUrl, fleet.publicUrl];
+    const completing = { requestState: approval.requestState, inputResponses: OPENED };
+    const completedBefore = completedRequests();
+    const outcomes = await Promise.all(
+      targets.slice(0, 5).map((target) => round(target, "deploy", DEPLOY, completing)),
+    );
+    for (const outcome of outcomes)
+      expect(textOf(outcome)).toBe(`Deployed ${release} of ledger to production`);
+    // A deployment is logged before its request's completion, so once all five completions are in the
+    // logs, so is every deployment there was: one, not five.
+    await vi.waitFor(
+      () => expect(completedRequests()).toBeGreaterThanOrEqual(completedBefore + 5),
+      LOGS_WITHIN,
+    );
+    expect(effects("release deployed", "release", release)).toBe(1);
+  });
+
+  it("run a replayed create_service completion nowhere", async () => {
+    const answer = (result: InputRequiredResult): InputResponses => {
+      const responses: InputResponses = {};
+      for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+        const schema = JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema);
+        const content: Record<string, string | boolean> = schema.includes('"runtime"')
+          ? { runtime: "python3.12" }
+          : schema.includes('"tier"')
+            ? { tier: "large" }
+            : { confirm: true };
+        responses[key] = { action: "accept", content };
+      }
+      return responses;
+    };
+    const args = { name: "fleet-svc" };
+    const first = another(await round(fleet.publicUrl, "create_service", args));
+    const second = another(
+      await round(fleet.publicUrl, "create_service", args, {
+        requestState: first.requestState,
+        inputResponses: answer(first),
+      }),
+    );
+    const completing = { requestState: second.requestState, inputResponses: answer(second) };
+    const done = await round(fleet.instances[0]?.url ?? "", "create_service", args, completing);
+    const replays = await Promise.all(
+      fleet.instances.slice(1).map((instance) => round(instance.url, "create_service", args, completing)),
+    );
+    expect(textOf(done)).toBe("Created service fleet-svc on python3.12, size large");
+    for (const replay of replays) expect(textOf(replay)).toBe(textOf(done));
+    await vi.waitFor(() => expect(effects("service created", "service", "fleet-svc")).toBe(1), LOGS_WITHIN);
+  });
+
+  it("refuse once-rounds while Redis is stopped, keep serving the other tools, and recover when it is back", async () => {
+    await redis.stop();
+    try {
+      for (const instance of fleet.instances) {
+        const refused = await round(instance.url, "deploy", DEPLOY).catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(McpError);
+        expect((refused as McpError).message).toMatch(/once/i);
+        const ready = (await (await fetch(`${instance.origin}/readyz`)).json()) as { status: string };
+        expect(ready.status).toBe("degraded");
+      }
+      const roots = await new Client(fleet.publicUrl, {
+        logger: silentLogger,
+        onListRoots: () => ({ roots: [{ uri: "file:///srv/fleet", name: "fleet" }] }),
+        http: { headers: { authorization: `Bearer ${alice}` } },
+      }).callTool("list_workspace", {});
+      expect(textOf(roots)).toContain("file:///srv/fleet");
+    } finally {
+      await redis.start();
+    }
+    for (const instance of fleet.instances) {
+      await vi.waitFor(
+        async () => {
+          const ready = (await (await fetch(`${instance.origin}/readyz`)).json()) as { status: string };
+          expect(ready.status).toBe("ready");
+        },
+        { timeout: 15_000, interval: 100 },
+      );
+    }
+    another(await round(fleet.publicUrl, "deploy", DEPLOY));
+  });
+});
