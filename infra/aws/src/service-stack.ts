@@ -244,8 +244,8 @@ function sharedRedis(scope: Stack, vpc: ec2.IVpc, highAvailability: boolean) {
   // URL either: the endpoint exists only after the token is generated. So the URL is a second
   // secret, whose value CloudFormation assembles at deploy time from a dynamic reference to the token
   // and the replication group's endpoint; template, parameters and outputs only ever hold the
-  // reference. CloudFormation resolves it again only when this resource changes: after rotating the
-  // token, change the token in ElastiCache and redeploy so that both move together.
+  // reference. CloudFormation resolves the reference again only when it updates this resource, so
+  // rotating the token is a manual step the stack does not automate.
   const url = new secretsmanager.Secret(scope, "RedisUrl", {
     description: "REDIS_URL of the Roundtrip server tasks: rediss://:<AUTH token>@<primary endpoint>:6379",
     secretStringValue: SecretValue.unsafePlainText(

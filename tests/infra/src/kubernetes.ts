@@ -19,7 +19,6 @@ export interface K8sObject {
   // biome-ignore lint/suspicious/noExplicitAny: rendered manifests are checked field by field in the tests
   spec?: any;
   data?: Record<string, string>;
-  type?: string;
   automountServiceAccountToken?: boolean;
 }
 
