@@ -1,22 +1,40 @@
-import { CfnOutput, CfnParameter, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import {
+  CfnOutput,
+  CfnParameter,
+  Duration,
+  Fn,
+  RemovalPolicy,
+  SecretValue,
+  Stack,
+  type StackProps,
+} from "aws-cdk-lib";
 import * as acm from "aws-cdk-lib/aws-certificatemanager";
 import * as ec2 from "aws-cdk-lib/aws-ec2";
 import * as ecs from "aws-cdk-lib/aws-ecs";
 import * as ecsPatterns from "aws-cdk-lib/aws-ecs-patterns";
+import * as elasticache from "aws-cdk-lib/aws-elasticache";
 import * as elbv2 from "aws-cdk-lib/aws-elasticloadbalancingv2";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as kms from "aws-cdk-lib/aws-kms";
 import * as logs from "aws-cdk-lib/aws-logs";
+import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import * as ssm from "aws-cdk-lib/aws-ssm";
 import type { Construct } from "constructs";
 
 export interface ServiceStackProps extends StackProps {
   /** The key the wrapped data keys were minted under (KeyStack). */
   readonly key: kms.IKey;
+  /**
+   * Two Redis nodes in different AZs with automatic failover, instead of one. Without it, losing the
+   * node's AZ stops the fleet until ElastiCache replaces it, and everything it held is gone.
+   */
+  readonly redisHighAvailability?: boolean;
 }
 
 /** The port the container listens on; the ALB and the health checks use it too. */
 export const CONTAINER_PORT = 3000;
+
+export const REDIS_PORT = 6379;
 
 /**
  * The Roundtrip reference server on ECS Fargate behind an HTTPS Application Load Balancer. Every
@@ -41,6 +59,8 @@ export class ServiceStack extends Stack {
       vpc,
       containerInsightsV2: ecs.ContainerInsights.ENABLED,
     });
+
+    const redis = sharedRedis(this, vpc, props.redisHighAvailability ?? false);
 
     const logGroup = new logs.LogGroup(this, "ServerLogs", {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -100,7 +120,12 @@ export class ServiceStack extends Stack {
         LOG_FORMAT: "json",
         SHUTDOWN_TIMEOUT_MS: "10000",
       },
-      secrets: { KMS_WRAPPED_KEYS: ecs.Secret.fromSsmParameter(wrappedKeys) },
+      // REDIS_URL holds the Redis AUTH token, so ECS fetches it at task start (execution role) and it
+      // never appears in the task definition the way an environment value would.
+      secrets: {
+        KMS_WRAPPED_KEYS: ecs.Secret.fromSsmParameter(wrappedKeys),
+        REDIS_URL: ecs.Secret.fromSecretsManager(redis.url),
+      },
       logging: ecs.LogDrivers.awsLogs({ logGroup, streamPrefix: "server" }),
       healthCheck: {
         command: [
@@ -149,6 +174,12 @@ export class ServiceStack extends Stack {
       unhealthyThresholdCount: 2,
     });
     fargate.targetGroup.setAttribute("deregistration_delay.timeout_seconds", "30");
+    // Redis holds approvals and sealed-round outcomes: the server tasks are the only way in.
+    redis.securityGroup.connections.allowFrom(
+      fargate.service,
+      ec2.Port.tcp(REDIS_PORT),
+      "Roundtrip server tasks only",
+    );
 
     const scaling = fargate.service.autoScaleTaskCount({
       minCapacity: p.desiredCount.valueAsNumber,
@@ -164,7 +195,71 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, "ClusterName", { value: cluster.clusterName });
     new CfnOutput(this, "ServiceName", { value: fargate.service.serviceName });
     new CfnOutput(this, "TaskRoleArn", { value: taskRole.roleArn });
+    new CfnOutput(this, "RedisEndpoint", { value: redis.replicationGroup.attrPrimaryEndPointAddress });
+    new CfnOutput(this, "RedisUrlSecretArn", { value: redis.url.secretArn });
   }
+}
+
+/**
+ * The fleet's shared state (approvals, the once-ledger, the listen bus, 2025-era sessions): a Valkey
+ * replication group in the private subnets, TLS in transit, encrypted at rest, with an AUTH token the
+ * stack generates, plus the one secret the tasks read, REDIS_URL.
+ */
+function sharedRedis(scope: Stack, vpc: ec2.IVpc, highAvailability: boolean) {
+  // Letters and digits only: the token is also the password part of a URL, and ElastiCache refuses
+  // some punctuation in it ("@", "/", quotes).
+  const authToken = new secretsmanager.Secret(scope, "RedisAuthToken", {
+    description: "AUTH token of the Roundtrip fleet's Redis (ElastiCache)",
+    generateSecretString: { passwordLength: 64, excludePunctuation: true },
+  });
+  const subnets = new elasticache.CfnSubnetGroup(scope, "RedisSubnets", {
+    description: "Roundtrip shared Redis: the service's private subnets",
+    subnetIds: vpc.selectSubnets({ subnetType: ec2.SubnetType.PRIVATE_WITH_EGRESS }).subnetIds,
+  });
+  // No rules here: the service stack admits its tasks, and Redis itself connects to nothing.
+  const securityGroup = new ec2.SecurityGroup(scope, "RedisSecurityGroup", {
+    vpc,
+    description: "Roundtrip shared Redis: port 6379 from the server tasks only",
+    allowAllOutbound: false,
+  });
+  const replicationGroup = new elasticache.CfnReplicationGroup(scope, "Redis", {
+    replicationGroupDescription: "Roundtrip fleet shared state: approvals, once-ledger, listen bus, sessions",
+    engine: "valkey",
+    engineVersion: "8.0",
+    cacheNodeType: "cache.t4g.small",
+    port: REDIS_PORT,
+    numCacheClusters: highAvailability ? 2 : 1,
+    automaticFailoverEnabled: highAvailability,
+    multiAzEnabled: highAvailability,
+    cacheSubnetGroupName: subnets.ref,
+    securityGroupIds: [securityGroup.securityGroupId],
+    transitEncryptionEnabled: true,
+    atRestEncryptionEnabled: true,
+    // A dynamic reference: CloudFormation reads the token at deploy time, so it is in no template.
+    authToken: authToken.secretValue.unsafeUnwrap(),
+    autoMinorVersionUpgrade: true,
+  });
+  // ECS injects a whole secret, or one JSON field of it, as a variable; it cannot put a URL together,
+  // and the server takes exactly one REDIS_URL. A JSON field of the token's secret cannot hold the
+  // URL either: the endpoint exists only after the token is generated. So the URL is a second
+  // secret, whose value CloudFormation assembles at deploy time from a dynamic reference to the token
+  // and the replication group's endpoint; template, parameters and outputs only ever hold the
+  // reference. CloudFormation resolves the reference again only when it updates this resource, so
+  // rotating the token is a manual step the stack does not automate.
+  const url = new secretsmanager.Secret(scope, "RedisUrl", {
+    description: "REDIS_URL of the Roundtrip server tasks: rediss://:<AUTH token>@<primary endpoint>:6379",
+    secretStringValue: SecretValue.unsafePlainText(
+      Fn.join("", [
+        "rediss://:",
+        authToken.secretValue.unsafeUnwrap(),
+        "@",
+        replicationGroup.attrPrimaryEndPointAddress,
+        ":",
+        replicationGroup.attrPrimaryEndPointPort,
+      ]),
+    ),
+  });
+  return { replicationGroup, securityGroup, authToken, url };
 }
 
 const BASE64_LIST = "^[A-Za-z0-9+/]+={0,2}(,[A-Za-z0-9+/]+={0,2})*$";

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { loadConfig } from "@roundtrip/server";
 import { ensureTool } from "@roundtrip/test-services";
+import { App } from "aws-cdk-lib";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CfnTemplate, packageDir, resolveValue, synthesize } from "./synth.js";
+import { addRoundtripStacks } from "../src/roundtrip-app.js";
+import { type CfnTemplate, packageDir, resolveSecretReferences, resolveValue, synthesize } from "./synth.js";
 
 const run = promisify(execFile);
 
@@ -42,10 +44,51 @@ interface ContainerDefinition {
   [key: string]: unknown;
 }
 
-function container(): ContainerDefinition {
-  const task = only<{ ContainerDefinitions: ContainerDefinition[] }>(serviceJson, "AWS::ECS::TaskDefinition");
+function container(template: CfnTemplate = serviceJson): ContainerDefinition {
+  const task = only<{ ContainerDefinitions: ContainerDefinition[] }>(template, "AWS::ECS::TaskDefinition");
   expect(task.ContainerDefinitions).toHaveLength(1);
   return task.ContainerDefinitions[0]!;
+}
+
+/** The one resource of `type`, with its logical id. */
+function onlyEntry(template: CfnTemplate, type: string) {
+  const found = Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
+  expect(found, type).toHaveLength(1);
+  return { id: found[0]![0], properties: found[0]![1].Properties! };
+}
+
+/** Sample values for what only exists once deployed: the REDIS_URL secret and the Redis endpoint. */
+const DEPLOYED = {
+  token: "a".repeat(32) + "B".repeat(32),
+  tokenArn: "arn:aws:secretsmanager:eu-west-1:111122223333:secret:RedisAuthToken-AbCdEf",
+  address: "master.roundtrip-redis.abc123.euw1.cache.amazonaws.com",
+  port: "6379",
+};
+
+/** The REDIS_URL the tasks would get: the URL secret's value as CloudFormation assembles it. */
+function deployedRedisUrl(template: CfnTemplate): string {
+  const urlSecretId = (
+    container(template).Secrets.find((s) => s.Name === "REDIS_URL")!.ValueFrom as { Ref: string }
+  ).Ref;
+  const redisId = onlyEntry(template, "AWS::ElastiCache::ReplicationGroup").id;
+  const tokenId = (
+    (template.Resources[redisId]!.Properties!.AuthToken as { "Fn::Join": [string, unknown[]] })[
+      "Fn::Join"
+    ][1][1] as {
+      Ref: string;
+    }
+  ).Ref;
+  const resolved = resolveValue(
+    template.Resources[urlSecretId]!.Properties!.SecretString,
+    template,
+    {},
+    {
+      [tokenId]: DEPLOYED.tokenArn,
+      [`${redisId}.PrimaryEndPoint.Address`]: DEPLOYED.address,
+      [`${redisId}.PrimaryEndPoint.Port`]: DEPLOYED.port,
+    },
+  );
+  return resolveSecretReferences(resolved, { [DEPLOYED.tokenArn]: DEPLOYED.token });
 }
 
 describe("RoundtripKey", () => {
@@ -98,9 +141,10 @@ describe("RoundtripService", () => {
     expect(pattern.test("not base64!")).toBe(false);
   });
 
-  it("passes the wrapped keys as an ECS secret from that parameter, never as plain environment", () => {
+  it("passes the wrapped keys and REDIS_URL as ECS secrets, never as plain environment", () => {
     const c = container();
     expect(c.Environment.map((e) => e.Name)).not.toContain("KMS_WRAPPED_KEYS");
+    expect(c.Environment.map((e) => e.Name)).not.toContain("REDIS_URL");
     expect(c.Secrets).toEqual([
       {
         Name: "KMS_WRAPPED_KEYS",
@@ -111,7 +155,12 @@ describe("RoundtripService", () => {
           ],
         },
       },
+      { Name: "REDIS_URL", ValueFrom: { Ref: expect.stringMatching(/^RedisUrl/) } },
     ]);
+    // Nor under another name: no environment value is a Redis URL or reads a secret.
+    expect(JSON.stringify(c.Environment)).not.toMatch(
+      /rediss?:|resolve:secretsmanager|RedisAuthToken|RedisUrl/,
+    );
   });
 
   it("grants the task role kms:Decrypt on the key only, with the encryption context service = ServerName", () => {
@@ -242,9 +291,14 @@ describe("RoundtripService", () => {
     );
     // Read by the AWS SDK, not the server; .env.example names them in a comment.
     const awsSdk = new Set(["AWS_REGION", "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"]);
+    // The fleet's shared store; the Redis tests below prove its value, so it does not hang on whether
+    // this checkout's .env.example lists it yet.
+    const sharedState = new Set(["REDIS_URL"]);
     const c = container();
     const names = [...c.Environment.map((e) => e.Name), ...c.Secrets.map((s) => s.Name)];
-    expect(names.filter((name) => !documented.has(name) && !awsSdk.has(name))).toEqual([]);
+    expect(
+      names.filter((name) => !documented.has(name) && !awsSdk.has(name) && !sharedState.has(name)),
+    ).toEqual([]);
     expect(new Set(names).size).toBe(names.length);
 
     const used = JSON.stringify(serviceJson.Resources);
@@ -274,6 +328,7 @@ describe("RoundtripService", () => {
       env[Name] = resolveValue(Value, serviceJson, samples, pseudo);
     }
     env.KMS_WRAPPED_KEYS = Buffer.alloc(184, 7).toString("base64");
+    env.REDIS_URL = deployedRedisUrl(serviceJson);
     const config = loadConfig(env);
     expect(config.publicUrl).toBe(samples.PublicUrl);
     expect(config.serverName).toBe("roundtrip");
@@ -295,6 +350,168 @@ describe("RoundtripService", () => {
     ).catch((error: { code?: number; stdout?: string }) => error);
     expect("stdout" in result ? result.stdout : "").toBe("");
     expect("code" in result ? result.code : 0).toBe(0);
+  });
+});
+
+describe("RoundtripService: the shared Redis", () => {
+  it("is a Valkey replication group with TLS in transit, encryption at rest and an AUTH token from a generated secret", () => {
+    service.resourceCountIs("AWS::ElastiCache::ReplicationGroup", 1);
+    service.resourceCountIs("AWS::ElastiCache::CacheCluster", 0);
+    const { properties } = onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup");
+    expect(properties).toMatchObject({
+      Engine: "valkey",
+      TransitEncryptionEnabled: true,
+      AtRestEncryptionEnabled: true,
+      Port: 6379,
+    });
+    expect(properties.TransitEncryptionMode ?? "required").toBe("required");
+    // A dynamic reference to a secret of this stack, which generates its value.
+    const token = properties.AuthToken as { "Fn::Join": [string, unknown[]] };
+    expect(token).toEqual({
+      "Fn::Join": ["", ["{{resolve:secretsmanager:", { Ref: expect.any(String) }, ":SecretString:::}}"]],
+    });
+    const tokenId = (token["Fn::Join"][1][1] as { Ref: string }).Ref;
+    const secret = serviceJson.Resources[tokenId]!;
+    expect(secret.Type).toBe("AWS::SecretsManager::Secret");
+    expect(secret.Properties?.SecretString).toBeUndefined();
+    // ElastiCache takes 16 to 128 characters, and the URL needs no escaping: letters and digits.
+    const generate = secret.Properties?.GenerateSecretString as {
+      PasswordLength: number;
+      ExcludePunctuation: boolean;
+    };
+    expect(generate.ExcludePunctuation).toBe(true);
+    expect(generate.PasswordLength).toBeGreaterThanOrEqual(32);
+    expect(generate.PasswordLength).toBeLessThanOrEqual(128);
+  });
+
+  it("runs one node by default, and two across AZs with failover when the stack asks for HA", () => {
+    expect(onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup").properties).toMatchObject({
+      NumCacheClusters: 1,
+      AutomaticFailoverEnabled: false,
+      MultiAZEnabled: false,
+    });
+    const app = new App({ context: { redisHighAvailability: "true" } });
+    const { serviceStack } = addRoundtripStacks(app);
+    const ha = Template.fromStack(serviceStack);
+    ha.hasResourceProperties("AWS::ElastiCache::ReplicationGroup", {
+      NumCacheClusters: 2,
+      AutomaticFailoverEnabled: true,
+      MultiAZEnabled: true,
+      TransitEncryptionEnabled: true,
+      AtRestEncryptionEnabled: true,
+    });
+    // Its subnet group spans both AZs, or multi-AZ would have nowhere to put the replica.
+    const subnets = ha.findResources("AWS::ElastiCache::SubnetGroup") as Record<
+      string,
+      { Properties: { SubnetIds: unknown[] } }
+    >;
+    expect(Object.values(subnets)[0]!.Properties.SubnetIds).toHaveLength(2);
+  });
+
+  it("lives in the private subnets the service runs in", () => {
+    const { properties } = onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup");
+    const subnetGroupId = (properties.CacheSubnetGroupName as { Ref: string }).Ref;
+    const subnetIds = serviceJson.Resources[subnetGroupId]!.Properties!.SubnetIds as { Ref: string }[];
+    const ecsService = onlyEntry(serviceJson, "AWS::ECS::Service").properties as {
+      NetworkConfiguration: { AwsvpcConfiguration: { Subnets: { Ref: string }[]; AssignPublicIp: string } };
+    };
+    expect(subnetIds).toEqual(ecsService.NetworkConfiguration.AwsvpcConfiguration.Subnets);
+    expect(ecsService.NetworkConfiguration.AwsvpcConfiguration.AssignPublicIp).toBe("DISABLED");
+    for (const { Ref } of subnetIds) {
+      const subnet = serviceJson.Resources[Ref]!;
+      expect(subnet.Type).toBe("AWS::EC2::Subnet");
+      expect(subnet.Properties?.MapPublicIpOnLaunch).toBe(false);
+      // Its default route goes to the NAT gateway, not the internet gateway: private, not public.
+      const tables = Object.values(serviceJson.Resources).filter(
+        (r) =>
+          r.Type === "AWS::EC2::SubnetRouteTableAssociation" &&
+          JSON.stringify(r.Properties?.SubnetId) === JSON.stringify({ Ref }),
+      );
+      expect(tables).toHaveLength(1);
+      const tableRef = (tables[0]!.Properties!.RouteTableId as { Ref: string }).Ref;
+      const routes = Object.values(serviceJson.Resources).filter(
+        (r) =>
+          r.Type === "AWS::EC2::Route" &&
+          JSON.stringify(r.Properties?.RouteTableId) === JSON.stringify({ Ref: tableRef }),
+      );
+      expect(routes.map((r) => Object.keys(r.Properties!).filter((k) => k.endsWith("GatewayId")))).toEqual([
+        ["NatGatewayId"],
+      ]);
+    }
+  });
+
+  it("admits 6379 only from the service's security group, and opens nothing else", () => {
+    const { properties } = onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup");
+    const groups = properties.SecurityGroupIds as { "Fn::GetAtt": [string, string] }[];
+    expect(groups).toHaveLength(1);
+    const redisGroupId = groups[0]!["Fn::GetAtt"][0];
+    const redisGroup = serviceJson.Resources[redisGroupId]!.Properties!;
+    expect(redisGroup.SecurityGroupIngress).toBeUndefined();
+    // allowAllOutbound: false, which the CDK writes as a rule that matches no traffic.
+    expect(redisGroup.SecurityGroupEgress).toEqual([
+      expect.objectContaining({ CidrIp: "255.255.255.255/32", Description: "Disallow all traffic" }),
+    ]);
+    const ingress = Object.values(serviceJson.Resources).filter(
+      (r) =>
+        r.Type === "AWS::EC2::SecurityGroupIngress" &&
+        JSON.stringify(r.Properties?.GroupId) === JSON.stringify({ "Fn::GetAtt": [redisGroupId, "GroupId"] }),
+    );
+    const ecsService = onlyEntry(serviceJson, "AWS::ECS::Service").properties as {
+      NetworkConfiguration: { AwsvpcConfiguration: { SecurityGroups: unknown[] } };
+    };
+    expect(ecsService.NetworkConfiguration.AwsvpcConfiguration.SecurityGroups).toHaveLength(1);
+    expect(ingress.map((r) => r.Properties)).toEqual([
+      expect.objectContaining({
+        IpProtocol: "tcp",
+        FromPort: 6379,
+        ToPort: 6379,
+        SourceSecurityGroupId: ecsService.NetworkConfiguration.AwsvpcConfiguration.SecurityGroups[0],
+      }),
+    ]);
+    expect(ingress[0]!.Properties).not.toHaveProperty("CidrIp");
+    expect(ingress[0]!.Properties).not.toHaveProperty("CidrIpv6");
+  });
+
+  it("hands the tasks REDIS_URL as rediss://:<token>@<primary endpoint>:<port>, read by the execution role only", () => {
+    const url = new URL(deployedRedisUrl(serviceJson));
+    expect(url.protocol).toBe("rediss:");
+    expect(url.username).toBe("");
+    expect(decodeURIComponent(url.password)).toBe(DEPLOYED.token);
+    expect(url.hostname).toBe(DEPLOYED.address);
+    expect(url.port).toBe(DEPLOYED.port);
+    // The URL secret is written by CloudFormation, not generated, and the token never in plain text.
+    const urlSecretId = (
+      container().Secrets.find((s) => s.Name === "REDIS_URL")!.ValueFrom as { Ref: string }
+    ).Ref;
+    const urlSecret = serviceJson.Resources[urlSecretId]!.Properties!;
+    expect(urlSecret.GenerateSecretString).toBeUndefined();
+    expect(JSON.stringify(serviceJson)).not.toContain(DEPLOYED.token);
+    const task = only<{
+      ExecutionRoleArn: { "Fn::GetAtt": [string, string] };
+      TaskRoleArn: { "Fn::GetAtt": [string, string] };
+    }>(serviceJson, "AWS::ECS::TaskDefinition");
+    const readers = Object.values(serviceJson.Resources).filter(
+      (r) =>
+        r.Type === "AWS::IAM::Policy" &&
+        JSON.stringify(r.Properties?.PolicyDocument).includes(`{"Ref":"${urlSecretId}"}`),
+    );
+    expect(readers).toHaveLength(1);
+    expect(readers[0]!.Properties!.Roles).toEqual([{ Ref: task.ExecutionRoleArn["Fn::GetAtt"][0] }]);
+    expect(JSON.stringify(readers[0]!.Properties!.PolicyDocument)).toContain("secretsmanager:GetSecretValue");
+    // Nobody reads the token's own secret at run time: ElastiCache gets it from CloudFormation.
+    const tokenId = (
+      (
+        onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup").properties.AuthToken as {
+          "Fn::Join": [string, unknown[]];
+        }
+      )["Fn::Join"][1][1] as { Ref: string }
+    ).Ref;
+    const tokenReaders = Object.values(serviceJson.Resources).filter(
+      (r) =>
+        r.Type === "AWS::IAM::Policy" &&
+        JSON.stringify(r.Properties?.PolicyDocument).includes(`"${tokenId}"`),
+    );
+    expect(tokenReaders).toEqual([]);
   });
 });
 

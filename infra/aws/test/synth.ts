@@ -64,6 +64,12 @@ export function resolveValue(
         throw new Error(`parameter ${arg} has no default and no sample value`);
       }
       if (fn === "Fn::ImportValue" && "Fn::ImportValue" in pseudo) return pseudo["Fn::ImportValue"]!;
+      // Sample values keyed "<logical id>.<attribute>": what the resource reports once it exists.
+      if (fn === "Fn::GetAtt" && Array.isArray(arg)) {
+        const sample = pseudo[`${arg[0]}.${arg[1]}`];
+        if (sample !== undefined) return sample;
+        throw new Error(`no sample for ${arg.join(".")}`);
+      }
       if (fn === "Fn::Join" && Array.isArray(arg)) {
         const [separator, parts] = arg as [string, unknown[]];
         return parts.map((part) => resolveValue(part, template, samples, pseudo)).join(separator);
@@ -71,4 +77,16 @@ export function resolveValue(
     }
   }
   throw new Error(`cannot resolve ${JSON.stringify(value)}`);
+}
+
+/**
+ * CloudFormation's resolution of `{{resolve:secretsmanager:<arn>:SecretString:::}}` references in a
+ * resolved string, from the secrets' sample values by ARN.
+ */
+export function resolveSecretReferences(value: string, secrets: Record<string, string>): string {
+  return value.replace(/\{\{resolve:secretsmanager:(.+?):SecretString:::\}\}/g, (_, arn: string) => {
+    const secret = secrets[arn];
+    if (secret === undefined) throw new Error(`no sample value for secret ${arn}`);
+    return secret;
+  });
 }

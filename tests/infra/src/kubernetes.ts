@@ -3,7 +3,7 @@ import { Deployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
-import { ConfigMap, Namespace, Service, ServiceAccount } from "kubernetes-models/v1";
+import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from "kubernetes-models/v1";
 import { parseAllDocuments } from "yaml";
 import { repoPath, run } from "./repo.js";
 
@@ -30,6 +30,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
   "v1/ConfigMap": ConfigMap,
   "v1/Namespace": Namespace,
+  "v1/Secret": Secret,
   "v1/Service": Service,
   "v1/ServiceAccount": ServiceAccount,
 };
@@ -38,7 +39,19 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
 export function validate(object: K8sObject): void {
   const Model = MODELS[`${object.apiVersion}/${object.kind}`];
   if (Model === undefined) throw new Error(`no schema for ${object.apiVersion} ${object.kind}`);
-  new Model(object as never).validate();
+  new Model(asTheApiServerReadsIt(object) as never).validate();
+}
+
+/**
+ * kustomize wraps a long Secret value's base64 over several lines; the API server's decoder (Go's
+ * base64, through encoding/json) skips those line breaks, the schema's "byte" format does not.
+ */
+function asTheApiServerReadsIt(object: K8sObject): K8sObject {
+  if (object.apiVersion !== "v1" || object.kind !== "Secret" || object.data === undefined) return object;
+  const data = Object.fromEntries(
+    Object.entries(object.data).map(([key, value]) => [key, value.replace(/[\r\n]/g, "")]),
+  );
+  return { ...object, data };
 }
 
 /** `kubectl kustomize <dir>`: what `kubectl apply -k <dir>` would send. */
@@ -53,4 +66,30 @@ export function one(objects: K8sObject[], kind: string): K8sObject {
   const found = objects.filter((object) => object.kind === kind);
   if (found.length !== 1) throw new Error(`expected one ${kind}, rendered ${found.length}`);
   return found[0]!;
+}
+
+export function named(objects: K8sObject[], kind: string, name: string): K8sObject {
+  const found = objects.filter((object) => object.kind === kind && object.metadata.name === name);
+  if (found.length !== 1) throw new Error(`expected one ${kind} ${name}, rendered ${found.length}`);
+  return found[0]!;
+}
+
+/** A Secret's `data` as the pod reads it (kustomize writes base64, wrapped over lines). */
+export function secretData(secret: K8sObject): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(secret.data ?? {}).map(([key, value]) => [
+      key,
+      Buffer.from(value, "base64").toString("utf8"),
+    ]),
+  );
+}
+
+/**
+ * The kubelet's expansion of `$(NAME)` in a container's command and args from its environment:
+ * `$$(NAME)` stays literal, and a name the container does not define is left as written.
+ */
+export function expandContainerVars(arg: string, env: Readonly<Record<string, string>>): string {
+  return arg.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (whole, name?: string) =>
+    whole === "$$" ? "$" : (env[name!] ?? whole),
+  );
 }

@@ -6,8 +6,10 @@ import { join, resolve } from "node:path";
 import { loadConfig } from "@roundtrip/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { interpolate, interpolatedNames } from "../src/compose-interpolation.js";
 import { loadDockerfile } from "../src/dockerfile.js";
-import { AWS_SDK_VARIABLES, documentedServerVariables, repoPath, SAMPLE_WRAPPED_KEY } from "../src/repo.js";
+import { parseRedisUrl, pingAs, startRedis } from "../src/redis.js";
+import { repoPath, run, SAMPLE_WRAPPED_KEY, undocumentedVariables } from "../src/repo.js";
 
 interface Service {
   image?: string;
@@ -24,6 +26,7 @@ interface Service {
   tmpfs?: string[];
   user?: string;
   privileged?: boolean;
+  security_opt?: string[];
 }
 
 interface Compose {
@@ -161,13 +164,13 @@ describe("infra/compose.yaml", () => {
   });
 
   it("gives the replicas an environment the server's own configuration loader accepts", async () => {
-    const env = { ...replicas[0].environment!, KMS_WRAPPED_KEYS: SAMPLE_WRAPPED_KEY };
+    // As compose hands it over: interpolated from an empty shell environment, so every default applies.
+    const env: Record<string, string> = { KMS_WRAPPED_KEYS: SAMPLE_WRAPPED_KEY };
+    for (const [name, value] of Object.entries(replicas[0].environment!)) env[name] = interpolate(value, {});
     const config = loadConfig(env);
     expect(config.serverName).toBe("roundtrip");
     expect(config.keys.kind).toBe("kms");
-    const documented = await documentedServerVariables();
-    const unknown = Object.keys(env).filter((name) => !documented.has(name) && !AWS_SDK_VARIABLES.has(name));
-    expect(unknown).toEqual([]);
+    expect(await undocumentedVariables(Object.keys(env))).toEqual([]);
   });
 
   it("balances round robin over exactly the two replicas, on the port PUBLIC_URL names", async () => {
@@ -195,7 +198,7 @@ describe("infra/compose.yaml", () => {
   it("health-checks every long-running service; replicas count as healthy only once /readyz is 200", () => {
     for (const [name, service] of Object.entries(compose.services)) {
       if (name === "keygen") continue;
-      expect(service.healthcheck?.test[0], name).toBe("CMD");
+      expect(["CMD", "CMD-SHELL"], name).toContain(service.healthcheck?.test[0]);
     }
     expect(replicas[0].healthcheck?.test.join(" ")).toContain(
       `127.0.0.1:${replicas[0].environment!.PORT}/readyz`,
@@ -224,5 +227,101 @@ describe("infra/compose.yaml", () => {
         name,
       ).toContain(service.build.target);
     }
+  });
+
+  describe("the shared Redis", () => {
+    const redis = () => compose.services.redis!;
+    /** The compose file as `docker compose` would run it with `shell` as the caller's environment. */
+    const resolved = (shell: Record<string, string>) => ({
+      url: interpolate(replicas[0].environment!.REDIS_URL!, shell),
+      command: redis().command!.map((arg) => interpolate(arg, shell)),
+      cliAuth: interpolate(redis().environment!.REDISCLI_AUTH!, shell),
+    });
+    const requirepass = (command: string[]) => command[command.indexOf("--requirepass") + 1];
+
+    it("is what both replicas' REDIS_URL names, by service name and port, and they start only once it is healthy", () => {
+      for (const replica of replicas) {
+        const target = parseRedisUrl(interpolate(replica.environment!.REDIS_URL!, {}));
+        expect(target.host).toBe("redis");
+        expect(compose.services).toHaveProperty(target.host);
+        expect(target.port).toBe(6379);
+        expect(target.database).toBe(0);
+        expect(replica.depends_on?.redis).toEqual({ condition: "service_healthy" });
+      }
+    });
+
+    it("requires the password the replicas send, one variable with a development default driving both", () => {
+      const defaults = resolved({});
+      expect(parseRedisUrl(defaults.url).password).toBe(requirepass(defaults.command));
+      expect(defaults.cliAuth).toBe(requirepass(defaults.command));
+      expect(requirepass(defaults.command)).toMatch(/^[A-Za-z0-9-]{12,}$/);
+      const names = new Set(
+        [
+          replicas[0].environment!.REDIS_URL!,
+          redis().environment!.REDISCLI_AUTH!,
+          ...redis().command!,
+        ].flatMap(interpolatedNames),
+      );
+      expect([...names]).toEqual(["ROUNDTRIP_REDIS_PASSWORD"]);
+      const chosen = resolved({ ROUNDTRIP_REDIS_PASSWORD: "s3cretFromTheShell" });
+      expect(parseRedisUrl(chosen.url).password).toBe("s3cretFromTheShell");
+      expect(requirepass(chosen.command)).toBe("s3cretFromTheShell");
+      expect(chosen.cliAuth).toBe("s3cretFromTheShell");
+    });
+
+    it("runs the official Debian redis 7 image, unpublished, keeping nothing on disk, locked down", () => {
+      const service = redis();
+      expect(service.image).toMatch(/^redis:7(\.\d+){0,2}-bookworm$/);
+      expect(service.ports).toBeUndefined();
+      expect(service.volumes).toBeUndefined();
+      expect(service.tmpfs).toEqual(["/data"]);
+      const { command } = resolved({});
+      expect(command[0]).toBe("redis-server");
+      expect(command[command.indexOf("--save") + 1]).toBe("");
+      expect(command[command.indexOf("--appendonly") + 1]).toBe("no");
+      expect(service.read_only).toBe(true);
+      expect(service.cap_drop).toEqual(["ALL"]);
+      expect(service.security_opt).toEqual(["no-new-privileges:true"]);
+      // Not root, so the image's entrypoint neither chowns nor switches users (no capabilities left).
+      expect(service.user).toMatch(/^[1-9]\d*:[1-9]\d*$/);
+    });
+
+    it("accepts the replicas' REDIS_URL and passes its health check only with the right password, in a real redis-server", async () => {
+      const shell = { ROUNDTRIP_REDIS_PASSWORD: "fromTheShell42" };
+      const { url, command, cliAuth } = resolved(shell);
+      const running = await startRedis(command.slice(1));
+      try {
+        const target = parseRedisUrl(url);
+        expect(await pingAs(running, target)).toBe("PONG");
+        expect(await pingAs(running, { ...target, password: "roundtrip-dev-only" })).not.toBe("PONG");
+        expect(await pingAs(running, { ...target, password: undefined })).toMatch(/NOAUTH/);
+
+        const [form, script] = redis().healthcheck!.test;
+        expect(form).toBe("CMD-SHELL");
+        // The container's Redis listens on 6379; this one on a free port, which a redis-cli earlier on
+        // PATH adds. The check itself runs unchanged, in a shell, as the engine would run it.
+        const bin = await mkdtemp(join(tmpdir(), "roundtrip-redis-cli-"));
+        try {
+          await writeFile(
+            join(bin, "redis-cli"),
+            `#!/bin/sh\nexec ${running.cli} -p ${running.port} "$@"\n`,
+            { mode: 0o755 },
+          );
+          const check = (auth: string) =>
+            run("/bin/sh", ["-c", script!], {
+              env: { PATH: `${bin}:${process.env.PATH}`, REDISCLI_AUTH: auth },
+            }).then(
+              () => "healthy",
+              () => "unhealthy",
+            );
+          expect(await check(cliAuth)).toBe("healthy");
+          expect(await check("not-the-password")).toBe("unhealthy");
+        } finally {
+          await rm(bin, { recursive: true, force: true });
+        }
+      } finally {
+        await running.stop();
+      }
+    });
   });
 });

@@ -1,8 +1,17 @@
 import { loadConfig } from "@roundtrip/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadDockerfile, ofKind } from "../src/dockerfile.js";
-import { type K8sObject, kustomize, one, validate } from "../src/kubernetes.js";
-import { AWS_SDK_VARIABLES, documentedServerVariables, SAMPLE_WRAPPED_KEY } from "../src/repo.js";
+import {
+  expandContainerVars,
+  type K8sObject,
+  kustomize,
+  named,
+  one,
+  secretData,
+  validate,
+} from "../src/kubernetes.js";
+import { parseRedisUrl, pingAs, startRedis } from "../src/redis.js";
+import { readRepoFile, run, SAMPLE_WRAPPED_KEY, undocumentedVariables } from "../src/repo.js";
 
 const rendered: Record<string, K8sObject[]> = {};
 
@@ -10,13 +19,23 @@ beforeAll(async () => {
   [rendered.base, rendered.example] = await Promise.all([kustomize("base"), kustomize("overlays/example")]);
 });
 
+/** What production puts in the roundtrip-redis Secret: a managed Redis over TLS. */
+const MANAGED_REDIS_URL =
+  "rediss://:0123456789abcdef0123456789abcdef@master.roundtrip.abc123.euw1.cache.amazonaws.com:6379";
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { secretKeyRef?: { name: string; key: string } };
+}
+
 const matches = (selector: Record<string, string>, labels: Record<string, string> | undefined) =>
   Object.keys(selector).length > 0 &&
   Object.entries(selector).every(([key, value]) => labels?.[key] === value);
 
 describe.each(["base", "example"])("infra/k8s %s", (name) => {
   const objects = () => rendered[name]!;
-  const deployment = () => one(objects(), "Deployment");
+  const deployment = () => named(objects(), "Deployment", "roundtrip");
   const pod = () => deployment().spec.template;
   const container = () => {
     const containers = pod().spec.containers;
@@ -38,7 +57,8 @@ describe.each(["base", "example"])("infra/k8s %s", (name) => {
         "PodDisruptionBudget",
         "Service",
         "ServiceAccount",
-        ...(name === "example" ? ["Namespace"] : []),
+        // The example's in-cluster Redis, and the Secret with its URL.
+        ...(name === "example" ? ["Namespace", "Deployment", "Service", "NetworkPolicy", "Secret"] : []),
       ].sort(),
     );
     for (const object of objects()) expect(() => validate(object), `${object.kind}`).not.toThrow();
@@ -90,27 +110,32 @@ describe.each(["base", "example"])("infra/k8s %s", (name) => {
     expect(pod().spec.terminationGracePeriodSeconds).toBeGreaterThan(needed);
   });
 
-  it("configures the server from the generated ConfigMap and the wrapped keys from a Secret", async () => {
+  it("configures the server from the generated ConfigMap, the wrapped keys and REDIS_URL from Secrets", async () => {
     const configMap = one(objects(), "ConfigMap");
     const c = container();
     expect(c.envFrom).toEqual([{ configMapRef: { name: configMap.metadata.name } }]);
     expect(configMap.metadata.name).toMatch(/^roundtrip-config-[a-z0-9]+$/);
+    // The base names the Secret an operator creates; the example's generator renames it with a hash.
+    const redisSecret = name === "base" ? "roundtrip-redis" : one(objects(), "Secret").metadata.name;
     expect(c.env).toEqual([
       {
         name: "KMS_WRAPPED_KEYS",
         valueFrom: { secretKeyRef: { name: "roundtrip-wrapped-keys", key: "KMS_WRAPPED_KEYS" } },
       },
+      { name: "REDIS_URL", valueFrom: { secretKeyRef: { name: redisSecret, key: "redis-url" } } },
     ]);
     const data = configMap.data!;
     expect(data).not.toHaveProperty("KMS_WRAPPED_KEYS");
+    expect(data).not.toHaveProperty("REDIS_URL");
+    // No URL with a password anywhere in the server's Deployment, whatever field it might hide in.
+    expect(JSON.stringify(deployment())).not.toMatch(/rediss?:\/\//);
     expect(data.HOST).toBe("0.0.0.0");
     expect(String(data.PORT)).toBe(String(c.ports[0].containerPort));
-    const documented = await documentedServerVariables();
-    expect(Object.keys(data).filter((key) => !documented.has(key) && !AWS_SDK_VARIABLES.has(key))).toEqual(
-      [],
-    );
+    const names = [...Object.keys(data), ...c.env.map((e: EnvVar) => e.name)];
+    expect(await undocumentedVariables(names)).toEqual([]);
     // What the pod would get, through the server's own configuration loader.
-    const config = loadConfig({ ...data, KMS_WRAPPED_KEYS: SAMPLE_WRAPPED_KEY });
+    const redisUrl = name === "base" ? MANAGED_REDIS_URL : secretData(one(objects(), "Secret"))["redis-url"]!;
+    const config = loadConfig({ ...data, KMS_WRAPPED_KEYS: SAMPLE_WRAPPED_KEY, REDIS_URL: redisUrl });
     expect(config.keys.kind).toBe("kms");
     expect(config.serverName).toBe("roundtrip");
   });
@@ -121,21 +146,22 @@ describe.each(["base", "example"])("infra/k8s %s", (name) => {
       expect.objectContaining({ "app.kubernetes.io/name": "roundtrip" }),
     );
     expect(matches(deployment().spec.selector.matchLabels, labels)).toBe(true);
-    const service = one(objects(), "Service");
+    const service = named(objects(), "Service", "roundtrip");
     expect(matches(service.spec.selector, labels)).toBe(true);
     expect(service.spec.ports).toEqual([expect.objectContaining({ targetPort: "http" })]);
     const pdb = one(objects(), "PodDisruptionBudget");
     expect(matches(pdb.spec.selector.matchLabels, labels)).toBe(true);
     expect(pdb.spec.maxUnavailable ?? pdb.spec.minAvailable).toBeDefined();
     // An empty podSelector would police every pod in the namespace instead of these.
-    const policy = one(objects(), "NetworkPolicy");
+    const policy = named(objects(), "NetworkPolicy", "roundtrip");
     expect(matches(policy.spec.podSelector.matchLabels, labels)).toBe(true);
     expect(policy.spec.policyTypes).toEqual(["Ingress", "Egress"]);
     expect(policy.spec.ingress).toEqual([{ ports: [{ port: "http", protocol: "TCP" }] }]);
     const egressPorts = policy.spec.egress.flatMap((rule: { ports: { port: number }[] }) =>
       rule.ports.map((p) => p.port),
     );
-    expect([...new Set(egressPorts)].sort()).toEqual([443, 53]);
+    // DNS, HTTPS (KMS, STS, the issuer) and Redis for the shared state.
+    expect([...new Set(egressPorts)].sort()).toEqual([443, 53, 6379]);
   });
 
   it("autoscales the Deployment (autoscaling/v2) from at least its replica count", () => {
@@ -161,13 +187,13 @@ describe.each(["base", "example"])("infra/k8s %s", (name) => {
 
 describe("infra/k8s overlays/example", () => {
   it("keeps three replicas in the base and raises them in the example", () => {
-    expect(one(rendered.base!, "Deployment").spec.replicas).toBe(3);
-    expect(one(rendered.example!, "Deployment").spec.replicas).toBe(4);
+    expect(named(rendered.base!, "Deployment", "roundtrip").spec.replicas).toBe(3);
+    expect(named(rendered.example!, "Deployment", "roundtrip").spec.replicas).toBe(4);
   });
 
   it("sets the image, the public URL, the issuer, the KMS key and the role", () => {
     const objects = rendered.example!;
-    const container = one(objects, "Deployment").spec.template.spec.containers[0];
+    const container = named(objects, "Deployment", "roundtrip").spec.template.spec.containers[0];
     expect(container.image).toBe("registry.example.com/roundtrip-server:0.1.0");
     const data = one(objects, "ConfigMap").data!;
     expect(data.PUBLIC_URL).toBe("https://mcp.example.com/mcp");
@@ -188,6 +214,133 @@ describe("infra/k8s overlays/example", () => {
   });
 });
 
+describe("infra/k8s overlays/example: the in-cluster Redis", () => {
+  const objects = () => rendered.example!;
+  const redis = () => named(objects(), "Deployment", "roundtrip-redis");
+  const redisPod = () => redis().spec.template;
+  const redisContainer = () => {
+    const containers = redisPod().spec.containers;
+    expect(containers).toHaveLength(1);
+    return containers[0];
+  };
+  const serverPodLabels = () => named(objects(), "Deployment", "roundtrip").spec.template.metadata.labels;
+  const secret = () => one(objects(), "Secret");
+  /** The container's environment as the kubelet builds it from the rendered Secret. */
+  const redisEnv = () => {
+    const data = secretData(secret());
+    const env: Record<string, string> = {};
+    for (const variable of redisContainer().env as EnvVar[]) {
+      const ref = variable.valueFrom?.secretKeyRef;
+      expect(variable.value, variable.name).toBeUndefined();
+      expect(ref?.name, variable.name).toBe(secret().metadata.name);
+      env[variable.name] = data[ref!.key]!;
+    }
+    return env;
+  };
+
+  it("is reached by the URL in the Secret: its Service's name and port, the password it requires", () => {
+    const data = secretData(secret());
+    const target = parseRedisUrl(data["redis-url"]!);
+    const service = named(objects(), "Service", target.host);
+    expect(service.metadata.namespace).toBe(named(objects(), "Deployment", "roundtrip").metadata.namespace);
+    expect(service.spec.ports).toEqual([expect.objectContaining({ port: target.port, targetPort: "redis" })]);
+    expect(matches(service.spec.selector, redisPod().metadata.labels)).toBe(true);
+    expect(matches(service.spec.selector, serverPodLabels())).toBe(false);
+    expect(redisContainer().ports).toEqual([{ name: "redis", containerPort: 6379, protocol: "TCP" }]);
+    const args = redisContainer().args.map((arg: string) => expandContainerVars(arg, redisEnv()));
+    expect(args[args.indexOf("--requirepass") + 1]).toBe(target.password);
+    expect(redisEnv().REDISCLI_AUTH).toBe(target.password);
+  });
+
+  it("ships placeholders that say to replace them, in the Secret and in the file it is generated from", async () => {
+    const data = secretData(secret());
+    expect(Object.keys(data).sort()).toEqual(["redis-password", "redis-url"]);
+    for (const value of Object.values(data)) expect(value).toContain("REPLACE-ME");
+    const source = await readRepoFile("infra", "k8s", "overlays", "example", "redis.env");
+    expect(source).toMatch(/^# REPLACE BOTH VALUES before applying/);
+  });
+
+  it("keeps the password out of the manifest: the kubelet puts it into the arguments from the Secret", () => {
+    const c = redisContainer();
+    expect(c.args[c.args.indexOf("--requirepass") + 1]).toBe("$(REDIS_PASSWORD)");
+    expect(JSON.stringify(redis())).not.toContain(secretData(secret())["redis-password"]);
+  });
+
+  it("lets only the server pods reach it, on 6379, and lets it reach nothing", () => {
+    const policy = named(objects(), "NetworkPolicy", "roundtrip-redis");
+    expect(matches(policy.spec.podSelector.matchLabels, redisPod().metadata.labels)).toBe(true);
+    expect(matches(policy.spec.podSelector.matchLabels, serverPodLabels())).toBe(false);
+    expect(policy.spec.policyTypes).toEqual(["Ingress", "Egress"]);
+    expect(policy.spec.egress).toEqual([]);
+    expect(policy.spec.ingress).toHaveLength(1);
+    const [rule] = policy.spec.ingress;
+    // A podSelector alone means this namespace only; a namespaceSelector or ipBlock would widen it.
+    expect(rule.from).toHaveLength(1);
+    expect(Object.keys(rule.from[0])).toEqual(["podSelector"]);
+    expect(matches(rule.from[0].podSelector.matchLabels, serverPodLabels())).toBe(true);
+    expect(matches(rule.from[0].podSelector.matchLabels, redisPod().metadata.labels)).toBe(false);
+    const port = redisContainer().ports.find((p: { name: string }) => p.name === rule.ports[0].port);
+    expect(rule.ports).toHaveLength(1);
+    expect(port?.containerPort).toBe(6379);
+    // And the servers' own policy sends their Redis traffic to these pods only.
+    const server = named(objects(), "NetworkPolicy", "roundtrip");
+    const toRedis = server.spec.egress.filter((r: { ports: { port: number }[] }) =>
+      r.ports.some((p) => p.port === 6379),
+    );
+    expect(toRedis).toHaveLength(1);
+    expect(toRedis[0].to).toHaveLength(1);
+    expect(matches(toRedis[0].to[0].podSelector.matchLabels, redisPod().metadata.labels)).toBe(true);
+  });
+
+  it("runs one pod, restricted like the server: non-root, read-only root, no capabilities, nothing on disk", () => {
+    expect(redis().spec.replicas).toBe(1);
+    expect(redis().spec.strategy).toEqual({ type: "Recreate" });
+    const spec = redisPod().spec;
+    expect(spec.automountServiceAccountToken).toBe(false);
+    expect(spec.securityContext).toMatchObject({
+      runAsNonRoot: true,
+      seccompProfile: { type: "RuntimeDefault" },
+    });
+    expect(spec.securityContext.runAsUser).toBeGreaterThan(0);
+    const c = redisContainer();
+    expect(c.image).toMatch(/^redis:7(\.\d+){0,2}-bookworm$/);
+    expect(c.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ["ALL"] },
+    });
+    expect(c.args[c.args.indexOf("--save") + 1]).toBe("");
+    expect(c.args[c.args.indexOf("--appendonly") + 1]).toBe("no");
+    expect(c.resources.limits.memory).toBeDefined();
+  });
+
+  it("starts from its arguments in a real redis-server that admits the Secret's URL, and its probe sees only PONG", async () => {
+    const env = redisEnv();
+    const [command, ...args] = redisContainer().args.map((arg: string) => expandContainerVars(arg, env));
+    expect(command).toBe("redis-server");
+    const running = await startRedis(args);
+    try {
+      const target = parseRedisUrl(secretData(secret())["redis-url"]!);
+      expect(await pingAs(running, target)).toBe("PONG");
+      expect(await pingAs(running, { ...target, password: "not-the-password" })).not.toBe("PONG");
+      const [shell, flag, script] = redisContainer().readinessProbe.exec.command;
+      expect([shell, flag]).toEqual(["sh", "-c"]);
+      const probe = (auth: string) =>
+        run("/bin/sh", ["-c", script.replace("redis-cli", `${running.cli} -p ${running.port}`)], {
+          env: { PATH: process.env.PATH, REDISCLI_AUTH: auth },
+        }).then(
+          () => "ready",
+          () => "not ready",
+        );
+      expect(await probe(env.REDISCLI_AUTH!)).toBe("ready");
+      expect(await probe("not-the-password")).toBe("not ready");
+    } finally {
+      await running.stop();
+    }
+  });
+});
+
 describe("the schema validation itself", () => {
   it("rejects a Deployment whose replica count is not a number", () => {
     const broken = {
@@ -202,5 +355,13 @@ describe("the schema validation itself", () => {
     };
     expect(() => validate(broken as K8sObject)).toThrow(/replicas must be integer/);
     expect(() => validate({ ...broken, kind: "Pod", apiVersion: "v1" } as K8sObject)).toThrow(/no schema/);
+  });
+
+  it("rejects a Secret whose data is not base64, line breaks aside", () => {
+    const secret = { apiVersion: "v1", kind: "Secret", metadata: { name: "s" }, data: { key: "cmVk\naXM=" } };
+    expect(() => validate(secret as K8sObject)).not.toThrow();
+    expect(() => validate({ ...secret, data: { key: "redis://:pw@host" } } as K8sObject)).toThrow(
+      /must match format "byte"/,
+    );
   });
 });
