@@ -291,14 +291,9 @@ describe("RoundtripService", () => {
     );
     // Read by the AWS SDK, not the server; .env.example names them in a comment.
     const awsSdk = new Set(["AWS_REGION", "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"]);
-    // The fleet's shared store; the Redis tests below prove its value, so it does not hang on whether
-    // this checkout's .env.example lists it yet.
-    const sharedState = new Set(["REDIS_URL"]);
     const c = container();
     const names = [...c.Environment.map((e) => e.Name), ...c.Secrets.map((s) => s.Name)];
-    expect(
-      names.filter((name) => !documented.has(name) && !awsSdk.has(name) && !sharedState.has(name)),
-    ).toEqual([]);
+    expect(names.filter((name) => !documented.has(name) && !awsSdk.has(name))).toEqual([]);
     expect(new Set(names).size).toBe(names.length);
 
     const used = JSON.stringify(serviceJson.Resources);
@@ -333,6 +328,7 @@ describe("RoundtripService", () => {
     expect(config.publicUrl).toBe(samples.PublicUrl);
     expect(config.serverName).toBe("roundtrip");
     expect(config.keys.kind).toBe("kms");
+    expect(config.redis?.url).toMatch(/^rediss:\/\//);
   });
 
   it("passes cfn-lint", async () => {

@@ -31,17 +31,8 @@ export const AWS_SDK_VARIABLES = new Set([
 /** A value with the shape roundtrip-kms-keygen prints (base64 of the KMS ciphertext blob). */
 export const SAMPLE_WRAPPED_KEY = Buffer.alloc(184, 7).toString("base64");
 
-/**
- * The fleet's shared store (approvals, the once-ledger, the listen bus, sessions), which every
- * template sets. The tests prove each value against a real Redis or the template's own resources
- * rather than by name alone, so they accept it whether or not this checkout's .env.example lists it.
- */
-export const SHARED_STATE_VARIABLES = new Set(["REDIS_URL"]);
-
 /** Set by a template although the server does not read it: neither in .env.example nor the AWS SDK's. */
 export async function undocumentedVariables(names: Iterable<string>): Promise<string[]> {
   const documented = await documentedServerVariables();
-  return [...names].filter(
-    (name) => !documented.has(name) && !AWS_SDK_VARIABLES.has(name) && !SHARED_STATE_VARIABLES.has(name),
-  );
+  return [...names].filter((name) => !documented.has(name) && !AWS_SDK_VARIABLES.has(name));
 }
