@@ -6,6 +6,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
 import type { ApprovalStore } from "./approvals/approval-store.js";
 import { createAuthentication } from "./auth/authentication.js";
+import { IssuerHealth } from "./auth/issuer-health.js";
 import { createTokenVerifier } from "./auth/token-verifier.js";
 import type { ServerConfig } from "./config/server-config.js";
 import { endConnectionsAfterDraining } from "./http/connection-draining.js";
@@ -14,6 +15,7 @@ import { allowHosts } from "./http/host-allow-list.js";
 import { echoRequestId, requestIdOf } from "./http/request-id.js";
 import { Keyring } from "./keyring/keyring.js";
 import { createLogger } from "./logging/create-logger.js";
+import { nameRequest, scopedServerFactory } from "./logging/request-scope.js";
 import { createMcpServer } from "./mcp/create-mcp-server.js";
 import { APPROVALS_PATH, registerApprovalPage } from "./routes/approval-page.js";
 import { registerHealthRoutes } from "./routes/health.js";
@@ -49,6 +51,8 @@ export interface RoundtripServer {
   readonly approvals: ApprovalStore;
   /** Where approvals and once-rounds live: this process, or the fleet's Redis. */
   readonly sharedState: SharedState;
+  /** Resolves once the authorization server has been checked at startup, reachable or not. */
+  readonly issuerChecked: Promise<void>;
   /** Listens on the configured host and port; resolves to the bound address, e.g. `http://127.0.0.1:3000`. */
   listen(): Promise<string>;
   /** Fails readiness, stops accepting connections, lets in-flight requests finish, then resolves. */
@@ -71,6 +75,7 @@ export async function buildServer(
     requestIdHeader: false,
     trustProxy: trustProxySetting(config.http.trustProxy),
     bodyLimit: config.http.maxBodyBytes,
+    serverFactory: scopedServerFactory,
   });
   let closing = false;
   const keyring = new Keyring({
@@ -101,13 +106,27 @@ export async function buildServer(
     approvals,
     onceStore: sharedState.onceStore,
   });
-  const authentication = createAuthentication(config, { verifier });
+  // A verifier passed in is not the issuer's, so there is nothing of the issuer's to watch.
+  const issuerHealth = options.verifier
+    ? undefined
+    : new IssuerHealth(config.auth, app.log.child({ component: "auth" }));
+  const issuerChecked = issuerHealth?.start() ?? Promise.resolve();
+  const authentication = createAuthentication(config, {
+    verifier,
+    ...(issuerHealth ? { issuerHealth } : {}),
+  });
 
   echoRequestId(app);
+  app.addHook("onRequest", async (request) => nameRequest(request.id));
   allowHosts(app, config.http.allowedHosts);
   endConnectionsAfterDraining(app);
   await registerCors(app, config.http.corsOrigins);
-  registerHealthRoutes(app, { keyring, sharedState, closing: () => closing });
+  registerHealthRoutes(app, {
+    keyring,
+    sharedState,
+    closing: () => closing,
+    ...(issuerHealth ? { issuerHealth } : {}),
+  });
   await registerApprovalPage(app, {
     approvals,
     keyring,
@@ -130,6 +149,7 @@ export async function buildServer(
     config,
     approvals,
     sharedState,
+    issuerChecked,
     async listen() {
       return app.listen({ host: config.http.host, port: config.http.port });
     },
@@ -137,6 +157,7 @@ export async function buildServer(
       closing = true;
       // Open subscription streams never end on their own; in-flight calls are left to finish.
       mcp.close();
+      issuerHealth?.close();
       await app.close();
       if (options.sharedState === undefined) await sharedState.close();
     },

@@ -4,6 +4,10 @@ import type { ServerConfig } from "./config/server-config.js";
 import { closeOnSignals } from "./shutdown.js";
 import { packageVersion } from "./version.js";
 
+// An empty AWS_REGION is a variable left blank (a template's placeholder), not a region: the AWS SDK
+// would use it as one and fail far from the cause, so it counts as unset, like every empty variable here.
+if (process.env.AWS_REGION === "") delete process.env.AWS_REGION;
+
 async function configuration(): Promise<ServerConfig> {
   try {
     return loadConfig(process.env, await packageVersion());

@@ -110,9 +110,12 @@ describe("loadConfig", () => {
       kind: "kms",
       wrappedKeys: ["AQID", "BAUG"],
       service: "billing",
+      serviceFrom: "SERVER_NAME",
       keyId: undefined,
       endpoint: undefined,
     });
+    const named = loadConfig({ ...MINIMAL, KMS_WRAPPED_KEYS: "AQID", KMS_SERVICE_NAME: "ledger" });
+    expect([named.keys.kind === "kms" && named.keys.serviceFrom]).toEqual(["KMS_SERVICE_NAME"]);
   });
 
   it("refuses two key sources, and KMS settings without wrapped keys", () => {

@@ -16,6 +16,7 @@ import {
   useDummyAwsEnvironment,
 } from "@roundtrip/test-kms/kms-fixture";
 import { type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-kms/moto-server";
+import { freePort } from "@roundtrip/test-services";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   CHILD_START_WITHIN_MS,
@@ -125,6 +126,17 @@ async function approveAsRequester(server: RunningServer, release: string): Promi
   const record = await server.server.approvals.status(release);
   if (!record) throw new Error(`no approval requested for ${release} on this instance`);
   expect(await server.server.approvals.approve(release, record.requester)).toBe("approved");
+}
+
+/** The reason a server process that could not load its keys logged before it exited 1. */
+async function keyFailure(env: Record<string, string>): Promise<string | undefined> {
+  const exit = await runChildToExit(env);
+  expect(exit.code).toBe(1);
+  return exit.output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { msg?: string; reason?: string })
+    .find((line) => line.msg === "request-state keys failed to load")?.reason;
 }
 
 /** Tests that start a server process wait for its cold start, on top of their own work. */
@@ -256,9 +268,33 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
         /^Cannot unwrap wrappedKeys\[0\] .* for service "another-service": InvalidCiphertextException/,
       );
       expect(failure?.reason).toContain("roundtrip-kms-keygen --key-id");
+      // Named as the operator set it: the variables this server read, and where the service came from.
+      expect(failure?.reason).toContain(`KMS_ENDPOINT=${moto.url}`);
+      expect(failure?.reason).toContain('encryption context service="another-service" from KMS_SERVICE_NAME');
       expect(watch.leaksIn(exit.output)).toEqual([]);
     },
   );
+
+  it(
+    "names KMS_ENDPOINT, not AWS_ENDPOINT_URL_KMS, when the configured endpoint is unreachable",
+    WITH_CHILD,
+    async () => {
+      const url = `http://127.0.0.1:${await freePort()}`;
+      const failure = await keyFailure(
+        fleetEnvironment({ KMS_ENDPOINT: url, AWS_ENDPOINT_URL_KMS: "http://127.0.0.1:1" }),
+      );
+      expect(failure).toMatch(/ECONNREFUSED/);
+      expect(failure).toContain(`unreachable at the configured endpoint ${url}`);
+      expect(failure).toContain(`KMS_ENDPOINT=${url}`);
+      expect(failure).not.toContain("AWS_ENDPOINT_URL_KMS");
+    },
+  );
+
+  it("takes an empty AWS_REGION as unset, and says to set it", WITH_CHILD, async () => {
+    const failure = await keyFailure(fleetEnvironment({ AWS_REGION: "", AWS_DEFAULT_REGION: "" }));
+    expect(failure).toContain("MissingRegion");
+    expect(failure).toContain("Set AWS_REGION");
+  });
 
   it("drains an in-flight request on SIGTERM, then exits 0", WITH_CHILD, async () => {
     const server = await child(fleetEnvironment());

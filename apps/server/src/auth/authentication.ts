@@ -3,12 +3,15 @@ import type { AuthInfo } from "@roundtrip/sdk";
 import {
   type AuthenticateHook,
   bearerAuth,
+  InvalidTokenError,
   type ProtectedResourceMetadata,
   protectedResourceMetadata,
   protectedResourceMetadataUrl,
   type TokenVerifier,
 } from "@roundtrip/sdk/auth";
+import { HttpError } from "@roundtrip/sdk/server";
 import type { ServerConfig } from "../config/server-config.js";
+import { causeOf, type IssuerHealth } from "./issuer-health.js";
 import { createTokenVerifier } from "./token-verifier.js";
 
 export interface Authentication {
@@ -26,6 +29,35 @@ export interface Authentication {
 export interface AuthenticationOptions {
   /** Replaces the verifier derived from the configuration. */
   verifier?: TokenVerifier;
+  /** Told when a token could not be verified for want of the authorization server. */
+  issuerHealth?: IssuerHealth;
+}
+
+/**
+ * A verifier that could not reach the authorization server (its keys, its metadata, its introspection
+ * endpoint) has not judged the token: that is 503 with the URL and the cause, which the client may
+ * retry, never a 500, and never a 401 that would send the user to sign in again for nothing.
+ */
+function unavailableWhenUnreachable(
+  verifier: TokenVerifier,
+  issuer: string,
+  health?: IssuerHealth,
+): TokenVerifier {
+  return {
+    async verify(token) {
+      try {
+        return await verifier.verify(token);
+      } catch (error) {
+        if (error instanceof InvalidTokenError) throw error;
+        health?.reportFailure(error);
+        throw new HttpError(
+          503,
+          `Service unavailable: the authorization server ${health?.url ?? issuer} could not be reached to verify the access token (${causeOf(error)}); retry shortly`,
+          { headers: { "retry-after": "5" } },
+        );
+      }
+    },
+  };
 }
 
 export function createAuthentication(
@@ -42,7 +74,11 @@ export function createAuthentication(
     allowInsecureHttp: auth.allowInsecureHttp,
   });
   const check = bearerAuth({
-    verifier: options.verifier ?? createTokenVerifier(auth),
+    verifier: unavailableWhenUnreachable(
+      options.verifier ?? createTokenVerifier(auth),
+      auth.issuer,
+      options.issuerHealth,
+    ),
     resourceMetadataUrl: metadataUrl,
     requiredScopes: auth.requiredScopes,
     toolScopes: auth.toolScopes,

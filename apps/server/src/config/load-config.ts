@@ -122,6 +122,12 @@ function keySource(env: Env, problems: string[]): KeySourceConfig {
       kind: "kms",
       wrappedKeys: env.KMS_WRAPPED_KEYS,
       service: env.KMS_SERVICE_NAME ?? env.SERVER_NAME ?? DEFAULTS.serverName,
+      serviceFrom:
+        env.KMS_SERVICE_NAME !== undefined
+          ? "KMS_SERVICE_NAME"
+          : env.SERVER_NAME !== undefined
+            ? "SERVER_NAME"
+            : "the default server name",
       keyId: env.KMS_KEY_ID,
       endpoint: env.KMS_ENDPOINT?.href,
     };

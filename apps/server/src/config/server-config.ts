@@ -8,6 +8,8 @@ export type KeySourceConfig =
       wrappedKeys: string[];
       /** KMS encryption context `{ service }` the keys were minted for. */
       service: string;
+      /** Which setting named it, for errors an operator acts on. */
+      serviceFrom: "KMS_SERVICE_NAME" | "SERVER_NAME" | "the default server name";
       /** Restricts Decrypt to this KMS key (id, ARN or alias). */
       keyId: string | undefined;
       /** Another KMS endpoint (an emulator); otherwise the AWS SDK's own resolution. */

@@ -16,6 +16,27 @@ const EPHEMERAL_WARNING =
   "requestState is sealed under an ephemeral key that lives in this process only: multi-round calls in flight fail after a restart and on every other instance. Set KMS_WRAPPED_KEYS (or REQUEST_STATE_KEY_FILE) for anything restarted or load-balanced";
 
 /**
+ * The sealing library explains a KMS failure in its own terms (wrappedKeys[i], the endpoint, the
+ * service); the operator set environment variables, so say which ones this server read.
+ */
+function inServerTerms(error: unknown, source: Extract<KeySourceConfig, { kind: "kms" }>): unknown {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== "ERR_KMS_KEY") return error;
+  const endpoint =
+    source.endpoint !== undefined
+      ? `KMS_ENDPOINT=${source.endpoint}`
+      : process.env.AWS_ENDPOINT_URL_KMS
+        ? `AWS_ENDPOINT_URL_KMS=${process.env.AWS_ENDPOINT_URL_KMS}`
+        : `the regional endpoint of AWS_REGION=${process.env.AWS_REGION ?? "(unset)"}`;
+  const settings = [
+    `KMS_WRAPPED_KEYS (${source.wrappedKeys.length} key${source.wrappedKeys.length === 1 ? "" : "s"}; wrappedKeys[i] is its i-th entry)`,
+    `KMS_KEY_ID=${source.keyId ?? "(unset)"}`,
+    endpoint,
+    `encryption context service="${source.service}" from ${source.serviceFrom}`,
+  ];
+  return new Error(`${error.message} This server read: ${settings.join(", ")}.`, { cause: error });
+}
+
+/**
  * Builds the built-in AES-256-GCM ring (keys[0] mints, all open) from the configured source. The
  * `v1.` tokens it makes are the reference Python SDK's, so a mixed fleet sharing the keys interoperates.
  */
@@ -34,6 +55,8 @@ export async function loadCodec(options: LoadCodecOptions): Promise<RequestState
         service: source.service,
         keyId: source.keyId,
         clientConfig,
+      }).catch((error: unknown) => {
+        throw inServerTerms(error, source);
       });
       try {
         const codec = new AesGcmRequestStateCodec(keys);

@@ -1,6 +1,7 @@
 import { type DestinationStream, type Logger, type LoggerOptions, pino } from "pino";
 import type { ServerConfig } from "../config/server-config.js";
 import { REDACTED_PATHS, REDACTION_CENSOR } from "./redaction.js";
+import { scopeFields } from "./request-scope.js";
 
 interface RequestLike {
   method?: string;
@@ -30,7 +31,14 @@ export function loggerOptions(config: Pick<ServerConfig, "log" | "serverName">):
     base: { service: config.serverName },
     redact: { paths: [...REDACTED_PATHS], censor: REDACTION_CENSOR },
     serializers,
+    // The request being served, on every line it causes: Fastify's and the MCP SDK's alike.
+    mixin: (_object, _level, logger) => scopeFields(() => logger.bindings()),
   };
+}
+
+/** Colours for a terminal only: not into a file or a pipe, and never with NO_COLOR set (no-color.org). */
+export function prettyColours(env: NodeJS.ProcessEnv, stdoutIsTty: boolean): boolean {
+  return stdoutIsTty && (env.NO_COLOR === undefined || env.NO_COLOR === "");
 }
 
 /**
@@ -44,7 +52,8 @@ export function createLogger(
   const options = loggerOptions(config);
   if (stream) return pino(options, stream);
   if (config.log.format === "pretty") {
-    return pino({ ...options, transport: { target: "pino-pretty", options: { colorize: true } } });
+    const colorize = prettyColours(process.env, process.stdout.isTTY === true);
+    return pino({ ...options, transport: { target: "pino-pretty", options: { colorize } } });
   }
   return pino(options);
 }

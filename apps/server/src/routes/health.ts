@@ -1,10 +1,13 @@
 import type { FastifyInstance } from "fastify";
+import type { IssuerHealth } from "../auth/issuer-health.js";
 import type { Keyring } from "../keyring/keyring.js";
 import type { SharedState } from "../state/shared-state.js";
 
 export interface HealthOptions {
   keyring: Keyring;
   sharedState: SharedState;
+  /** Absent when tokens are verified by a verifier the server was given. */
+  issuerHealth?: IssuerHealth;
   /** True once shutdown began: readiness drops first so load balancers stop sending traffic. */
   closing: () => boolean;
 }
@@ -24,6 +27,19 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
     if (options.closing()) return reply.code(503).send({ status: "shutting down" });
     switch (options.keyring.status) {
       case "ready": {
+        const issuer = options.issuerHealth?.status;
+        if (issuer?.state === "checking") {
+          return reply
+            .code(503)
+            .send({ status: "checking the authorization server", issuer: options.issuerHealth?.url });
+        }
+        if (issuer?.state === "unreachable") {
+          return reply.code(503).send({
+            status: "authorization server unreachable",
+            issuer: issuer.url,
+            reason: issuer.reason,
+          });
+        }
         const { kind } = options.sharedState;
         if (await options.sharedState.onceStore.ready())
           return reply.send({ status: "ready", sharedState: kind });

@@ -6,6 +6,7 @@ import type { ServerConfig } from "../config/server-config.js";
 import { registerRateLimit } from "../http/rate-limit.js";
 import { gateOnKeyring } from "../http/readiness-gate.js";
 import type { Keyring } from "../keyring/keyring.js";
+import { describeMcpRequest } from "../logging/request-scope.js";
 
 export interface McpRouteOptions {
   config: ServerConfig;
@@ -23,6 +24,7 @@ export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOp
   const { config, authentication } = options;
   await app.register(async (scope) => {
     gateOnKeyring(scope, options.keyring);
+    scope.addHook("preHandler", async (request) => describeMcpRequest(request.headers, request.body));
     await registerRateLimit(scope, {
       max: config.http.rateLimit.max,
       windowMs: config.http.rateLimit.windowMs,

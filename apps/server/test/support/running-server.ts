@@ -29,7 +29,7 @@ export async function startServer(
     return next();
   });
   const origin = await server.listen();
-  if (options.waitForKeys ?? true) await server.keyring.ready;
+  if (options.waitForKeys ?? true) await Promise.all([server.keyring.ready, server.issuerChecked]);
   return {
     server,
     url: `${origin}${server.config.mcpPath}`,

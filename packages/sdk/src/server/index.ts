@@ -86,6 +86,8 @@ export {
   serverOf,
   type ToolLookup,
 } from "./server.js";
+// What an authenticate hook throws to refuse a request with its own status and headers.
+export { HttpError } from "./transport/http-errors.js";
 export {
   createNodeHandler,
   DEFAULT_MAX_BODY_BYTES,

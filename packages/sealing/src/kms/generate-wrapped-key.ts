@@ -1,5 +1,5 @@
 import { GenerateDataKeyCommand, type GenerateDataKeyCommandOutput } from "@aws-sdk/client-kms";
-import { type KmsClientOptions, withKmsClient } from "./kms-client.js";
+import { endpointOf, type KmsClientOptions, withKmsClient } from "./kms-client.js";
 import { mintFailure } from "./kms-key-error.js";
 
 export interface GenerateWrappedDataKeyOptions extends KmsClientOptions {
@@ -35,11 +35,15 @@ export async function generateWrappedDataKey(
     try {
       response = await client.send(command);
     } catch (error) {
-      throw mintFailure(error, { service, keyId });
+      throw mintFailure(error, { service, keyId, endpoint: endpointOf(options) });
     }
     response.Plaintext?.fill(0);
     if (response.CiphertextBlob === undefined) {
-      throw mintFailure(new Error("KMS returned no CiphertextBlob"), { service, keyId });
+      throw mintFailure(new Error("KMS returned no CiphertextBlob"), {
+        service,
+        keyId,
+        endpoint: endpointOf(options),
+      });
     }
     return { wrappedKey: Buffer.from(response.CiphertextBlob).toString("base64"), keyArn: response.KeyId };
   });

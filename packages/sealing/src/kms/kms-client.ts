@@ -34,3 +34,10 @@ export async function withKmsClient<T>(
     client.destroy();
   }
 }
+
+/** The endpoint the caller configured for the client built here, as text; undefined when none was. */
+export function endpointOf(options: KmsClientOptions): string | undefined {
+  const endpoint = options.client === undefined ? options.clientConfig?.endpoint : undefined;
+  if (typeof endpoint === "string") return endpoint;
+  return endpoint instanceof URL ? endpoint.href : undefined;
+}

@@ -10,6 +10,11 @@ export interface KmsFailureContext {
   readonly permission: "kms:Decrypt" | "kms:GenerateDataKey";
   readonly service: string;
   readonly keyId: string | undefined;
+  /**
+   * The endpoint the client was given (`clientConfig.endpoint`), which overrides `AWS_ENDPOINT_URL_KMS`:
+   * the advice must name the setting that was actually used.
+   */
+  readonly endpoint?: string | undefined;
 }
 
 const NETWORK_CODES = new Set([
@@ -24,7 +29,7 @@ const NETWORK_CODES = new Set([
 export function explainKmsFailure(error: unknown, context: KmsFailureContext): KmsFailure {
   const { name, code, message } = errorFields(error);
   if (NETWORK_CODES.has(code) || name === "TimeoutError") {
-    return { cause: code || name, advice: unreachableAdvice() };
+    return { cause: code || name, advice: unreachableAdvice(context.endpoint) };
   }
   if (name === "CredentialsProviderError") {
     return {
@@ -69,7 +74,10 @@ function serviceAdvice(name: string, { permission, service, keyId }: KmsFailureC
   }
 }
 
-function unreachableAdvice(): string {
+function unreachableAdvice(configured: string | undefined): string {
+  if (configured !== undefined) {
+    return `KMS is unreachable at the configured endpoint ${configured}: check that it is running and the network path to it.`;
+  }
   const override = process.env.AWS_ENDPOINT_URL_KMS;
   const where = override ? `the endpoint AWS_ENDPOINT_URL_KMS=${override}` : "the regional KMS endpoint";
   return `KMS is unreachable at ${where}: check the network path, AWS_REGION, and AWS_ENDPOINT_URL_KMS when using a local emulator.`;

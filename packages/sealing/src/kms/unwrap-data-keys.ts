@@ -1,5 +1,5 @@
 import { DecryptCommand, type KMSClient } from "@aws-sdk/client-kms";
-import { type KmsClientOptions, withKmsClient } from "./kms-client.js";
+import { endpointOf, type KmsClientOptions, withKmsClient } from "./kms-client.js";
 import { KmsKeyError, unwrapFailure } from "./kms-key-error.js";
 
 export interface UnwrapDataKeysOptions extends KmsClientOptions {
@@ -32,7 +32,8 @@ export async function unwrapDataKeys(options: UnwrapDataKeysOptions): Promise<Ui
     try {
       if (failed >= 0) {
         const reason = (results[failed] as PromiseRejectedResult).reason;
-        throw unwrapFailure(reason, failed, { service, keyId: options.keyId });
+        const endpoint = endpointOf(options);
+        throw unwrapFailure(reason, failed, { service, keyId: options.keyId, endpoint });
       }
       return keys.map((key, index) => checkPlaintext(key, index, options.keyId));
     } catch (error) {
