@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { McpError } from "../../protocol/errors.js";
+import { isRecord } from "../../protocol/is-record.js";
 import {
   errorResponse,
   type JsonRpcMessage,
@@ -9,9 +10,8 @@ import {
   readRequestId,
 } from "../../protocol/jsonrpc.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
-import { CancelledParamsSchema, NotificationMethod } from "../../protocol/schemas/notifications.js";
-import { isRecord } from "../../protocol/is-record.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
+import { CancelledParamsSchema, NotificationMethod } from "../../protocol/schemas/notifications.js";
 import { META } from "../../protocol/versions.js";
 import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";
 import type { LegacySession } from "../legacy/session.js";
