@@ -66,7 +66,9 @@ export async function rawSession(
   const id = reply.headers.get("mcp-session-id");
   if (reply.status !== 200 || !id)
     throw new Error(`initialize failed: ${reply.status} ${JSON.stringify(reply.messages)}`);
-  const version = (reply.messages[0]?.result as { protocolVersion: string }).protocolVersion;
+  const result = reply.messages[0]?.result as { protocolVersion: string } | undefined;
+  if (!result) throw new Error("initialize answered without a result");
+  const version = result.protocolVersion;
   const sessionHeaders = { ...headers, "mcp-session-id": id, "mcp-protocol-version": version };
   await rawPost(url, { jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders);
   return { id, version, headers: sessionHeaders };
