@@ -58,9 +58,10 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       );
       continue;
     }
-    if (legacy && isResponse(value)) {
-      if (session) legacy.answer(session, value);
-      else server.logger.warn({}, "ignored a response on stdio before any initialize");
+    // Before any initialize there is no session to answer: a response is then the invalid request
+    // it is for a 2026-07-28 server.
+    if (legacy && session && isResponse(value)) {
+      legacy.answer(session, value);
       continue;
     }
     let inbound: ReturnType<typeof parseInboundMessage>;
