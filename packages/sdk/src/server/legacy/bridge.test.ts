@@ -101,7 +101,7 @@ async function serve(mcp: McpServer): Promise<RunningHttpServer> {
 }
 
 const FULL = { elicitation: {}, sampling: {}, roots: {} };
-const text = (result: { content?: unknown }) => (result.content as { text: string }[])[0]?.text;
+const text = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]?.text;
 
 describe("the input-required bridge for 2025-era sessions", () => {
   it("asks elicitation, sampling and roots as real client requests and completes each call", async () => {
