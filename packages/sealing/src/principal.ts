@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { decodeBase64UrlCanonical } from "./base64url.js";
+import { BoundedCache } from "./bounded-cache.js";
 import { pythonJsonDumps, pythonJsonString } from "./canonical-json.js";
 import type { RandomSource } from "./random-source.js";
 import { ScratchBytes } from "./scratch-bytes.js";
@@ -64,12 +65,24 @@ export function principalClaim(principal: string, random: RandomSource): string 
   const salt = random(SALT_BYTES);
   claimBytes.set(salt, 0);
   claimBytes.set(principalDigest(salt, principal), SALT_BYTES);
-  return claimBytes.toString("base64url");
+  const claim = claimBytes.toString("base64url");
+  minted.set(claim, principal);
+  return claim;
 }
+
+/**
+ * The principal each claim this process minted recently was minted for. The retry of a round
+ * usually comes back to the instance that sealed it, and its open would recompute exactly the hash
+ * the seal just computed: the claim is a function of salt and principal, so finding it here, minted
+ * for this very principal, is the same verdict as recomputing it. Anything else is hashed again.
+ * A claim is unique per token (its salt is fresh), so this holds about the tokens in flight.
+ */
+const minted = new BoundedCache<string, string>(1024);
 
 /** True when `claim` is a well-formed `p` claim minted for exactly this principal. */
 export function principalClaimMatches(claim: unknown, principal: string): boolean {
   if (typeof claim !== "string") return false;
+  if (minted.get(claim) === principal) return true;
   const raw = decodeBase64UrlCanonical(claim);
   if (raw === undefined || raw.length !== SALT_BYTES + DIGEST_BYTES) return false;
   const expected = principalDigest(raw.subarray(0, SALT_BYTES), principal);
