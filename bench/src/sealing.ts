@@ -7,6 +7,8 @@
  *   key ring around the same AEAD);
  * - full: `RequestStateSecurity` seal + open of a realistic state, request and identity (claims,
  *   arguments digest, principal hash, audience and expiry checks, the codec);
+ * - in flight: the same, but each open is of the token sealed IN_FLIGHT flows earlier, as on a busy
+ *   server: the per-process memo of recently minted principal claims no longer has it;
  * - envelope: the same policy over a codec that encrypts nothing (the bench servers' pass-through
  *   codec), which isolates everything but the cipher.
  *
@@ -23,7 +25,7 @@ import { parseArgs } from "node:util";
 import { AesGcmRequestStateCodec, RequestStateSecurity } from "@roundtrip/sealing";
 import { passThroughCodec } from "./targets/pass-through-codec.js";
 
-type SubjectName = "raw" | "codec" | "full" | "envelope";
+type SubjectName = "raw" | "codec" | "full" | "in-flight" | "envelope";
 
 interface Subject {
   readonly name: SubjectName;
@@ -37,6 +39,11 @@ const TARGET_FLOW_MICROS = 40;
 /** ... and at most this multiple of the raw AEAD seal + open measured in the same run. */
 const TARGET_RATIO = 3;
 const BATCH = 32;
+/**
+ * More tokens than the policy remembers minting (1024), so each open pays for every check in full;
+ * not many more, or the bench measures keeping thousands of tokens alive, which a server never does.
+ */
+const IN_FLIGHT = 1280;
 
 // `pnpm run bench:sealing -- --slices 9` forwards the `--` itself.
 const argv = process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--"));
@@ -111,6 +118,18 @@ function rawFlow(bytes: Uint8Array): Buffer {
   return plaintext;
 }
 
+const inFlight: string[] = Array.from({ length: IN_FLIGHT }, () => security.seal(state, request, context));
+let nextInFlight = 0;
+
+/** Seals round 1 of a new flow and opens round 2 of the flow sealed IN_FLIGHT flows ago. */
+function inFlightFlow(): string {
+  const slot = nextInFlight;
+  nextInFlight = (slot + 1) % IN_FLIGHT;
+  const echoed = inFlight[slot] ?? "";
+  inFlight[slot] = security.seal(state, request, context);
+  return security.open(echoed, request, context);
+}
+
 const subjects: Subject[] = [
   { name: "raw", label: "raw AES-256-GCM (node:crypto)", flow: () => rawFlow(payload) },
   { name: "codec", label: "AesGcmRequestStateCodec", flow: () => codec.unseal(codec.seal(payload)) },
@@ -119,6 +138,7 @@ const subjects: Subject[] = [
     label: "RequestStateSecurity",
     flow: () => security.open(security.seal(state, request, context), request, context),
   },
+  { name: "in-flight", label: `RequestStateSecurity, ${IN_FLIGHT} in flight`, flow: inFlightFlow },
   {
     name: "envelope",
     label: "RequestStateSecurity, no cipher",
@@ -183,16 +203,18 @@ function printTable(micros: Record<SubjectName, number>): void {
       `${subject.label.padEnd(36)}${value.toFixed(2).padStart(10)}${(value / micros.raw).toFixed(2).padStart(9)}`,
     );
   }
-  const full = micros.full;
-  const ratio = full / micros.raw;
   console.log(
-    `\nfull / raw AEAD ${ratio.toFixed(2)}×, envelope / raw AEAD ${(micros.envelope / micros.raw).toFixed(2)}×, ` +
+    `\nenvelope / raw AEAD ${(micros.envelope / micros.raw).toFixed(2)}×, ` +
       `codec / raw AEAD ${(micros.codec / micros.raw).toFixed(2)}×`,
   );
-  console.log(
-    `sealing per flow ${full.toFixed(1)} µs (target ≤ ${TARGET_FLOW_MICROS}: ${full <= TARGET_FLOW_MICROS ? "met" : "missed"}); ` +
-      `${ratio.toFixed(2)}× raw AEAD (target ≤ ${TARGET_RATIO}×: ${ratio <= TARGET_RATIO ? "met" : "missed"})`,
-  );
+  for (const name of ["full", "in-flight"] as const) {
+    const value = micros[name];
+    const ratio = value / micros.raw;
+    console.log(
+      `${name}: sealing per flow ${value.toFixed(1)} µs (target ≤ ${TARGET_FLOW_MICROS}: ${value <= TARGET_FLOW_MICROS ? "met" : "missed"}); ` +
+        `${ratio.toFixed(2)}× raw AEAD (target ≤ ${TARGET_RATIO}×: ${ratio <= TARGET_RATIO ? "met" : "missed"})`,
+    );
+  }
 }
 
 const micros = measure();
