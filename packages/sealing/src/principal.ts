@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { decodeBase64UrlCanonical } from "./base64url.js";
-import { BoundedCache } from "./bounded-cache.js";
 import { pythonJsonDumps, pythonJsonString } from "./canonical-json.js";
+import { GenerationalCache } from "./generational-cache.js";
 import type { RandomSource } from "./random-source.js";
 import { ScratchBytes } from "./scratch-bytes.js";
 import { sha256 } from "./sha256.js";
@@ -75,9 +75,9 @@ export function principalClaim(principal: string, random: RandomSource): string 
  * usually comes back to the instance that sealed it, and its open would recompute exactly the hash
  * the seal just computed: the claim is a function of salt and principal, so finding it here, minted
  * for this very principal, is the same verdict as recomputing it. Anything else is hashed again.
- * A claim is unique per token (its salt is fresh), so this holds about the tokens in flight.
+ * A claim is unique per token (its salt is fresh), so this holds the last 512 to 1024 minted.
  */
-const minted = new BoundedCache<string, string>(1024);
+const minted = new GenerationalCache<string, string>(512);
 
 /** True when `claim` is a well-formed `p` claim minted for exactly this principal. */
 export function principalClaimMatches(claim: unknown, principal: string): boolean {
