@@ -1,13 +1,21 @@
 import { createCipheriv, createDecipheriv } from "node:crypto";
-import { decodeBase64UrlCanonical } from "./base64url.js";
+import { base64UrlDecodedLength, isCanonicalBase64Url } from "./base64url.js";
 import { rejectRequestState } from "./invalid-request-state.js";
 import { type KeyRing, KID_BYTES, type TokenProfile } from "./key-ring.js";
 import { type RandomSource, systemRandom } from "./random-source.js";
+import { ScratchBytes } from "./scratch-bytes.js";
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const NONCE_END = KID_BYTES + NONCE_BYTES;
 const MIN_RAW_BYTES = NONCE_END + TAG_BYTES;
+
+/**
+ * The binary token (`kid || nonce || ciphertext || tag`) on its way to or from base64url. It only
+ * ever holds public bytes, and both seal and open are done with it before they return: the string
+ * a seal returns is encoded from it, and the plaintext an open returns is the decipher's own buffer.
+ */
+const frames = new ScratchBytes(2048, 64 * 1024);
 
 /**
  * The AES-256-GCM token engine shared by the built-in and the KMS codecs:
@@ -29,8 +37,14 @@ export class AeadTokens {
     cipher.setAAD(aad);
     const ciphertext = cipher.update(payload);
     cipher.final();
-    const raw = Buffer.concat([kid, nonce, ciphertext, cipher.getAuthTag()]);
-    return this.profile.prefix + raw.toString("base64url");
+    const tagStart = NONCE_END + ciphertext.length;
+    const size = tagStart + TAG_BYTES;
+    const raw = frames.take(size);
+    kid.copy(raw, 0);
+    raw.set(nonce, KID_BYTES);
+    ciphertext.copy(raw, NONCE_END);
+    cipher.getAuthTag().copy(raw, tagStart);
+    return this.profile.prefix + raw.toString("base64url", 0, size);
   }
 
   open(token: string): Buffer {
@@ -51,11 +65,15 @@ export class AeadTokens {
     return plaintext;
   }
 
+  /** The token's bytes, a view of `frames` valid until `open` returns. */
   #decode(token: string): Buffer {
     const { prefix } = this.profile;
     if (typeof token !== "string" || !token.startsWith(prefix)) throw rejectRequestState("malformed");
-    const raw = decodeBase64UrlCanonical(token.slice(prefix.length));
-    if (raw === undefined || raw.length < MIN_RAW_BYTES) throw rejectRequestState("malformed");
-    return raw;
+    const text = token.slice(prefix.length);
+    const size = base64UrlDecodedLength(text.length);
+    if (!isCanonicalBase64Url(text) || size < MIN_RAW_BYTES) throw rejectRequestState("malformed");
+    const raw = frames.take(size);
+    raw.write(text, 0, size, "base64url");
+    return raw.subarray(0, size);
   }
 }

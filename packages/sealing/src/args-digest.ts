@@ -1,5 +1,5 @@
-import { BoundedCache } from "./bounded-cache.js";
 import { pythonJsonDumps } from "./canonical-json.js";
+import { GenerationalCache } from "./generational-cache.js";
 import { sha256 } from "./sha256.js";
 
 /**
@@ -21,7 +21,7 @@ export const EMPTY_ARGUMENTS_DIGEST = "RBNvo1WzZ4oRRq0W9-hkng";
  * Digests by canonical text, so a retry's open finds the digest its round-one seal computed. Large
  * arguments are left out: they are rare, and keeping them would cost memory the hash does not.
  */
-const digests = new BoundedCache<string, string>(1024);
+const digests = new GenerationalCache<string, string>(512);
 const MAX_CACHED_CHARS = 1024;
 
 function digest(json: string): string {

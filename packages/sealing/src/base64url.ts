@@ -9,18 +9,29 @@ function sextet(code: number): number {
 }
 
 /**
+ * True when `text` is unpadded base64url and the one canonical spelling of its bytes. Node's decoder
+ * skips junk, stops at padding and ignores the spare bits of the last character, so many strings
+ * decode to the same bytes; the canonical one uses only the alphabet, has no length of 4n+1, and
+ * leaves the spare bits zero, which is exactly the string that re-encoding the bytes reproduces,
+ * checked without re-encoding.
+ */
+export function isCanonicalBase64Url(text: string): boolean {
+  const tail = text.length % 4;
+  if (tail === 1 || !ALPHABET.test(text)) return false;
+  if (tail === 0) return true;
+  const spareBits = tail === 2 ? 0x0f : 0x03;
+  return (sextet(text.charCodeAt(text.length - 1)) & spareBits) === 0;
+}
+
+/** How many bytes canonical base64url text of this length decodes to. */
+export function base64UrlDecodedLength(textLength: number): number {
+  return Math.floor((textLength * 3) / 4);
+}
+
+/**
  * Decodes unpadded base64url (the text form of our tokens and claims), or returns undefined unless
- * the text is the one canonical spelling of its bytes. Node's decoder skips junk, stops at padding
- * and ignores the spare bits of the last character, so many strings decode to the same bytes; the
- * canonical one uses only the alphabet, has no length of 4n+1, and leaves the spare bits zero,
- * which is exactly the string that re-encoding the bytes reproduces, checked without re-encoding.
+ * the text is canonical (see isCanonicalBase64Url).
  */
 export function decodeBase64UrlCanonical(text: string): Buffer | undefined {
-  const tail = text.length % 4;
-  if (tail === 1 || !ALPHABET.test(text)) return undefined;
-  if (tail !== 0) {
-    const spareBits = tail === 2 ? 0x0f : 0x03;
-    if ((sextet(text.charCodeAt(text.length - 1)) & spareBits) !== 0) return undefined;
-  }
-  return Buffer.from(text, "base64url");
+  return isCanonicalBase64Url(text) ? Buffer.from(text, "base64url") : undefined;
 }
