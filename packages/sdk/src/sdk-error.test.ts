@@ -12,8 +12,8 @@ import {
   ResponseStreamClosedError,
   RoundtripError,
   type SdkError,
-  SessionExpiredError,
   type SdkErrorCode,
+  SessionExpiredError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./index.js";

@@ -78,14 +78,14 @@ import {
   realClock,
   runInputRequiredLoop,
 } from "./input-required-driver.js";
-import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 import { legacyResult, openLegacySession } from "./legacy-session.js";
+import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { readCarrierResult, readResult } from "./results.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
+import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
-import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
 import {
   type HttpClientOptions,
@@ -572,7 +572,10 @@ export class Client {
     try {
       await this.#send(LegacyMethod.setLevel, { level }, {});
     } catch (error) {
-      this.#logger.warn(describeError(error), "the server refused logging/setLevel; its default level applies");
+      this.#logger.warn(
+        describeError(error),
+        "the server refused logging/setLevel; its default level applies",
+      );
     }
   }
 

@@ -29,7 +29,10 @@ export interface ServerDescription {
 }
 
 /** Every version this client speaks, newest first: what a failed negotiation names. */
-export const CLIENT_VERSIONS: readonly string[] = [...SUPPORTED_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
+export const CLIENT_VERSIONS: readonly string[] = [
+  ...SUPPORTED_PROTOCOL_VERSIONS,
+  ...LEGACY_PROTOCOL_VERSIONS,
+];
 
 /** Statuses with which servers of the 2025 era refuse a method they do not know, without JSON-RPC. */
 const LEGACY_REFUSALS = new Set([400, 404, 405, 406, 415, 422]);
@@ -47,7 +50,9 @@ export function isLegacyAnswer(error: unknown): boolean {
   }
   if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
     const supported = supportedVersionsOf(error.data);
-    return mutualVersion(supported) === undefined && supported.some((v) => LEGACY_PROTOCOL_VERSIONS.includes(v));
+    return (
+      mutualVersion(supported) === undefined && supported.some((v) => LEGACY_PROTOCOL_VERSIONS.includes(v))
+    );
   }
   if (error instanceof McpError || error instanceof ProtocolViolationError) return true;
   if (error instanceof HttpStatusError) return error.status < 300 || LEGACY_REFUSALS.has(error.status);

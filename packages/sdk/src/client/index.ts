@@ -24,8 +24,8 @@ export {
   VersionNegotiationError,
 } from "./errors.js";
 export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
-export type { ListChangedHandler } from "./notification-router.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
+export type { ListChangedHandler } from "./notification-router.js";
 export type {
   CarrierCall,
   CarrierParams,

@@ -16,7 +16,10 @@ import type { ClientTransport } from "./transport/client-transport.js";
 import { supportedVersionsOf } from "./version-negotiation.js";
 
 /** Sends one request without the 2026-07-28 envelope and returns its result (JSON-RPC errors throw McpError). */
-export type LegacyRequester = (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+export type LegacyRequester = (
+  method: string,
+  params: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
 
 /**
  * The capabilities a 2025-era session declares once, in initialize: the ones the callbacks declare on

@@ -41,7 +41,10 @@ export class ServerRequestResponder {
     this.#logger = logger;
   }
 
-  readonly answer = async (request: JsonRpcRequest, origin: ServerRequestOrigin): Promise<JsonRpcResponse> => {
+  readonly answer = async (
+    request: JsonRpcRequest,
+    origin: ServerRequestOrigin,
+  ): Promise<JsonRpcResponse> => {
     if (request.method === LegacyMethod.ping) return resultResponse(request.id, {});
     if (!ANSWERED_METHODS.has(request.method)) {
       return errorResponse(request.id, {
@@ -103,7 +106,9 @@ export class ServerRequestResponder {
       });
     }
     const message =
-      error instanceof InputCallbackError ? `The client could not answer ${request.method}` : "Internal error";
+      error instanceof InputCallbackError
+        ? `The client could not answer ${request.method}`
+        : "Internal error";
     return errorResponse(request.id, { code: ErrorCode.InternalError, message });
   }
 }

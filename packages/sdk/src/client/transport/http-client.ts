@@ -15,17 +15,15 @@ import { describeError, type Logger, stderrLogger } from "../../protocol/logger.
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { META } from "../../protocol/versions.js";
 import type { ClientAuthProvider } from "../auth-provider.js";
-import type {
-  ClientTransport,
-  ServerRequestHandler,
-  TransportRequestOptions,
-} from "./client-transport.js";
+import type { ClientTransport, ServerRequestHandler, TransportRequestOptions } from "./client-transport.js";
+import { HttpStatusError, ResponseStreamClosedError, SessionExpiredError } from "./http-errors.js";
 import {
-  HttpStatusError,
-  ResponseStreamClosedError,
-  SessionExpiredError,
-} from "./http-errors.js";
-import { HttpSession, parseJson, readServerStream, type SessionWire, type StreamCursor } from "./http-session.js";
+  HttpSession,
+  parseJson,
+  readServerStream,
+  type SessionWire,
+  type StreamCursor,
+} from "./http-session.js";
 
 export { HttpStatusError, ResponseStreamClosedError, SessionExpiredError };
 
