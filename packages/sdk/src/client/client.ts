@@ -2,7 +2,12 @@ import type * as z from "zod";
 import type { CarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
-import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
+import {
+  errorResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.js";
 import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/schemas/common.js";
@@ -231,7 +236,9 @@ export class Client {
     );
     this.transport = transportFor(target, options);
     this.transport.onNotification = (message) => this.#receive(message);
-    this.transport.onRequest = this.#responder.answer;
+    // 2026-07-28 forbids server-to-client requests: only a 2025-era session gets them answered.
+    this.transport.onRequest = (request, origin) =>
+      this.#era === "legacy" ? this.#responder.answer(request, origin) : Promise.resolve(refusal(request));
     this.session = new ManualLoop(this.#leg);
   }
 
@@ -636,7 +643,8 @@ export class Client {
     try {
       while (true) {
         const legacy = this.#era === "legacy";
-        const sent: SentOn = { generation: this.#sessionGeneration, unconfirmed: this.#unconfirmed };
+        const generation = this.#sessionGeneration;
+        const unconfirmed = this.#unconfirmed;
         const request: JsonRpcRequest = {
           jsonrpc: JSONRPC_VERSION,
           id: this.#nextId++,
@@ -658,7 +666,11 @@ export class Client {
           this.#unconfirmed = false;
           return response.result;
         } catch (error) {
-          if (!(await this.#recover(error, resent, headers !== undefined, options.signal, sent))) throw error;
+          const again = await this.#recover(error, resent, headers !== undefined, options.signal, {
+            generation,
+            unconfirmed,
+          });
+          if (!again) throw error;
         }
       }
     } finally {
@@ -774,6 +786,13 @@ function sessionParams(
   const meta: Record<string, unknown> = { ...extra };
   if (progressToken !== undefined) meta.progressToken = progressToken;
   return { ...params, _meta: meta };
+}
+
+function refusal(request: JsonRpcRequest): JsonRpcResponse {
+  return errorResponse(request.id, {
+    code: ErrorCode.MethodNotFound,
+    message: `A 2026-07-28 client answers no server requests (${request.method})`,
+  });
 }
 
 function cursor(options: ListOptions): Record<string, unknown> {
