@@ -139,7 +139,10 @@ export class HttpClientTransport implements ClientTransport {
     const session = new HttpSession(this.#wire, this.#offeredSessionId, protocolVersion);
     this.#offeredSessionId = undefined;
     this.#session = session;
-    session.listen();
+  }
+
+  listen(): void {
+    this.#session?.listen();
   }
 
   async endSession(): Promise<void> {
