@@ -54,6 +54,18 @@ describe("roundtrip against a 2025-era server", () => {
     expect(text(run)).toBe("Rome: pasta");
   });
 
+  it("consents to a URL elicitation from --answers without opening anything", async () => {
+    const run = await cli([
+      "call",
+      "login",
+      "--no-browser",
+      "--answers",
+      await writeAnswers(home, { "0": "accept" }),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(text(run)).toBe("accept");
+  });
+
   it("shares the --root directories when the server lists roots", async () => {
     const dir = await mkdtemp(join(tmpdir(), "roundtrip-root-"));
     const run = await cli(["call", "where", "--root", dir]);

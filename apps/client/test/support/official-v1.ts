@@ -47,6 +47,18 @@ function officialServer(): McpServer {
     const text = sampled.content.type === "text" ? sampled.content.text : "";
     return { content: [{ type: "text", text: `${city}: ${text}` }] };
   });
+  server.registerTool("login", { inputSchema: {} }, async (_args, extra) => {
+    const answer = await server.server.elicitInput(
+      {
+        mode: "url",
+        message: "Sign in to continue",
+        url: "https://id.example.com/login",
+        elicitationId: "l-1",
+      },
+      { relatedRequestId: extra.requestId },
+    );
+    return { content: [{ type: "text", text: answer.action }] };
+  });
   server.registerTool("where", { inputSchema: {} }, async () => {
     const { roots } = await server.server.listRoots();
     return { content: [{ type: "text", text: roots.map((root) => root.uri).join(",") }] };
