@@ -84,6 +84,7 @@ import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
+import { isConnectionReset } from "./transport/connection-reset.js";
 import {
   type HttpClientOptions,
   ResponseStreamClosedError,
@@ -485,7 +486,8 @@ export class Client {
   /**
    * Sends one JSON-RPC request (a fresh id each time) and returns its result. Some answers are fixed
    * here and sent again once, with a new id: -32022 (switch to a version both speak), -32020 on a tool
-   * call (the tool's x-mcp-header annotations changed: list tools again), a stream that broke off, a
+   * call (the tool's x-mcp-header annotations changed: list tools again), a stream that broke off or
+   * a connection reset before any answer (2026-07-28 only), a
    * 2025-era session that expired (open a new one), and a 2025-era answer to a client that started
    * in 2026-07-28 on prior knowledge (open a session).
    */
@@ -572,7 +574,7 @@ export class Client {
       await this.#relistTools(signal);
       return true;
     }
-    return error instanceof ResponseStreamClosedError && once("stream");
+    return (error instanceof ResponseStreamClosedError || isConnectionReset(error)) && once("stream");
   }
 
   #envelope(
