@@ -525,6 +525,7 @@ export class Client {
           return response.result;
         } catch (error) {
           const again = await this.#recover(error, resent, headers !== undefined, options.signal, {
+            method,
             generation,
             unconfirmed,
           });
@@ -554,6 +555,8 @@ export class Client {
       return raceAbort(this.#negotiation.reconsider(), signal);
     }
     if (this.#negotiation.era === "legacy") {
+      // Only a request that changes nothing may go twice: the server may have acted on the first.
+      if (isConnectionReset(error)) return REPEATABLE_ON_SESSION.has(sent.method) && once("stream");
       if (!(error instanceof SessionExpiredError) || !once("session")) return false;
       await raceAbort(this.#negotiation.reopen(sent.generation), signal);
       return true;
@@ -618,8 +621,22 @@ export class Client {
   }
 }
 
-/** The session a request went out on: which 2025-era session, and whether the era was still a guess. */
+/** 2025-era requests that change nothing on the server, so that a reset connection may carry them again. */
+const REPEATABLE_ON_SESSION = new Set([
+  "initialize",
+  "ping",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/get",
+  "completion/complete",
+]);
+
+/** What a request went out as: its method, its 2025-era session, and whether the era was a guess. */
 interface SentOn {
+  method: string;
   generation: number;
   unconfirmed: boolean;
 }
