@@ -2,7 +2,12 @@ import type * as z from "zod";
 import type { CarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
-import type { JsonRpcRequest } from "../protocol/jsonrpc.js";
+import {
+  errorResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.js";
 import { type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/schemas/common.js";
@@ -11,9 +16,14 @@ import {
   type CompleteResult,
   CompleteResultSchema,
 } from "../protocol/schemas/completion.js";
-import { type DiscoverResult, DiscoverResultSchema } from "../protocol/schemas/discover.js";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
-import type { LoggingMessageParams, ProgressParams } from "../protocol/schemas/notifications.js";
+import { LegacyMethod } from "../protocol/schemas/legacy.js";
+import {
+  CancelledParamsSchema,
+  type LoggingMessageParams,
+  NotificationMethod,
+  type ProgressParams,
+} from "../protocol/schemas/notifications.js";
 import {
   type GetPromptResult,
   GetPromptResultSchema,
@@ -34,12 +44,7 @@ import {
   type ListToolsResult,
   ListToolsResultSchema,
 } from "../protocol/schemas/tools.js";
-import {
-  JSONRPC_VERSION,
-  LATEST_PROTOCOL_VERSION,
-  META,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "../protocol/versions.js";
+import { JSONRPC_VERSION, META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
 import {
@@ -52,6 +57,12 @@ import {
   type ListRootsCallback,
   type SampleCallback,
 } from "./callbacks.js";
+import {
+  type EraChoice,
+  isLegacyAnswer,
+  type ProtocolEra,
+  type ServerDescription,
+} from "./era-negotiation.js";
 import { InputRequiredNotAllowedError, ToolRejectedError, VersionNegotiationError } from "./errors.js";
 import {
   type Clock,
@@ -63,19 +74,38 @@ import {
   realClock,
   runInputRequiredLoop,
 } from "./input-required-driver.js";
+import { legacyResult } from "./legacy-session.js";
 import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
-import { NotificationRouter } from "./notification-router.js";
+import { Negotiation } from "./negotiation.js";
+import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { readCarrierResult, readResult } from "./results.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
+import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
-import { type HttpClientOptions, ResponseStreamClosedError } from "./transport/http-client.js";
+import { isConnectionReset } from "./transport/connection-reset.js";
+import {
+  type HttpClientOptions,
+  ResponseStreamClosedError,
+  SessionExpiredError,
+} from "./transport/http-client.js";
 import { mutualVersion, supportedVersionsOf } from "./version-negotiation.js";
 
 export type { ClientTarget };
 
 export interface ClientOptions extends InputCallbacks, CapabilityChoices {
+  /**
+   * Which protocol era to speak. "auto" (the default) probes with server/discover and, when the
+   * server answers as a 2025-era one, opens a session with initialize instead; "modern" speaks
+   * 2026-07-28 only; "legacy" speaks 2025-11-25, 2025-06-18 or 2025-03-26 only.
+   */
+  era?: EraChoice;
+  /**
+   * The era this server was found to speak before (saved from `client.era`): "auto" then starts
+   * there without probing, and negotiates as usual only if the server answers as the other era.
+   */
+  knownEra?: ProtocolEra;
   /** Sent as clientInfo on every request. */
   info?: Implementation;
   /** Declared on every request besides what the callbacks declare (extensions, experimental). */
@@ -89,6 +119,10 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
   onLog?: (message: LoggingMessageParams) => void;
   /** Progress of every request (a progressToken is then sent on each). */
   onProgress?: (progress: ProgressParams) => void;
+  /** The server's tools, prompts or resources changed: list them again to see the change. */
+  onListChanged?: ListChangedHandler;
+  /** A URL-mode elicitation finished out of band (2025-era sessions: notifications/elicitation/complete). */
+  onElicitationComplete?: (elicitationId: string) => void;
   logger?: Logger;
   /** For tests: the time the backoff between state-only rounds waits on. */
   clock?: Clock;
@@ -140,10 +174,12 @@ function resumePoint(saved: SavedRound, options: CarrierCallOptions): LoopRound 
 }
 
 /**
- * An MCP 2026-07-28 client. There is no handshake: every request carries the version, capabilities and
- * client info in `_meta`, after a `server/discover` probe that settles the version. callTool, getPrompt
- * and readResource answer the server's input requests through the registered callbacks and retry until
- * the result is complete; `client.session` hands each round to the caller instead.
+ * An MCP client for both protocol eras. With a 2026-07-28 server there is no handshake: every request
+ * carries the version, capabilities and client info in `_meta`, after a `server/discover` probe that
+ * settles the version; callTool, getPrompt and readResource answer the server's input requests through
+ * the registered callbacks and retry until the result is complete, and `client.session` hands each
+ * round to the caller instead. With a 2025-era server (found by the probe, or chosen with `era`) the
+ * client opens a session with initialize and the same callbacks answer the server's requests on it.
  */
 export class Client {
   readonly transport: ClientTransport;
@@ -155,10 +191,10 @@ export class Client {
   readonly #logger: Logger;
   readonly #tools = new ToolHeaderRegistry();
   readonly #notifications: NotificationRouter;
+  readonly #responder: ServerRequestResponder;
+  readonly #negotiation: Negotiation;
   #nextId = 1;
-  #protocolVersion = LATEST_PROTOCOL_VERSION;
-  #discovered: DiscoverResult | undefined;
-  #connecting: Promise<DiscoverResult> | undefined;
+  #connecting: Promise<ServerDescription> | undefined;
 
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#options = options;
@@ -170,23 +206,54 @@ export class Client {
     };
     this.#choices = { elicitationModes: options.elicitationModes, samplingTools: options.samplingTools };
     this.#notifications = new NotificationRouter(options, this.#logger);
+    this.#responder = new ServerRequestResponder(
+      this.#callbacks,
+      this.#choices,
+      () => this.serverInfo,
+      this.#logger,
+    );
     this.transport = transportFor(target, options);
-    this.transport.onNotification = (message) => this.#notifications.route(message);
+    this.#negotiation = new Negotiation(
+      {
+        transport: this.transport,
+        send: (method, params) => this.#send(method, params, {}),
+        info: options.info ?? DEFAULT_INFO,
+        capabilities: () => this.capabilities,
+        logLevel: options.logLevel,
+        logger: this.#logger,
+      },
+      options.era,
+      options.knownEra,
+    );
+    this.transport.onNotification = (message) => this.#receive(message);
+    // 2026-07-28 forbids server-to-client requests: only a 2025-era session gets them answered.
+    this.transport.onRequest = (request, origin) =>
+      this.#negotiation.era === "legacy"
+        ? this.#responder.answer(request, origin)
+        : Promise.resolve(refusal(request));
     this.session = new ManualLoop(this.#leg);
   }
 
   /** The version every request carries: the newest both sides speak once connected. */
   get protocolVersion(): string {
-    return this.#protocolVersion;
+    return this.#negotiation.protocolVersion;
+  }
+  /** The era spoken with this server, once connected: "modern" (2026-07-28) or "legacy" (2025). */
+  get era(): ProtocolEra | undefined {
+    return this.#negotiation.server?.era;
+  }
+  /** What connecting settled, once connected. */
+  get server(): ServerDescription | undefined {
+    return this.#negotiation.server;
   }
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#discovered?.capabilities;
+    return this.#negotiation.server?.capabilities;
   }
   get serverInfo(): Implementation | undefined {
-    return this.#discovered?._meta?.[META.serverInfo];
+    return this.#negotiation.server?.serverInfo;
   }
   get instructions(): string | undefined {
-    return this.#discovered?.instructions;
+    return this.#negotiation.server?.instructions;
   }
   /** What this client declares on each request, derived from the registered callbacks. */
   get capabilities(): ClientCapabilities {
@@ -211,17 +278,28 @@ export class Client {
     return this;
   }
 
-  /** Probes the server with server/discover and settles the protocol version. Calls do this themselves. */
-  connect(): Promise<DiscoverResult> {
-    this.#connecting ??= this.#discover().catch((error: unknown) => {
+  /**
+   * Settles the era and version (see the `era` option): probes with server/discover, or opens a
+   * 2025-era session with initialize. Calls do this themselves.
+   */
+  connect(): Promise<ServerDescription> {
+    this.#connecting ??= this.#negotiation.negotiate().catch((error: unknown) => {
       this.#connecting = undefined;
       throw error;
     });
     return this.#connecting;
   }
 
+  /** Ends a 2025-era session (HTTP: DELETE) and closes the transport. */
   async close(): Promise<void> {
+    this.#responder.abortAll();
     await this.transport.close();
+  }
+
+  /** Tells a 2025-era server that the roots onListRoots answers changed; 2026-07-28 servers ask each time. */
+  async notifyRootsChanged(): Promise<void> {
+    if (this.#negotiation.era !== "legacy") return;
+    await this.transport.notify?.({ jsonrpc: JSONRPC_VERSION, method: LegacyMethod.rootsListChanged });
   }
 
   /** One page of tools; tools with invalid x-mcp-header annotations are left out, with a warning. */
@@ -286,6 +364,7 @@ export class Client {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
+    if (from !== undefined) this.#refuseRoundFields(method, { requestState: "saved" });
     const outcome = await driveRounds({
       ...this.#loop(method, params, options, signal),
       from,
@@ -315,6 +394,7 @@ export class Client {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
+    this.#refuseRoundFields(method, options);
     return runInputRequiredLoop(this.#loop(method, params, options, signal));
   }
 
@@ -334,7 +414,7 @@ export class Client {
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
         const raw = await this.#send(method, { ...params, ...fields }, { ...options, signal: legSignal });
-        return readCarrierResult(method, raw, CARRIER_SCHEMAS[method]);
+        return readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
       },
       answer: (key, request, round, answerSignal) =>
         answerInputRequest(request, this.#callbacks, this.#choices, {
@@ -352,8 +432,9 @@ export class Client {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
+    this.#refuseRoundFields(method, options);
     const raw = await this.#send(method, { ...params, ...retryFieldsOf(options) }, { ...options, signal });
-    const result: unknown = readCarrierResult(method, raw, CARRIER_SCHEMAS[method]);
+    const result: unknown = readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
     if (isInputRequiredResult(result) && !options.allowInputRequired)
       throw new InputRequiredNotAllowedError(method);
     return result as Record<string, unknown> | InputRequiredResult;
@@ -367,27 +448,48 @@ export class Client {
   ): Promise<T> {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
-    return readResult(method, await this.#send(method, params, { ...options, signal }), schema);
+    const raw = await this.#send(method, params, { ...options, signal });
+    return readResult(method, this.#eraResult(method, raw), schema);
   }
 
-  async #discover(): Promise<DiscoverResult> {
-    const raw = await this.#send("server/discover", {}, {});
-    const result = readResult("server/discover", raw, DiscoverResultSchema);
-    const version = mutualVersion(result.supportedVersions);
-    if (!version) throw new VersionNegotiationError(result.supportedVersions, SUPPORTED_PROTOCOL_VERSIONS);
-    this.#protocolVersion = version;
-    this.#discovered = result;
-    return result;
+  /** A 2025-era result has no resultType and no modern-only fields; it is read as a complete one. */
+  #eraResult(method: string, raw: Record<string, unknown>): Record<string, unknown> {
+    return this.#negotiation.era === "legacy" ? legacyResult(method, raw) : raw;
   }
 
   async #ready(signal: AbortSignal | undefined): Promise<void> {
-    if (!this.#discovered) await raceAbort(this.connect(), signal);
+    if (!this.#negotiation.server) await raceAbort(this.connect(), signal);
+  }
+
+  /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
+  #receive(message: JsonRpcNotification): void {
+    if (message.method === NotificationMethod.cancelled) {
+      const parsed = CancelledParamsSchema.safeParse(message.params);
+      if (parsed.success) this.#responder.cancel(parsed.data.requestId, parsed.data.reason);
+      return;
+    }
+    this.#notifications.route(message);
   }
 
   /**
-   * Sends one JSON-RPC request (a fresh id each time) and returns its result. Three answers are fixed
+   * 2025-era servers never answer input_required: they ask through requests on the session during the
+   * call, which the callbacks answer. Answers and requestState of a 2026-07-28 round mean nothing there.
+   */
+  #refuseRoundFields(method: string, options: { inputResponses?: unknown; requestState?: unknown }): void {
+    if (this.#negotiation.era !== "legacy") return;
+    if (options.inputResponses === undefined && options.requestState === undefined) return;
+    throw new TypeError(
+      `${method} was given inputResponses or requestState, but ${this.#negotiation.where()} speaks the 2025 era (${this.#negotiation.protocolVersion}), which has no input_required rounds: the server asks through requests during the call and the onElicit, onSample and onListRoots callbacks answer them; call again without them`,
+    );
+  }
+
+  /**
+   * Sends one JSON-RPC request (a fresh id each time) and returns its result. Some answers are fixed
    * here and sent again once, with a new id: -32022 (switch to a version both speak), -32020 on a tool
-   * call (the tool's x-mcp-header annotations changed: list tools again) and a stream that broke off.
+   * call (the tool's x-mcp-header annotations changed: list tools again), a stream that broke off or
+   * a connection reset before any answer (2026-07-28 only), a
+   * 2025-era session that expired (open a new one), and a 2025-era answer to a client that started
+   * in 2026-07-28 on prior knowledge (open a session).
    */
   async #send(
     method: string,
@@ -398,14 +500,19 @@ export class Client {
     const resent = new Set<string>();
     try {
       while (true) {
+        const legacy = this.#negotiation.era === "legacy";
+        const generation = this.#negotiation.generation;
+        const unconfirmed = this.#negotiation.unconfirmed;
         const request: JsonRpcRequest = {
           jsonrpc: JSONRPC_VERSION,
           id: this.#nextId++,
           method,
-          params: { ...params, _meta: this.#envelope(options.meta, token) },
+          params: legacy
+            ? sessionParams(params, options.meta, token)
+            : { ...params, _meta: this.#envelope(options.meta, token) },
         };
         const headers =
-          method === "tools/call" && this.transport.kind === "http"
+          method === "tools/call" && this.transport.kind === "http" && !legacy
             ? this.#tools.headersFor(
                 String(params.name),
                 params.arguments as Record<string, unknown> | undefined,
@@ -414,9 +521,15 @@ export class Client {
         try {
           const response = await this.transport.request(request, { signal: options.signal, headers });
           if ("error" in response) throw toMcpError(response.error);
+          this.#negotiation.unconfirmed = false;
           return response.result;
         } catch (error) {
-          if (!(await this.#recover(error, resent, headers !== undefined, options.signal))) throw error;
+          const again = await this.#recover(error, resent, headers !== undefined, options.signal, {
+            method,
+            generation,
+            unconfirmed,
+          });
+          if (!again) throw error;
         }
       }
     } finally {
@@ -430,17 +543,29 @@ export class Client {
     resent: Set<string>,
     sentParamHeaders: boolean,
     signal: AbortSignal | undefined,
+    sent: SentOn,
   ): Promise<boolean> {
     const once = (kind: string): boolean => {
       if (resent.has(kind)) return false;
       resent.add(kind);
       return true;
     };
+    // A 2026-07-28 server refusing initialize confirms the prior knowledge: the first error stands.
+    if (sent.unconfirmed && isLegacyAnswer(error) && once("era")) {
+      return raceAbort(this.#negotiation.reconsider(), signal);
+    }
+    if (this.#negotiation.era === "legacy") {
+      // Only a request that changes nothing may go twice: the server may have acted on the first.
+      if (isConnectionReset(error)) return REPEATABLE_ON_SESSION.has(sent.method) && once("stream");
+      if (!(error instanceof SessionExpiredError) || !once("session")) return false;
+      await raceAbort(this.#negotiation.reopen(sent.generation), signal);
+      return true;
+    }
     if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && once("version")) {
       const supported = supportedVersionsOf(error.data);
       const version = mutualVersion(supported);
       if (!version) throw new VersionNegotiationError(supported, SUPPORTED_PROTOCOL_VERSIONS);
-      this.#protocolVersion = version;
+      this.#negotiation.protocolVersion = version;
       return true;
     }
     if (
@@ -452,7 +577,7 @@ export class Client {
       await this.#relistTools(signal);
       return true;
     }
-    return error instanceof ResponseStreamClosedError && once("stream");
+    return (error instanceof ResponseStreamClosedError || isConnectionReset(error)) && once("stream");
   }
 
   #envelope(
@@ -461,7 +586,7 @@ export class Client {
   ): Record<string, unknown> {
     const meta: Record<string, unknown> = {
       ...extra,
-      [META.protocolVersion]: this.#protocolVersion,
+      [META.protocolVersion]: this.#negotiation.protocolVersion,
       [META.clientCapabilities]: this.capabilities,
       [META.clientInfo]: this.#options.info ?? DEFAULT_INFO,
     };
@@ -494,6 +619,45 @@ export class Client {
       pages += 1;
     } while (next !== undefined && pages < MAX_TOOL_PAGES);
   }
+}
+
+/** 2025-era requests that change nothing on the server, so that a reset connection may carry them again. */
+const REPEATABLE_ON_SESSION = new Set([
+  "initialize",
+  "ping",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/get",
+  "completion/complete",
+]);
+
+/** What a request went out as: its method, its 2025-era session, and whether the era was a guess. */
+interface SentOn {
+  method: string;
+  generation: number;
+  unconfirmed: boolean;
+}
+
+/** A 2025-era request's params: no envelope, `_meta` only for a progressToken or the caller's keys. */
+function sessionParams(
+  params: Record<string, unknown>,
+  extra: Record<string, unknown> | undefined,
+  progressToken: string | undefined,
+): Record<string, unknown> {
+  if (extra === undefined && progressToken === undefined) return params;
+  const meta: Record<string, unknown> = { ...extra };
+  if (progressToken !== undefined) meta.progressToken = progressToken;
+  return { ...params, _meta: meta };
+}
+
+function refusal(request: JsonRpcRequest): JsonRpcResponse {
+  return errorResponse(request.id, {
+    code: ErrorCode.MethodNotFound,
+    message: `A 2026-07-28 client answers no server requests (${request.method})`,
+  });
 }
 
 function cursor(options: ListOptions): Record<string, unknown> {

@@ -199,6 +199,22 @@ describe("HttpClientTransport against a scripted server", () => {
     expect(calls[0]?.body.id).not.toBe(calls[1]?.body.id);
   });
 
+  it("re-sends a 2026-07-28 request once when the connection is reset before any answer", async () => {
+    let reset = false;
+    const peer = await track(
+      serveScripted(({ body }, res, req) => {
+        if (body.method === "server/discover") return json(res, 200, discoverResult(body.id));
+        if (!reset) {
+          reset = true;
+          return void req.socket.destroy();
+        }
+        json(res, 200, { jsonrpc: "2.0", id: body.id, result: { resultType: "complete", content: [] } });
+      }),
+    );
+    await new Client(peer.url).callTool("t");
+    expect(peer.seen.filter((seen) => seen.body.method === "tools/call")).toHaveLength(2);
+  });
+
   it("raises HttpStatusError with the status and headers for a refusal without a JSON-RPC body", async () => {
     const peer = await track(
       serveScripted((_seen, res) => {
@@ -218,7 +234,16 @@ describe("HttpClientTransport against a scripted server", () => {
         json(res, 404, { jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "Method not found" } }),
       ),
     );
-    await expect(new Client(peer.url).connect()).rejects.toBeInstanceOf(McpError);
+    const transport = new HttpClientTransport(peer.url);
+    await expect(transport.request({ jsonrpc: "2.0", id: 7, method: "server/discover" })).resolves.toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32601, message: "Method not found" },
+    });
+    // A Client pinned to 2026-07-28 reads the refusal as a 2025-era server and says what to do.
+    const error = await new Client(peer.url, { era: "modern" }).connect().catch((e: unknown) => e);
+    expect((error as Error).cause).toBeInstanceOf(McpError);
+    expect((error as Error).message).toContain('use era "auto"');
   });
 
   it("sends configured headers such as Authorization on every POST", async () => {
