@@ -9,6 +9,7 @@ import {
   type TokenVerifier,
 } from "@roundtrip/sdk/auth";
 import type { ServerConfig } from "../config/server-config.js";
+import { BodyTools } from "./body-tools.js";
 import { createTokenVerifier } from "./token-verifier.js";
 
 export interface Authentication {
@@ -21,6 +22,12 @@ export interface Authentication {
    * MCP transport for the principal): both get the same answer, and the token is checked only once.
    */
   authenticate: AuthenticateHook;
+  /**
+   * Reads the tools a request's body calls, once Fastify has it. When one of them needs a scope of
+   * its own, the verdict reached before the body was known is dropped, so that the transport's
+   * authentication checks that scope too.
+   */
+  readBody(req: IncomingMessage, body: unknown): void;
 }
 
 export interface AuthenticationOptions {
@@ -41,11 +48,14 @@ export function createAuthentication(
     resourceName: config.serverName,
     allowInsecureHttp: auth.allowInsecureHttp,
   });
+  const bodyTools = new BodyTools();
+  const scopesOfTools = (names: readonly string[]) => names.flatMap((name) => auth.toolScopes[name] ?? []);
   const check = bearerAuth({
     verifier: options.verifier ?? createTokenVerifier(auth),
     resourceMetadataUrl: metadataUrl,
     requiredScopes: auth.requiredScopes,
     toolScopes: auth.toolScopes,
+    scopesForRequest: (_target, req) => scopesOfTools(bodyTools.of(req)),
   });
   const verdicts = new WeakMap<IncomingMessage, Promise<AuthInfo>>();
   const authenticate: AuthenticateHook = (req) => {
@@ -56,5 +66,8 @@ export function createAuthentication(
     }
     return verdict;
   };
-  return { metadata, metadataUrl, authenticate };
+  const readBody = (req: IncomingMessage, body: unknown) => {
+    if (scopesOfTools(bodyTools.note(req, body)).length > 0) verdicts.delete(req);
+  };
+  return { metadata, metadataUrl, authenticate, readBody };
 }
