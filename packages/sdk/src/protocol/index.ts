@@ -111,6 +111,7 @@ export {
   type SamplingMessage,
 } from "./schemas/input-required.js";
 export {
+  ClientAnswerSchemaByMethod,
   type ElicitationCompleteParams,
   ElicitationCompleteParamsSchema,
   type InitializeParams,
@@ -165,9 +166,11 @@ export {
   ToolSchema,
 } from "./schemas/tools.js";
 export {
+  isLegacyProtocolVersion,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
+  LEGACY_VERSIONS_WITHOUT_VERSION_HEADER,
   META,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./versions.js";

@@ -189,10 +189,16 @@ describe("mcpFastify: protocol errors instead of Fastify's own", () => {
     expect(errorOf(reply).code).toBe(-32600);
   });
 
-  it.each(["GET", "DELETE"])("405 with Allow: POST for %s", async (method) => {
+  it.each(["PUT", "PATCH"])("405 with Allow: POST, GET, DELETE for %s", async (method) => {
     const reply = await send(url, { method });
     expect(reply.status).toBe(405);
-    expect(reply.headers.get("allow")).toBe("POST");
+    expect(reply.headers.get("allow")).toBe("POST, GET, DELETE");
+  });
+
+  it.each(["GET", "DELETE"])("400 for %s without a 2025-era session", async (method) => {
+    const reply = await send(url, { method, headers: { accept: "text/event-stream" } });
+    expect(reply.status).toBe(400);
+    expect(errorOf(reply).message).toContain("send initialize first");
   });
 
   it("403 for an Origin that is not allowed", async () => {

@@ -3,6 +3,13 @@
 export type { AuthInfo } from "./auth-info.js";
 export type { NotificationSink, RequestContext, TransportInfo } from "./context.js";
 export type { CacheableBody, Complete, Handlers } from "./handlers.js";
+export {
+  type EventStore,
+  InMemoryEventStore,
+  type InMemoryEventStoreOptions,
+} from "./legacy/event-store.js";
+export type { LegacyBridgeOptions, LegacyOptions } from "./legacy/options.js";
+export type { LegacySessionFacts } from "./legacy/session-facts.js";
 export type {
   InputContext,
   McpContext,
@@ -77,6 +84,7 @@ export {
   requestStateBoundary,
 } from "./request-state-boundary.js";
 export {
+  type BroadcastListener,
   type CachePolicy,
   type HandledResponse,
   type HandleOptions,

@@ -28,8 +28,8 @@ function quietServer(options: ConstructorParameters<typeof Server>[1] = {}): Ser
   return new Server(INFO, { logger: recordingLogger(), ...options });
 }
 
-function toolsServer(): Server {
-  return quietServer()
+function toolsServer(options: ConstructorParameters<typeof Server>[1] = {}): Server {
+  return quietServer(options)
     .onListTools(() => ({ tools: [{ name: "t", inputSchema: { type: "object" } }] }))
     .onCallTool(() => ({ content: [{ type: "text", text: "ok" }] }));
 }
@@ -99,8 +99,8 @@ describe("Server: the per-request envelope", () => {
     expect(errorOf(oldVersion).code).toBe(-32022);
   });
 
-  it("answers initialize with an error that names the supported versions", async () => {
-    const handled = await handle(toolsServer(), {
+  it("answers initialize with an error that names the supported versions when the legacy era is off", async () => {
+    const handled = await handle(toolsServer({ legacy: false }), {
       jsonrpc: "2.0",
       id: 6,
       method: "initialize",

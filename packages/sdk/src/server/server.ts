@@ -32,6 +32,8 @@ import {
 } from "./context.js";
 import type { Handlers } from "./handlers.js";
 import { checkInputRequest } from "./input-request-check.js";
+import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./legacy/options.js";
+import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
 import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
 
@@ -47,6 +49,17 @@ export interface ServerOptions {
   /** Defaults for cacheable results that do not set their own `ttlMs`/`cacheScope`. */
   cache?: Partial<CachePolicy>;
   logger?: Logger;
+  /**
+   * 2025-era clients (`initialize`, sessions, server-to-client requests) on the same endpoint: served
+   * by default; `false` answers their `initialize` with -32022 instead.
+   */
+  legacy?: boolean | LegacyOptions;
+}
+
+/** Hears what the server announces to every connection, and its close: how legacy sessions get them. */
+export interface BroadcastListener {
+  notify(method: string, params: Record<string, unknown> | undefined): void;
+  close(): void;
 }
 
 export interface HandleOptions {
@@ -60,6 +73,11 @@ export interface HandleOptions {
    * header/body agreement), in the order the reference implementations use.
    */
   checkTransport?: (request: JsonRpcRequest, meta: RequestMeta, tools: ToolLookup) => void | Promise<void>;
+  /**
+   * A 2025-era session's request: its RequestMeta is built from the session (no envelope, version or
+   * header checks), and everything after that is the modern path.
+   */
+  legacy?: LegacySessionFacts;
 }
 
 export type ToolLookup = (name: string) => Promise<Tool | undefined>;
@@ -88,6 +106,22 @@ function refuse(error: McpError): RefusedBeforeDispatch {
   return new RefusedBeforeDispatch(error.code, error.message, error.data);
 }
 
+/**
+ * The RequestMeta a 2025-era request would have carried: the session's version, capabilities, client
+ * and log level, and the progressToken the request itself asked for.
+ */
+function legacyMeta(session: LegacySessionFacts, params: Record<string, unknown>): RequestMeta {
+  const meta: RequestMeta = {
+    [META.protocolVersion]: session.protocolVersion,
+    [META.clientCapabilities]: session.clientCapabilities,
+  };
+  if (session.clientInfo !== undefined) meta[META.clientInfo] = session.clientInfo;
+  if (session.logLevel !== undefined) meta[META.logLevel] = session.logLevel;
+  const token = (params._meta as Record<string, unknown> | undefined)?.progressToken;
+  if (typeof token === "string" || typeof token === "number") meta.progressToken = token;
+  return meta;
+}
+
 /** `"requestState": null` (or a null `inputResponses`) means absent, as the reference SDK reads it. */
 function withoutNullRetryFields(params: Record<string, unknown>): Record<string, unknown> {
   if (params.requestState !== null && params.inputResponses !== null) return params;
@@ -111,6 +145,8 @@ export class Server {
   readonly #handlers: Handlers = {};
   readonly #middleware: Middleware[] = [];
   readonly #subscriptions = new SubscriptionRegistry();
+  readonly #broadcast = new Set<BroadcastListener>();
+  readonly #legacy: ResolvedLegacyOptions | undefined;
   #toolCache: Map<string, Tool> | undefined;
   #capabilities: ServerCapabilities | undefined;
 
@@ -118,6 +154,26 @@ export class Server {
     this.info = info;
     this.#options = options;
     this.logger = options.logger ?? stderrLogger;
+    this.#legacy = resolveLegacyOptions(options.legacy);
+  }
+
+  /** How 2025-era clients are served; undefined when that era is switched off. */
+  get legacy(): ResolvedLegacyOptions | undefined {
+    return this.#legacy;
+  }
+
+  get instructions(): string | undefined {
+    return this.#options.instructions;
+  }
+
+  /** Registers a listener for what the server announces; returns the function that removes it. */
+  addBroadcastListener(listener: BroadcastListener): () => void {
+    this.#broadcast.add(listener);
+    return () => this.#broadcast.delete(listener);
+  }
+
+  #announce(method: string, params?: Record<string, unknown>): void {
+    for (const listener of this.#broadcast) listener.notify(method, params);
   }
 
   get name(): string {
@@ -180,15 +236,18 @@ export class Server {
   notifyToolsListChanged(): void {
     this.#toolCache = undefined;
     this.#subscriptions.publish((f) => f.toolsListChanged === true, NotificationMethod.toolsListChanged);
+    this.#announce(NotificationMethod.toolsListChanged);
   }
   notifyPromptsListChanged(): void {
     this.#subscriptions.publish((f) => f.promptsListChanged === true, NotificationMethod.promptsListChanged);
+    this.#announce(NotificationMethod.promptsListChanged);
   }
   notifyResourcesListChanged(): void {
     this.#subscriptions.publish(
       (f) => f.resourcesListChanged === true,
       NotificationMethod.resourcesListChanged,
     );
+    this.#announce(NotificationMethod.resourcesListChanged);
   }
   notifyResourceUpdated(uri: string): void {
     this.#subscriptions.publish(
@@ -196,11 +255,13 @@ export class Server {
       NotificationMethod.resourceUpdated,
       { uri },
     );
+    this.#announce(NotificationMethod.resourceUpdated, { uri });
   }
 
   /** Ends every open subscription stream with its final result. */
   close(): void {
     this.#subscriptions.closeAll();
+    for (const listener of [...this.#broadcast]) listener.close();
   }
 
   /** Serves one JSON-RPC request and never throws: every failure becomes an error response. */
@@ -226,9 +287,23 @@ export class Server {
   async #dispatch(request: JsonRpcRequest, options: HandleOptions): Promise<ResultObject> {
     const { method } = request;
     const params = request.params ?? {};
+    if (options.legacy) {
+      if (method === "server/discover" || method === "subscriptions/listen") {
+        throw refuse(McpError.methodNotFound(method));
+      }
+      const meta = legacyMeta(options.legacy, params);
+      return this.#dispatchCall(request, { ...params, _meta: meta }, meta, options);
+    }
     // Only a legacy client's opening (no modern envelope) learns which versions to use instead; an
     // `initialize` carrying the 2026-07-28 envelope is a modern request for a removed method (-32601).
     if (method === "initialize" && !RequestMetaSchema.safeParse(params._meta).success) {
+      if (this.#legacy) {
+        throw refuse(
+          McpError.invalidRequest(
+            "initialize opens a 2025-era session, which a transport keeps: connect over Streamable HTTP (createNodeHandler) or stdio (serveStdio)",
+          ),
+        );
+      }
       const requested = typeof params.protocolVersion === "string" ? params.protocolVersion : "unknown";
       throw refuse(
         new McpError(
@@ -244,19 +319,34 @@ export class Server {
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       throw refuse(McpError.unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
     }
-    const context = createRequestContext({
+    if (method === "server/discover") return this.#withServerInfo(this.#cacheable(method, this.#discover()));
+    if (method === "subscriptions/listen") {
+      return this.#withServerInfo(await this.#listen(this.#context(request, meta, options), params));
+    }
+    return this.#dispatchCall(request, params, meta, options);
+  }
+
+  #context(request: Pick<JsonRpcRequest, "id" | "method">, meta: RequestMeta, options: HandleOptions) {
+    return createRequestContext({
       requestId: request.id,
-      method,
+      method: request.method,
       meta,
       signal: options.signal ?? new RequestAbort(),
       auth: options.auth,
       transport: options.transport ?? { kind: "memory" },
       sink: options.notify,
     });
+  }
 
-    if (method === "server/discover") return this.#withServerInfo(this.#cacheable(method, this.#discover()));
-    if (method === "subscriptions/listen") return this.#withServerInfo(await this.#listen(context, params));
-
+  /** The handled methods, on both eras: `params._meta` is a checked envelope by now. */
+  async #dispatchCall(
+    request: JsonRpcRequest,
+    params: Record<string, unknown>,
+    meta: RequestMeta,
+    options: HandleOptions,
+  ): Promise<ResultObject> {
+    const { method } = request;
+    const context = this.#context(request, meta, options);
     const entry = HANDLED_METHODS[method];
     const handler = entry ? this.#handlers[entry.handler] : undefined;
     if (!entry || !handler || !this.capabilities[entry.capability]) {

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from "./capabilities.js";
 import { ImplementationSchema, LoggingLevelSchema } from "./common.js";
+import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from "./input-required.js";
 
 /**
  * The 2025-era (2025-11-25, 2025-06-18, 2025-03-26) wire facts that 2026-07-28 removed: a session
@@ -47,3 +48,13 @@ export type ElicitationCompleteParams = z.infer<typeof ElicitationCompleteParams
  * answering a legacy session; a client never needs them there.
  */
 export const MODERN_ONLY_RESULT_FIELDS: readonly string[] = ["resultType", "ttlMs", "cacheScope"];
+
+/**
+ * What a 2025-era client must answer to each server-to-client request a dual-era server sends for an
+ * input-required result: the answer becomes one `inputResponses` entry, so its shape is checked first.
+ */
+export const ClientAnswerSchemaByMethod = {
+  "elicitation/create": ElicitResultSchema,
+  "sampling/createMessage": CreateMessageResultSchema,
+  "roots/list": ListRootsResultSchema,
+} as const;

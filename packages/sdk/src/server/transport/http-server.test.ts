@@ -211,9 +211,10 @@ describe("Streamable HTTP: the status table", () => {
     });
   });
 
-  it("400 -32022 for a legacy initialize, naming the supported versions", async () => {
+  it("400 -32022 for a legacy initialize when the legacy era is off, naming the supported versions", async () => {
+    const modernOnly = await startHttpServer(fixtureServer({ legacy: false }).server);
     const reply = await send(
-      http.url,
+      modernOnly.url,
       {
         method: "POST",
         headers: JSON_HEADERS,
@@ -235,6 +236,7 @@ describe("Streamable HTTP: the status table", () => {
     expect(error.code).toBe(-32022);
     expect(error.message).toContain("2026-07-28");
     expect(error.data).toEqual({ supported: ["2026-07-28"], requested: "2025-11-25" });
+    await modernOnly.close();
   });
 
   it("400 -32021 for a missing client capability, although raised after dispatch", async () => {
@@ -325,14 +327,28 @@ describe("Streamable HTTP: the status table", () => {
     expect(reply.body).toBe("");
   });
 
-  it.each(["GET", "DELETE", "PUT"])("405 with Allow: POST for %s", async (method) => {
+  it.each(["PUT", "PATCH"])("405 with Allow: POST, GET, DELETE for %s", async (method) => {
     const reply = await send(http.url, {
       method,
       headers: { accept: "application/json, text/event-stream" },
     });
     expect(reply.status).toBe(405);
-    expect(reply.headers.get("allow")).toBe("POST");
+    expect(reply.headers.get("allow")).toBe("POST, GET, DELETE");
   });
+
+  it.each(["GET", "DELETE", "PUT"])(
+    "405 with Allow: POST for %s when the legacy era is off",
+    async (method) => {
+      const modernOnly = await startHttpServer(fixtureServer({ legacy: false }).server);
+      const reply = await send(modernOnly.url, {
+        method,
+        headers: { accept: "application/json, text/event-stream" },
+      });
+      await modernOnly.close();
+      expect(reply.status).toBe(405);
+      expect(reply.headers.get("allow")).toBe("POST");
+    },
+  );
 
   it("415 for a body that is not application/json", async () => {
     for (const contentType of ["text/plain", "application/x-www-form-urlencoded"]) {

@@ -14,6 +14,7 @@ import { type Accepted, acceptNegotiator } from "./accept-negotiation.js";
 import { checkHeaderAgreement } from "./header-agreement.js";
 import { HttpError, statusForError } from "./http-errors.js";
 import { sendHttpError, sendJson } from "./json-response.js";
+import { isLegacyPost, LegacyHttp } from "./legacy-http.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
 import { DEFAULT_MAX_BODY_BYTES, decodeJson, readBody, withinLimit } from "./request-body.js";
 import { SseStream } from "./sse.js";
@@ -40,20 +41,26 @@ export type NodeMcpHandler = (req: IncomingMessage, res: ServerResponse, body?: 
 
 /**
  * Streamable HTTP, server side, for plain `node:http` or any framework that exposes Node's `req`/`res`.
- * POST only; one JSON-RPC message per body; JSON responses, or SSE when the request produces
- * notifications; a client disconnect aborts the request's handler.
+ * 2026-07-28: POST only; one JSON-RPC message per body; JSON responses, or SSE when the request
+ * produces notifications; a client disconnect aborts the request's handler. 2025-era clients (unless
+ * the server's `legacy` option is false) get sessions on the same endpoint: see LegacyHttp.
  */
 export function createNodeHandler(source: ServerSource, options: HttpHandlerOptions = {}): NodeMcpHandler {
   const server = serverOf(source);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const negotiate = acceptNegotiator();
+  const legacy = server.legacy ? new LegacyHttp(server, server.legacy) : undefined;
   return async (req, res, preRead) => {
     try {
-      if (req.method !== "POST") {
-        throw new HttpError(405, "Method Not Allowed: this MCP endpoint accepts POST only", {
-          headers: { allow: "POST" },
-          rpcCode: ErrorCode.InvalidRequest,
-        });
+      const sessionMethod = legacy !== undefined && (req.method === "GET" || req.method === "DELETE");
+      if (req.method !== "POST" && !sessionMethod) {
+        throw new HttpError(
+          405,
+          legacy
+            ? "Method Not Allowed: this MCP endpoint accepts POST, and GET and DELETE on a 2025-era session"
+            : "Method Not Allowed: this MCP endpoint accepts POST only",
+          { headers: { allow: legacy ? "POST, GET, DELETE" : "POST" }, rpcCode: ErrorCode.InvalidRequest },
+        );
       }
       if (
         !hostAllowed(req.headers.host, options.allowedHosts) ||
@@ -64,6 +71,10 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
         });
       }
       const auth = options.authenticate ? await options.authenticate(req) : undefined;
+      if (sessionMethod) {
+        if (req.method === "GET") return await legacy.get(req, res, auth, negotiate(req.headers.accept));
+        return legacy.delete(req, res, auth);
+      }
       const contentType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
       if (contentType !== "application/json") {
         throw new HttpError(415, "Unsupported Media Type: send the JSON-RPC message as application/json", {
@@ -77,7 +88,9 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
         });
       }
       const raw = preRead === undefined ? await readBody(req, limit) : withinLimit(preRead, limit);
-      await serveMessage(server, req, res, raw, { auth, accept });
+      const value = decodeJson(raw);
+      if (legacy && isLegacyPost(req.headers, value)) return await legacy.post(req, res, value, auth, accept);
+      await serveMessage(server, req, res, value, { auth, accept });
     } catch (error) {
       if (error instanceof HttpError) return sendHttpError(res, error);
       if (error instanceof McpError)
@@ -97,10 +110,9 @@ async function serveMessage(
   server: Server,
   req: IncomingMessage,
   res: ServerResponse,
-  raw: unknown,
+  value: unknown,
   { auth, accept }: Admitted,
 ): Promise<void> {
-  const value = decodeJson(raw);
   let inbound: ReturnType<typeof parseInboundMessage>;
   try {
     inbound = parseInboundMessage(value);

@@ -23,14 +23,21 @@ export class SseStream {
     res.once("close", () => this.#stop());
   }
 
-  send(message: unknown): void {
-    this.#write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  /** `eventId` makes the event resumable: a client that loses the stream reconnects with Last-Event-ID. */
+  send(message: unknown, eventId?: string): void {
+    const id = eventId === undefined ? "" : `id: ${eventId}\n`;
+    this.#write(`event: message\n${id}data: ${JSON.stringify(message)}\n\n`);
   }
 
-  end(message: unknown): void {
-    this.send(message);
+  end(message: unknown, eventId?: string): void {
+    this.send(message, eventId);
+    this.close();
+  }
+
+  /** Ends the stream without another event. */
+  close(): void {
     this.#stop();
-    this.#res.end();
+    if (!this.#res.writableEnded) this.#res.end();
   }
 
   #write(chunk: string): void {

@@ -142,8 +142,8 @@ describe("stdio: malformed input", () => {
     expect(await p.next()).toMatchObject({ id: "after-blank" });
   });
 
-  it("answers an envelope error with -32602 and an old version with -32022", async () => {
-    const p = open(fixtureServer().server);
+  it("answers an envelope error with -32602 and an old version with -32022 when the legacy era is off", async () => {
+    const p = open(fixtureServer({ legacy: false }).server);
     p.send({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
     expect(await p.next()).toMatchObject({ id: 1, error: { code: -32602 } });
     p.send(rpcRequest("tools/list", {}, { id: 2, protocolVersion: "2025-03-26" }));

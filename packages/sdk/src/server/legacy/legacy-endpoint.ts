@@ -1,0 +1,190 @@
+import { ErrorCode, McpError } from "../../protocol/errors.js";
+import {
+  errorResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  notification,
+  resultResponse,
+} from "../../protocol/jsonrpc.js";
+import { describeError } from "../../protocol/logger.js";
+import type { RequestId } from "../../protocol/schemas/common.js";
+import { LegacyMethod } from "../../protocol/schemas/legacy.js";
+import { CancelledParamsSchema, NotificationMethod } from "../../protocol/schemas/notifications.js";
+import type { AuthInfo } from "../auth-info.js";
+import type { TransportInfo } from "../context.js";
+import type { Server } from "../server.js";
+import { bridgeRequest } from "./bridge.js";
+import {
+  initializeResult,
+  negotiateVersion,
+  readInitializeParams,
+  serveSessionMethod,
+} from "./legacy-methods.js";
+import type { ResolvedLegacyOptions } from "./options.js";
+import { LegacySession, type MessageSender } from "./session.js";
+import { InMemorySessionRegistry, principalOf } from "./session-registry.js";
+
+/** How one legacy request reached the server, and how messages related to it can reach the client. */
+export interface LegacyExchange {
+  auth: AuthInfo | undefined;
+  transport: TransportInfo;
+  /** Where notifications and server-to-client requests for this request go; undefined when nowhere. */
+  channel: MessageSender | undefined;
+  /** Why no channel exists, as the client must read it (what to do instead). */
+  noChannel: string;
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
+/**
+ * The 2025-era side of one transport: it opens sessions at `initialize`, serves the session-only
+ * methods, bridges input-required results into real client requests, routes the client's answers and
+ * cancellations, and delivers what the server announces to the sessions that want it.
+ */
+export class LegacyEndpoint {
+  readonly server: Server;
+  readonly options: ResolvedLegacyOptions;
+  readonly registry: InMemorySessionRegistry;
+  readonly #detach: () => void;
+
+  constructor(server: Server, options: ResolvedLegacyOptions) {
+    this.server = server;
+    this.options = options;
+    this.registry = new InMemorySessionRegistry({
+      idleMs: options.sessionIdleMs,
+      maxPerPrincipal: options.maxSessionsPerPrincipal,
+      now: options.now,
+    });
+    this.#detach = server.addBroadcastListener({
+      notify: (method, params) => this.#broadcast(method, params),
+      close: () => this.registry.close(),
+    });
+  }
+
+  /** `initialize`: a new session on the version both sides speak. Throws McpError on bad params or the cap. */
+  open(
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+  ): { session: LegacySession; response: JsonRpcResponse } {
+    const params = readInitializeParams(request.params);
+    const protocolVersion = negotiateVersion(params.protocolVersion);
+    const session = new LegacySession({
+      protocolVersion,
+      clientCapabilities: params.capabilities,
+      clientInfo: params.clientInfo,
+      principal: principalOf(auth),
+      now: this.options.now(),
+    });
+    this.registry.add(session);
+    return {
+      session,
+      response: resultResponse(request.id, { ...initializeResult(this.server, protocolVersion) }),
+    };
+  }
+
+  /** The session `id` names, when it is live and belongs to the caller. */
+  find(id: string, auth: AuthInfo | undefined): LegacySession | undefined {
+    const session = this.registry.get(id, principalOf(auth));
+    session?.touch(this.options.now());
+    return session;
+  }
+
+  /** Serves one request on a session; undefined when it was cancelled (no response is sent then). */
+  async serve(
+    session: LegacySession,
+    request: JsonRpcRequest,
+    exchange: LegacyExchange,
+  ): Promise<JsonRpcResponse | undefined> {
+    const controller = session.begin(request.id);
+    if (!controller) {
+      return errorResponse(
+        request.id,
+        McpError.invalidRequest(
+          `Request id ${JSON.stringify(request.id)} is already in use on this session`,
+        ).toJSON(),
+      );
+    }
+    try {
+      if (request.method === LegacyMethod.initialize) {
+        throw McpError.invalidRequest(
+          "This session is already initialized: send initialize without Mcp-Session-Id to open a new one",
+        );
+      }
+      const own = serveSessionMethod(this.server, session, request.method, request.params);
+      if (own) return resultResponse(request.id, own);
+      const { signal } = controller;
+      return await bridgeRequest({
+        request,
+        session,
+        channel: exchange.channel,
+        noChannel: exchange.noChannel,
+        signal,
+        maxRounds: this.options.maxRounds,
+        timeoutMs: this.options.timeoutMs,
+        handle: (round) =>
+          this.server.handleRequest(round, {
+            legacy: session,
+            signal,
+            auth: exchange.auth,
+            ...(exchange.channel ? { notify: exchange.channel } : {}),
+            transport: exchange.transport,
+          }),
+      });
+    } catch (error) {
+      if (error instanceof McpError) return errorResponse(request.id, error.toJSON());
+      this.server.logger.error({ method: request.method, ...describeError(error) }, "legacy request failed");
+      return errorResponse(request.id, McpError.internal().toJSON());
+    } finally {
+      session.end(request.id, controller);
+      session.touch(this.options.now());
+    }
+  }
+
+  /** A notification from the client: initialized, cancelled; anything else has no effect. */
+  notify(session: LegacySession, message: JsonRpcNotification): void {
+    if (message.method === LegacyMethod.initialized) session.initialized = true;
+    else if (message.method === NotificationMethod.cancelled) {
+      const params = CancelledParamsSchema.safeParse(message.params);
+      if (params.success && params.data.requestId !== undefined) session.cancel(params.data.requestId);
+    }
+  }
+
+  /** A response from the client: it answers one of the server's requests, or it is ignored. */
+  answer(session: LegacySession, message: Record<string, unknown>): void {
+    const { id } = message;
+    const settled =
+      isRequestId(id) &&
+      session.outbound.settle(
+        id,
+        "error" in message && typeof message.error === "object" && message.error !== null
+          ? { error: normalizedError(message.error as Record<string, unknown>) }
+          : { result: message.result },
+      );
+    // Only the fact is logged: an answer may hold what the user typed.
+    if (!settled) this.server.logger.warn({}, "ignored a response to no request this server is waiting on");
+  }
+
+  close(): void {
+    this.#detach();
+    this.registry.close();
+  }
+
+  #broadcast(method: string, params: Record<string, unknown> | undefined): void {
+    const message = notification(method, params);
+    const uri = method === NotificationMethod.resourceUpdated ? params?.uri : undefined;
+    for (const session of this.registry.sessions()) {
+      if (typeof uri === "string" && !session.subscriptions.has(uri)) continue;
+      session.sendStandalone(message);
+    }
+  }
+}
+
+function normalizedError(error: Record<string, unknown>): { code: number; message: string } {
+  return {
+    code: typeof error.code === "number" ? error.code : ErrorCode.InternalError,
+    message: typeof error.message === "string" ? error.message : "no message",
+  };
+}

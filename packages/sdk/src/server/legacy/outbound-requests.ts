@@ -1,0 +1,90 @@
+import type { JsonRpcErrorObject } from "../../protocol/errors.js";
+import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import type { RequestId } from "../../protocol/schemas/common.js";
+import { JSONRPC_VERSION } from "../../protocol/versions.js";
+
+/** A client's answer to one server-to-client request: its result, or the error it returned. */
+export type ClientAnswer = { result: unknown } | { error: JsonRpcErrorObject };
+
+interface Pending {
+  resolve(answer: ClientAnswer): void;
+  reject(reason: unknown): void;
+}
+
+/** Thrown to a waiting request when it was cancelled or its session ended. */
+export class OutboundCancelled extends Error {
+  override readonly name = "OutboundCancelled";
+}
+
+/**
+ * The requests one session has sent its client and not yet had answered. Ids are this server's own
+ * (`s1`, `s2`, ...): a response names one of them, or it answers nothing and is ignored.
+ */
+export class OutboundRequests {
+  readonly #pending = new Map<RequestId, Pending>();
+  #next = 1;
+
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  /**
+   * Sends a request through `send` and waits for the client's answer. When `signal` aborts, the wait
+   * ends with OutboundCancelled and `onCancel` is told the id, so the client can be told too.
+   */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    send: (request: JsonRpcRequest) => void | Promise<void>,
+    signal: AbortSignal,
+    onCancel: (id: RequestId) => void,
+  ): Promise<ClientAnswer> {
+    const id = `s${this.#next++}`;
+    return new Promise<ClientAnswer>((resolve, reject) => {
+      if (signal.aborted) return reject(new OutboundCancelled("the request was cancelled"));
+      const abort = (): void => {
+        if (!this.#pending.delete(id)) return;
+        onCancel(id);
+        reject(new OutboundCancelled("the request was cancelled"));
+      };
+      signal.addEventListener("abort", abort, { once: true });
+      const done = (): void => signal.removeEventListener("abort", abort);
+      this.#pending.set(id, {
+        resolve: (answer) => {
+          done();
+          resolve(answer);
+        },
+        reject: (reason) => {
+          done();
+          reject(reason);
+        },
+      });
+      const request: JsonRpcRequest =
+        params === undefined
+          ? { jsonrpc: JSONRPC_VERSION, id, method }
+          : { jsonrpc: JSONRPC_VERSION, id, method, params };
+      Promise.resolve(send(request)).catch((error: unknown) => {
+        this.#pending.delete(id);
+        done();
+        reject(error);
+      });
+    });
+  }
+
+  /** Hands a client's response to the request it answers; false when it answers none of ours. */
+  settle(id: RequestId, answer: ClientAnswer): boolean {
+    const pending = this.#pending.get(id);
+    if (!pending) return false;
+    this.#pending.delete(id);
+    pending.resolve(answer);
+    return true;
+  }
+
+  /** Ends every wait: the session is gone, so no answer can arrive. */
+  cancelAll(): void {
+    for (const [id, pending] of [...this.#pending]) {
+      this.#pending.delete(id);
+      pending.reject(new OutboundCancelled("the session ended"));
+    }
+  }
+}

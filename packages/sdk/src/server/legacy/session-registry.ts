@@ -1,0 +1,120 @@
+import { McpError } from "../../protocol/errors.js";
+import type { AuthInfo } from "../auth-info.js";
+import type { LegacySession } from "./session.js";
+
+/**
+ * Who a session belongs to: the validated token's issuer, client and subject, or anonymous. A
+ * session is only ever served to the principal that opened it.
+ */
+export function principalOf(auth: AuthInfo | undefined): string {
+  if (!auth) return "anonymous";
+  return JSON.stringify([auth.issuer ?? null, auth.clientId, auth.subject ?? null]);
+}
+
+/** Refused when a principal already holds as many sessions as it may. */
+export class SessionLimitExceeded extends McpError {}
+
+/**
+ * The open 2025-era sessions of one transport. An interface so that a shared registry (Redis) can
+ * keep session facts for a fleet; live streams stay with the instance that holds them.
+ */
+export interface SessionRegistry {
+  /** Adds a session; throws SessionLimitExceeded when its principal is at the cap. */
+  add(session: LegacySession): void;
+  /** The session, when it exists, has not expired and belongs to `principal`. */
+  get(id: string, principal: string): LegacySession | undefined;
+  /** Ends and forgets a session. */
+  remove(id: string): void;
+  /** Every live session (for list-changed and resource-updated notifications). */
+  sessions(): Iterable<LegacySession>;
+  /** Ends every session. */
+  close(): void;
+}
+
+export interface InMemorySessionRegistryOptions {
+  idleMs: number;
+  maxPerPrincipal: number;
+  now: () => number;
+}
+
+/** Sessions in process memory, ended after `idleMs` without activity and capped per principal. */
+export class InMemorySessionRegistry implements SessionRegistry {
+  readonly #sessions = new Map<string, LegacySession>();
+  readonly #perPrincipal = new Map<string, number>();
+  readonly #options: InMemorySessionRegistryOptions;
+  #sweep: NodeJS.Timeout | undefined;
+
+  constructor(options: InMemorySessionRegistryOptions) {
+    this.#options = options;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  add(session: LegacySession): void {
+    this.#expireIdle();
+    const held = this.#perPrincipal.get(session.principal) ?? 0;
+    if (held >= this.#options.maxPerPrincipal) {
+      throw new SessionLimitExceeded(
+        -32600,
+        `Too many open sessions (${held}) for this client: end one with DELETE, or let an idle one expire, then initialize again`,
+      );
+    }
+    this.#sessions.set(session.id, session);
+    this.#perPrincipal.set(session.principal, held + 1);
+    session.onClose(() => this.#forget(session));
+    this.#startSweep();
+  }
+
+  get(id: string, principal: string): LegacySession | undefined {
+    const session = this.#sessions.get(id);
+    if (!session || session.principal !== principal) return undefined;
+    if (session.isIdle(this.#options.now(), this.#options.idleMs)) {
+      session.close();
+      return undefined;
+    }
+    return session;
+  }
+
+  remove(id: string): void {
+    this.#sessions.get(id)?.close();
+  }
+
+  sessions(): Iterable<LegacySession> {
+    return this.#sessions.values();
+  }
+
+  close(): void {
+    for (const session of [...this.#sessions.values()]) session.close();
+    if (this.#sweep) clearInterval(this.#sweep);
+    this.#sweep = undefined;
+  }
+
+  #forget(session: LegacySession): void {
+    if (this.#sessions.get(session.id) !== session) return;
+    this.#sessions.delete(session.id);
+    const held = (this.#perPrincipal.get(session.principal) ?? 1) - 1;
+    if (held > 0) this.#perPrincipal.set(session.principal, held);
+    else this.#perPrincipal.delete(session.principal);
+    if (this.#sessions.size === 0 && this.#sweep) {
+      clearInterval(this.#sweep);
+      this.#sweep = undefined;
+    }
+  }
+
+  #expireIdle(): void {
+    const now = this.#options.now();
+    for (const session of [...this.#sessions.values()]) {
+      if (session.isIdle(now, this.#options.idleMs)) session.close();
+    }
+  }
+
+  /** Frees idle sessions nobody asks for again; unref'd so it never keeps a process alive. */
+  #startSweep(): void {
+    if (this.#sweep) return;
+    const every = Math.min(Math.max(this.#options.idleMs / 2, 1000), 60_000);
+    this.#sweep = setInterval(() => this.#expireIdle(), every);
+    this.#sweep.unref();
+  }
+}

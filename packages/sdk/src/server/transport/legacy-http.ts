@@ -1,0 +1,265 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode, McpError } from "../../protocol/errors.js";
+import { HEADER, headerText } from "../../protocol/http-headers.js";
+import { isRecord } from "../../protocol/is-record.js";
+import {
+  errorResponse,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  parseInboundMessage,
+  readRequestId,
+} from "../../protocol/jsonrpc.js";
+import { LegacyMethod } from "../../protocol/schemas/legacy.js";
+import {
+  isLegacyProtocolVersion,
+  LEGACY_VERSIONS_WITHOUT_VERSION_HEADER,
+  META,
+} from "../../protocol/versions.js";
+import type { AuthInfo } from "../auth-info.js";
+import { streamOfEvent } from "../legacy/event-store.js";
+import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";
+import type { ResolvedLegacyOptions } from "../legacy/options.js";
+import type { LegacySession } from "../legacy/session.js";
+import { SessionLimitExceeded } from "../legacy/session-registry.js";
+import type { Server } from "../server.js";
+import type { Accepted } from "./accept-negotiation.js";
+import { HttpError } from "./http-errors.js";
+import { sendJson } from "./json-response.js";
+import { SessionStream } from "./session-stream.js";
+import { SseStream } from "./sse.js";
+
+const NEEDS_SSE =
+  "This tool needs input from the user or the client, which a 2025-era client can only be asked over an SSE stream: send Accept: application/json, text/event-stream on this request";
+
+/**
+ * Whether a POSTed message belongs to the 2025 era: a request with the modern `_meta` envelope never
+ * does; `initialize`, anything on an Mcp-Session-Id and anything whose MCP-Protocol-Version header
+ * names a 2025 version does. Reads a few properties only, so the modern path stays as fast.
+ */
+export function isLegacyPost(headers: IncomingMessage["headers"], value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  const params = value.params;
+  const meta = isRecord(params) ? params._meta : undefined;
+  if (isRecord(meta) && typeof meta[META.protocolVersion] === "string") return false;
+  if (headers[HEADER.sessionId] !== undefined) return true;
+  if (value.method === LegacyMethod.initialize) return true;
+  const version = headers[HEADER.protocolVersion];
+  return version !== undefined && isLegacyProtocolVersion(version);
+}
+
+function refusal(status: number, message: string): HttpError {
+  return new HttpError(status, message, { rpcCode: ErrorCode.InvalidRequest });
+}
+
+/**
+ * Streamable HTTP for 2025-era sessions, on the endpoint that serves 2026-07-28: POST (JSON or SSE
+ * answers, on which the server's own requests for that request travel), GET (the session's stream
+ * for messages not tied to a request, and resumption with Last-Event-ID) and DELETE (ends a session).
+ */
+export class LegacyHttp {
+  readonly endpoint: LegacyEndpoint;
+  readonly #options: ResolvedLegacyOptions;
+  /** Streams per session, kept until the session ends so a lost stream can still be resumed. */
+  readonly #streams = new Map<string, Map<string, SessionStream>>();
+  #nextStream = 1;
+
+  constructor(server: Server, options: ResolvedLegacyOptions) {
+    this.endpoint = new LegacyEndpoint(server, options);
+    this.#options = options;
+  }
+
+  async post(
+    req: IncomingMessage,
+    res: ServerResponse,
+    value: unknown,
+    auth: AuthInfo | undefined,
+    accept: Accepted,
+  ): Promise<void> {
+    if (isRecord(value) && typeof value.method !== "string" && ("result" in value || "error" in value)) {
+      const session = this.#session(req, auth);
+      this.endpoint.answer(session, value);
+      return sendJson(res, 202, undefined);
+    }
+    let inbound: ReturnType<typeof parseInboundMessage>;
+    try {
+      inbound = parseInboundMessage(value);
+    } catch (error) {
+      if (error instanceof McpError)
+        return sendJson(res, 400, errorResponse(readRequestId(value), error.toJSON()));
+      throw error;
+    }
+    if (inbound.kind === "request" && inbound.message.method === LegacyMethod.initialize) {
+      return this.#initialize(res, inbound.message, auth, accept);
+    }
+    const session = this.#session(req, auth);
+    if (inbound.kind === "notification") {
+      this.endpoint.notify(session, inbound.message);
+      return sendJson(res, 202, undefined);
+    }
+    let stream: SessionStream | undefined;
+    const open = (): SessionStream => {
+      stream ??= this.#newStream(session);
+      if (!stream.attached && !stream.ended) stream.attach(res, session.holdOpen());
+      return stream;
+    };
+    const response = await this.endpoint.serve(session, inbound.message, {
+      auth,
+      transport: { kind: "http", headers: req.headers },
+      channel: accept.sse ? (message: JsonRpcMessage) => open().send(message) : undefined,
+      noChannel: NEEDS_SSE,
+    });
+    if (response === undefined) {
+      // Cancelled: no response follows, only the end of whatever answer was started.
+      if (stream) return stream.close();
+      return sendJson(res, 202, undefined);
+    }
+    if (stream) return stream.end(response);
+    if (!accept.json) return open().end(response);
+    sendJson(res, 200, response);
+  }
+
+  async get(
+    req: IncomingMessage,
+    res: ServerResponse,
+    auth: AuthInfo | undefined,
+    accept: Accepted,
+  ): Promise<void> {
+    if (!accept.sse) throw refusal(406, "Not Acceptable: the GET stream is text/event-stream; accept it");
+    const session = this.#session(req, auth);
+    const lastEventId = headerText(req.headers, HEADER.lastEventId);
+    if (lastEventId !== undefined) return this.#resume(res, session, lastEventId);
+    const standalone = this.#standalone(session);
+    if (standalone.attached) {
+      throw refusal(409, "Conflict: this session already has a GET stream open; use that one");
+    }
+    standalone.attach(res, session.holdOpen());
+  }
+
+  delete(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
+    const session = this.#session(req, auth);
+    this.endpoint.registry.remove(session.id);
+    sendJson(res, 200, undefined);
+  }
+
+  close(): void {
+    this.endpoint.close();
+  }
+
+  #initialize(
+    res: ServerResponse,
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+    accept: Accepted,
+  ): void {
+    let opened: ReturnType<LegacyEndpoint["open"]>;
+    try {
+      opened = this.endpoint.open(request, auth);
+    } catch (error) {
+      if (!(error instanceof McpError)) throw error;
+      sendJson(
+        res,
+        error instanceof SessionLimitExceeded ? 429 : 400,
+        errorResponse(request.id, error.toJSON()),
+      );
+      return;
+    }
+    const { session, response } = opened;
+    const standalone = this.#standalone(session);
+    session.setStandalone((message) => standalone.send(message));
+    session.onClose(() => this.#forgetStreams(session));
+    const headers = { [HEADER.sessionId]: session.id };
+    if (!accept.json) {
+      const stream = this.#newStream(session);
+      stream.attach(res, undefined, headers);
+      void stream.end(response);
+      return;
+    }
+    sendJson(res, 200, response, headers);
+  }
+
+  /**
+   * The session a request names, checked as 2025-11-25 requires: the header is present (else 400),
+   * the session is live and the caller's (else 404), and MCP-Protocol-Version names its version.
+   */
+  #session(req: IncomingMessage, auth: AuthInfo | undefined): LegacySession {
+    const id = headerText(req.headers, HEADER.sessionId);
+    if (id === undefined) {
+      throw refusal(400, "Bad Request: no Mcp-Session-Id header; send initialize first to open a session");
+    }
+    const session = this.endpoint.find(id, auth);
+    if (!session) {
+      throw refusal(404, "Session not found: it ended or expired; send initialize to open a new session");
+    }
+    const version = headerText(req.headers, HEADER.protocolVersion);
+    if (version === undefined) {
+      if (!LEGACY_VERSIONS_WITHOUT_VERSION_HEADER.includes(session.protocolVersion)) {
+        throw refusal(
+          400,
+          `Bad Request: the MCP-Protocol-Version header is required on this session; send ${session.protocolVersion}`,
+        );
+      }
+    } else if (version !== session.protocolVersion) {
+      throw refusal(
+        400,
+        `Bad Request: MCP-Protocol-Version '${version}' is not this session's version; send ${session.protocolVersion}`,
+      );
+    }
+    return session;
+  }
+
+  async #resume(res: ServerResponse, session: LegacySession, lastEventId: string): Promise<void> {
+    const streamId = streamOfEvent(lastEventId);
+    const stream = streamId === undefined ? undefined : this.#streams.get(session.id)?.get(streamId);
+    const missed: [string, JsonRpcMessage][] = [];
+    const found = stream
+      ? await this.#options.eventStore.replayAfter(lastEventId, (eventId, message) => {
+          missed.push([eventId, message]);
+        })
+      : undefined;
+    // An id from another session's stream is as unknown here as one never minted or no longer kept.
+    if (!stream || found !== stream.id) {
+      throw refusal(
+        404,
+        "Not Found: Last-Event-ID names no event this session still keeps; open a new GET stream",
+      );
+    }
+    const sse = stream.ended ? new SseStream(res) : stream.attach(res, session.holdOpen());
+    for (const [eventId, message] of missed) sse.send(message, eventId);
+    if (stream.ended) sse.close();
+  }
+
+  #standalone(session: LegacySession): SessionStream {
+    const streams = this.#streamsOf(session);
+    const id = `${session.id}.get`;
+    let stream = streams.get(id);
+    if (!stream) {
+      stream = new SessionStream(id, this.#options.eventStore);
+      streams.set(id, stream);
+    }
+    return stream;
+  }
+
+  #newStream(session: LegacySession): SessionStream {
+    const stream = new SessionStream(`${session.id}.${this.#nextStream++}`, this.#options.eventStore);
+    this.#streamsOf(session).set(stream.id, stream);
+    return stream;
+  }
+
+  #streamsOf(session: LegacySession): Map<string, SessionStream> {
+    let streams = this.#streams.get(session.id);
+    if (!streams) {
+      streams = new Map();
+      this.#streams.set(session.id, streams);
+    }
+    return streams;
+  }
+
+  #forgetStreams(session: LegacySession): void {
+    const streams = this.#streams.get(session.id);
+    this.#streams.delete(session.id);
+    for (const stream of streams?.values() ?? []) {
+      stream.close();
+      void this.#options.eventStore.forget(stream.id);
+    }
+  }
+}
