@@ -13,6 +13,7 @@ import {
   RoundtripError,
   type SdkError,
   type SdkErrorCode,
+  SessionExpiredError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./index.js";
@@ -51,6 +52,7 @@ const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () =
     () => new HttpStatusError(502, "Bad Gateway", new Headers(), "", "https://mcp.example.com/"),
   ],
   ERR_RESPONSE_STREAM_CLOSED: [ResponseStreamClosedError, () => new ResponseStreamClosedError("tools/call")],
+  ERR_SESSION_EXPIRED: [SessionExpiredError, () => new SessionExpiredError("https://mcp.example.com/")],
   ERR_INVALID_TOKEN: [InvalidTokenError, () => new InvalidTokenError("expired")],
   ERR_INPUT_RESPONSE: [InputResponseError, () => new InputResponseError("k", "not a form answer")],
   ERR_HTTP_REFUSED: [HttpError, () => new HttpError(405, "Method Not Allowed")],

@@ -6,6 +6,7 @@ import type {
   InputRequiredRoundsExceededError,
   ProtocolViolationError,
   ResponseStreamClosedError,
+  SessionExpiredError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./client/index.js";
@@ -28,6 +29,7 @@ export type SdkError =
   | VersionNegotiationError
   | HttpStatusError
   | ResponseStreamClosedError
+  | SessionExpiredError
   | OAuthError
   | InvalidTokenError
   | InputResponseError;

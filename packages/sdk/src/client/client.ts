@@ -2,8 +2,8 @@ import type * as z from "zod";
 import type { CarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
-import type { JsonRpcRequest } from "../protocol/jsonrpc.js";
-import { type Logger, stderrLogger } from "../protocol/logger.js";
+import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
+import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/schemas/common.js";
 import {
@@ -11,9 +11,15 @@ import {
   type CompleteResult,
   CompleteResultSchema,
 } from "../protocol/schemas/completion.js";
-import { type DiscoverResult, DiscoverResultSchema } from "../protocol/schemas/discover.js";
+import { DiscoverResultSchema } from "../protocol/schemas/discover.js";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
-import type { LoggingMessageParams, ProgressParams } from "../protocol/schemas/notifications.js";
+import { type InitializeResult, LegacyMethod } from "../protocol/schemas/legacy.js";
+import {
+  CancelledParamsSchema,
+  type LoggingMessageParams,
+  NotificationMethod,
+  type ProgressParams,
+} from "../protocol/schemas/notifications.js";
 import {
   type GetPromptResult,
   GetPromptResultSchema,
@@ -37,6 +43,7 @@ import {
 import {
   JSONRPC_VERSION,
   LATEST_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
   META,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "../protocol/versions.js";
@@ -52,6 +59,14 @@ import {
   type ListRootsCallback,
   type SampleCallback,
 } from "./callbacks.js";
+import {
+  type EraChoice,
+  isLegacyAnswer,
+  isModernAnswer,
+  noCommonEra,
+  type ProtocolEra,
+  type ServerDescription,
+} from "./era-negotiation.js";
 import { InputRequiredNotAllowedError, ToolRejectedError, VersionNegotiationError } from "./errors.js";
 import {
   type Clock,
@@ -63,19 +78,36 @@ import {
   realClock,
   runInputRequiredLoop,
 } from "./input-required-driver.js";
+import { legacyResult, openLegacySession } from "./legacy-session.js";
 import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
-import { NotificationRouter } from "./notification-router.js";
+import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { readCarrierResult, readResult } from "./results.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
+import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
-import { type HttpClientOptions, ResponseStreamClosedError } from "./transport/http-client.js";
+import {
+  type HttpClientOptions,
+  ResponseStreamClosedError,
+  SessionExpiredError,
+} from "./transport/http-client.js";
 import { mutualVersion, supportedVersionsOf } from "./version-negotiation.js";
 
 export type { ClientTarget };
 
 export interface ClientOptions extends InputCallbacks, CapabilityChoices {
+  /**
+   * Which protocol era to speak. "auto" (the default) probes with server/discover and, when the
+   * server answers as a 2025-era one, opens a session with initialize instead; "modern" speaks
+   * 2026-07-28 only; "legacy" speaks 2025-11-25, 2025-06-18 or 2025-03-26 only.
+   */
+  era?: EraChoice;
+  /**
+   * The era this server was found to speak before (saved from `client.era`): "auto" then starts
+   * there without probing, and negotiates as usual only if the server answers as the other era.
+   */
+  knownEra?: ProtocolEra;
   /** Sent as clientInfo on every request. */
   info?: Implementation;
   /** Declared on every request besides what the callbacks declare (extensions, experimental). */
@@ -89,6 +121,10 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
   onLog?: (message: LoggingMessageParams) => void;
   /** Progress of every request (a progressToken is then sent on each). */
   onProgress?: (progress: ProgressParams) => void;
+  /** The server's tools, prompts or resources changed: list them again to see the change. */
+  onListChanged?: ListChangedHandler;
+  /** A URL-mode elicitation finished out of band (2025-era sessions: notifications/elicitation/complete). */
+  onElicitationComplete?: (elicitationId: string) => void;
   logger?: Logger;
   /** For tests: the time the backoff between state-only rounds waits on. */
   clock?: Clock;
@@ -140,10 +176,12 @@ function resumePoint(saved: SavedRound, options: CarrierCallOptions): LoopRound 
 }
 
 /**
- * An MCP 2026-07-28 client. There is no handshake: every request carries the version, capabilities and
- * client info in `_meta`, after a `server/discover` probe that settles the version. callTool, getPrompt
- * and readResource answer the server's input requests through the registered callbacks and retry until
- * the result is complete; `client.session` hands each round to the caller instead.
+ * An MCP client for both protocol eras. With a 2026-07-28 server there is no handshake: every request
+ * carries the version, capabilities and client info in `_meta`, after a `server/discover` probe that
+ * settles the version; callTool, getPrompt and readResource answer the server's input requests through
+ * the registered callbacks and retry until the result is complete, and `client.session` hands each
+ * round to the caller instead. With a 2025-era server (found by the probe, or chosen with `era`) the
+ * client opens a session with initialize and the same callbacks answer the server's requests on it.
  */
 export class Client {
   readonly transport: ClientTransport;
@@ -155,10 +193,18 @@ export class Client {
   readonly #logger: Logger;
   readonly #tools = new ToolHeaderRegistry();
   readonly #notifications: NotificationRouter;
+  readonly #responder: ServerRequestResponder;
   #nextId = 1;
   #protocolVersion = LATEST_PROTOCOL_VERSION;
-  #discovered: DiscoverResult | undefined;
-  #connecting: Promise<DiscoverResult> | undefined;
+  /** The wire the requests take; set while connecting, before the description is known. */
+  #era: ProtocolEra | undefined;
+  #server: ServerDescription | undefined;
+  #connecting: Promise<ServerDescription> | undefined;
+  /** Started in the modern era on prior knowledge alone: the first answer may still say otherwise. */
+  #unconfirmed = false;
+  /** Counts 2025-era sessions, so that requests failing on an expired one reopen it only once. */
+  #sessionGeneration = 0;
+  #reopening: Promise<unknown> | undefined;
 
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#options = options;
@@ -169,9 +215,23 @@ export class Client {
       onListRoots: options.onListRoots,
     };
     this.#choices = { elicitationModes: options.elicitationModes, samplingTools: options.samplingTools };
+    if (options.era !== undefined && options.knownEra !== undefined && options.era !== "auto") {
+      if (options.era !== options.knownEra) {
+        throw new TypeError(
+          `era "${options.era}" and knownEra "${options.knownEra}" contradict each other; knownEra only guides era "auto"`,
+        );
+      }
+    }
     this.#notifications = new NotificationRouter(options, this.#logger);
+    this.#responder = new ServerRequestResponder(
+      this.#callbacks,
+      this.#choices,
+      () => this.serverInfo,
+      this.#logger,
+    );
     this.transport = transportFor(target, options);
-    this.transport.onNotification = (message) => this.#notifications.route(message);
+    this.transport.onNotification = (message) => this.#receive(message);
+    this.transport.onRequest = this.#responder.answer;
     this.session = new ManualLoop(this.#leg);
   }
 
@@ -179,14 +239,22 @@ export class Client {
   get protocolVersion(): string {
     return this.#protocolVersion;
   }
+  /** The era spoken with this server, once connected: "modern" (2026-07-28) or "legacy" (2025). */
+  get era(): ProtocolEra | undefined {
+    return this.#server?.era;
+  }
+  /** What connecting settled, once connected. */
+  get server(): ServerDescription | undefined {
+    return this.#server;
+  }
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#discovered?.capabilities;
+    return this.#server?.capabilities;
   }
   get serverInfo(): Implementation | undefined {
-    return this.#discovered?._meta?.[META.serverInfo];
+    return this.#server?.serverInfo;
   }
   get instructions(): string | undefined {
-    return this.#discovered?.instructions;
+    return this.#server?.instructions;
   }
   /** What this client declares on each request, derived from the registered callbacks. */
   get capabilities(): ClientCapabilities {
@@ -211,17 +279,29 @@ export class Client {
     return this;
   }
 
-  /** Probes the server with server/discover and settles the protocol version. Calls do this themselves. */
-  connect(): Promise<DiscoverResult> {
-    this.#connecting ??= this.#discover().catch((error: unknown) => {
+  /**
+   * Settles the era and version (see the `era` option): probes with server/discover, or opens a
+   * 2025-era session with initialize. Calls do this themselves.
+   */
+  connect(): Promise<ServerDescription> {
+    this.#connecting ??= this.#negotiate().catch((error: unknown) => {
       this.#connecting = undefined;
+      this.#era = undefined;
       throw error;
     });
     return this.#connecting;
   }
 
+  /** Ends a 2025-era session (HTTP: DELETE) and closes the transport. */
   async close(): Promise<void> {
+    this.#responder.abortAll();
     await this.transport.close();
+  }
+
+  /** Tells a 2025-era server that the roots onListRoots answers changed; 2026-07-28 servers ask each time. */
+  async notifyRootsChanged(): Promise<void> {
+    if (this.#era !== "legacy") return;
+    await this.transport.notify?.({ jsonrpc: JSONRPC_VERSION, method: LegacyMethod.rootsListChanged });
   }
 
   /** One page of tools; tools with invalid x-mcp-header annotations are left out, with a warning. */
@@ -286,6 +366,7 @@ export class Client {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
+    if (from !== undefined) this.#refuseRoundFields(method, { requestState: "saved" });
     const outcome = await driveRounds({
       ...this.#loop(method, params, options, signal),
       from,
@@ -315,6 +396,7 @@ export class Client {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
+    this.#refuseRoundFields(method, options);
     return runInputRequiredLoop(this.#loop(method, params, options, signal));
   }
 
@@ -334,7 +416,7 @@ export class Client {
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
         const raw = await this.#send(method, { ...params, ...fields }, { ...options, signal: legSignal });
-        return readCarrierResult(method, raw, CARRIER_SCHEMAS[method]);
+        return readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
       },
       answer: (key, request, round, answerSignal) =>
         answerInputRequest(request, this.#callbacks, this.#choices, {
@@ -352,8 +434,9 @@ export class Client {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
+    this.#refuseRoundFields(method, options);
     const raw = await this.#send(method, { ...params, ...retryFieldsOf(options) }, { ...options, signal });
-    const result: unknown = readCarrierResult(method, raw, CARRIER_SCHEMAS[method]);
+    const result: unknown = readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
     if (isInputRequiredResult(result) && !options.allowInputRequired)
       throw new InputRequiredNotAllowedError(method);
     return result as Record<string, unknown> | InputRequiredResult;
@@ -367,27 +450,181 @@ export class Client {
   ): Promise<T> {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
-    return readResult(method, await this.#send(method, params, { ...options, signal }), schema);
+    const raw = await this.#send(method, params, { ...options, signal });
+    return readResult(method, this.#eraResult(method, raw), schema);
   }
 
-  async #discover(): Promise<DiscoverResult> {
+  /** A 2025-era result has no resultType and no modern-only fields; it is read as a complete one. */
+  #eraResult(method: string, raw: Record<string, unknown>): Record<string, unknown> {
+    return this.#era === "legacy" ? legacyResult(method, raw) : raw;
+  }
+
+  /** The era negotiation: see the `era` and `knownEra` options. */
+  async #negotiate(): Promise<ServerDescription> {
+    const choice = this.#options.era ?? "auto";
+    const known = choice === "auto" ? this.#options.knownEra : choice;
+    if (choice === "modern") return this.#pinned("modern", () => this.#discover());
+    if (choice === "legacy") return this.#pinned("legacy", () => this.#openLegacy());
+    if (known === "modern") return this.#assumeModern();
+    if (known === "legacy") {
+      try {
+        return await this.#openLegacy();
+      } catch (error) {
+        if (!isModernAnswer(error)) throw error;
+        return this.#discover();
+      }
+    }
+    let discoverFailure: unknown;
+    try {
+      return await this.#discover();
+    } catch (error) {
+      if (!isLegacyAnswer(error)) throw error;
+      discoverFailure = error;
+    }
+    try {
+      return await this.#openLegacy();
+    } catch (error) {
+      if (isLegacyAnswer(error) || error instanceof VersionNegotiationError) {
+        throw noCommonEra(this.#where(), discoverFailure, error);
+      }
+      throw error;
+    }
+  }
+
+  /** One era only: an answer of the other era becomes an error that says how to reach the server. */
+  async #pinned(era: ProtocolEra, open: () => Promise<ServerDescription>): Promise<ServerDescription> {
+    try {
+      return await open();
+    } catch (error) {
+      const otherEra = era === "modern" ? isLegacyAnswer(error) : isModernAnswer(error);
+      if (!otherEra) throw error;
+      const served = error instanceof VersionNegotiationError ? error.serverVersions : [];
+      const spoken = era === "modern" ? SUPPORTED_PROTOCOL_VERSIONS : LEGACY_PROTOCOL_VERSIONS;
+      const other = era === "modern" ? "2025-era" : "2026-07-28";
+      throw new VersionNegotiationError(served, spoken, {
+        detail: `this client is pinned to era "${era}" and ${this.#where()} answered as a ${other} server; use era "auto" to speak whichever it offers`,
+        cause: error,
+      });
+    }
+  }
+
+  async #discover(): Promise<ServerDescription> {
+    this.#era = "modern";
     const raw = await this.#send("server/discover", {}, {});
     const result = readResult("server/discover", raw, DiscoverResultSchema);
     const version = mutualVersion(result.supportedVersions);
     if (!version) throw new VersionNegotiationError(result.supportedVersions, SUPPORTED_PROTOCOL_VERSIONS);
     this.#protocolVersion = version;
-    this.#discovered = result;
-    return result;
+    this.#server = {
+      era: "modern",
+      protocolVersion: version,
+      supportedVersions: result.supportedVersions,
+      capabilities: result.capabilities,
+      serverInfo: result._meta?.[META.serverInfo],
+      instructions: result.instructions,
+    };
+    return this.#server;
+  }
+
+  /** Prior knowledge says 2026-07-28: no probe; the first request's answer confirms it (see #recover). */
+  #assumeModern(): ServerDescription {
+    this.#era = "modern";
+    this.#unconfirmed = true;
+    this.#protocolVersion = LATEST_PROTOCOL_VERSION;
+    this.#server = {
+      era: "modern",
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      supportedVersions: [LATEST_PROTOCOL_VERSION],
+      capabilities: undefined,
+      serverInfo: undefined,
+      instructions: undefined,
+    };
+    return this.#server;
+  }
+
+  async #openLegacy(): Promise<ServerDescription> {
+    this.#era = "legacy";
+    this.#unconfirmed = false;
+    const result: InitializeResult = await openLegacySession(
+      this.transport,
+      (method, params) => this.#send(method, params, {}),
+      this.#options.info ?? DEFAULT_INFO,
+      this.capabilities,
+    );
+    this.#sessionGeneration += 1;
+    this.#protocolVersion = result.protocolVersion;
+    this.#server = {
+      era: "legacy",
+      protocolVersion: result.protocolVersion,
+      supportedVersions: [result.protocolVersion],
+      capabilities: result.capabilities,
+      serverInfo: result.serverInfo,
+      instructions: result.instructions,
+    };
+    await this.#applyLogLevel();
+    return this.#server;
+  }
+
+  /** A 2025-era session sets the log level once, with logging/setLevel, where 2026-07-28 sends it per request. */
+  async #applyLogLevel(): Promise<void> {
+    const level = this.#options.logLevel;
+    if (level === undefined || !this.#server?.capabilities?.logging) return;
+    try {
+      await this.#send(LegacyMethod.setLevel, { level }, {});
+    } catch (error) {
+      this.#logger.warn(
+        describeError(error),
+        "the server refused logging/setLevel; its default level applies",
+      );
+    }
+  }
+
+  /** The session expired (404): one new session for every request that met the same expired one. */
+  async #reopen(generation: number): Promise<void> {
+    if (generation !== this.#sessionGeneration) return;
+    this.#reopening ??= this.#openLegacy().finally(() => {
+      this.#reopening = undefined;
+    });
+    await this.#reopening;
   }
 
   async #ready(signal: AbortSignal | undefined): Promise<void> {
-    if (!this.#discovered) await raceAbort(this.connect(), signal);
+    if (!this.#server) await raceAbort(this.connect(), signal);
+  }
+
+  #where(): string {
+    const transport = this.transport as { url?: URL; parameters?: { command?: string } };
+    return transport.url?.href ?? transport.parameters?.command ?? `the ${this.transport.kind} server`;
+  }
+
+  /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
+  #receive(message: JsonRpcNotification): void {
+    if (message.method === NotificationMethod.cancelled) {
+      const parsed = CancelledParamsSchema.safeParse(message.params);
+      if (parsed.success) this.#responder.cancel(parsed.data.requestId, parsed.data.reason);
+      return;
+    }
+    this.#notifications.route(message);
   }
 
   /**
-   * Sends one JSON-RPC request (a fresh id each time) and returns its result. Three answers are fixed
+   * 2025-era servers never answer input_required: they ask through requests on the session during the
+   * call, which the callbacks answer. Answers and requestState of a 2026-07-28 round mean nothing there.
+   */
+  #refuseRoundFields(method: string, options: { inputResponses?: unknown; requestState?: unknown }): void {
+    if (this.#era !== "legacy") return;
+    if (options.inputResponses === undefined && options.requestState === undefined) return;
+    throw new TypeError(
+      `${method} was given inputResponses or requestState, but ${this.#where()} speaks the 2025 era (${this.#protocolVersion}), which has no input_required rounds: the server asks through requests during the call and the onElicit, onSample and onListRoots callbacks answer them; call again without them`,
+    );
+  }
+
+  /**
+   * Sends one JSON-RPC request (a fresh id each time) and returns its result. Some answers are fixed
    * here and sent again once, with a new id: -32022 (switch to a version both speak), -32020 on a tool
-   * call (the tool's x-mcp-header annotations changed: list tools again) and a stream that broke off.
+   * call (the tool's x-mcp-header annotations changed: list tools again), a stream that broke off, a
+   * 2025-era session that expired (open a new one), and a 2025-era answer to a client that started
+   * in 2026-07-28 on prior knowledge (open a session).
    */
   async #send(
     method: string,
@@ -398,14 +635,18 @@ export class Client {
     const resent = new Set<string>();
     try {
       while (true) {
+        const legacy = this.#era === "legacy";
+        const sent: SentOn = { generation: this.#sessionGeneration, unconfirmed: this.#unconfirmed };
         const request: JsonRpcRequest = {
           jsonrpc: JSONRPC_VERSION,
           id: this.#nextId++,
           method,
-          params: { ...params, _meta: this.#envelope(options.meta, token) },
+          params: legacy
+            ? sessionParams(params, options.meta, token)
+            : { ...params, _meta: this.#envelope(options.meta, token) },
         };
         const headers =
-          method === "tools/call" && this.transport.kind === "http"
+          method === "tools/call" && this.transport.kind === "http" && !legacy
             ? this.#tools.headersFor(
                 String(params.name),
                 params.arguments as Record<string, unknown> | undefined,
@@ -414,9 +655,10 @@ export class Client {
         try {
           const response = await this.transport.request(request, { signal: options.signal, headers });
           if ("error" in response) throw toMcpError(response.error);
+          this.#unconfirmed = false;
           return response.result;
         } catch (error) {
-          if (!(await this.#recover(error, resent, headers !== undefined, options.signal))) throw error;
+          if (!(await this.#recover(error, resent, headers !== undefined, options.signal, sent))) throw error;
         }
       }
     } finally {
@@ -430,12 +672,32 @@ export class Client {
     resent: Set<string>,
     sentParamHeaders: boolean,
     signal: AbortSignal | undefined,
+    sent: SentOn,
   ): Promise<boolean> {
     const once = (kind: string): boolean => {
       if (resent.has(kind)) return false;
       resent.add(kind);
       return true;
     };
+    if (sent.unconfirmed && isLegacyAnswer(error) && once("era")) {
+      this.#reopening ??= this.#openLegacy().finally(() => {
+        this.#reopening = undefined;
+      });
+      try {
+        await raceAbort(this.#reopening, signal);
+      } catch (initializeFailure) {
+        // A 2026-07-28 server refusing initialize confirms the prior knowledge: the first error stands.
+        if (!isModernAnswer(initializeFailure)) throw initializeFailure;
+        this.#era = "modern";
+        return false;
+      }
+      return true;
+    }
+    if (this.#era === "legacy") {
+      if (!(error instanceof SessionExpiredError) || !once("session")) return false;
+      await raceAbort(this.#reopen(sent.generation), signal);
+      return true;
+    }
     if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && once("version")) {
       const supported = supportedVersionsOf(error.data);
       const version = mutualVersion(supported);
@@ -494,6 +756,24 @@ export class Client {
       pages += 1;
     } while (next !== undefined && pages < MAX_TOOL_PAGES);
   }
+}
+
+/** The session a request went out on: which 2025-era session, and whether the era was still a guess. */
+interface SentOn {
+  generation: number;
+  unconfirmed: boolean;
+}
+
+/** A 2025-era request's params: no envelope, `_meta` only for a progressToken or the caller's keys. */
+function sessionParams(
+  params: Record<string, unknown>,
+  extra: Record<string, unknown> | undefined,
+  progressToken: string | undefined,
+): Record<string, unknown> {
+  if (extra === undefined && progressToken === undefined) return params;
+  const meta: Record<string, unknown> = { ...extra };
+  if (progressToken !== undefined) meta.progressToken = progressToken;
+  return { ...params, _meta: meta };
 }
 
 function cursor(options: ListOptions): Record<string, unknown> {

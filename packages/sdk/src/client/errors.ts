@@ -105,9 +105,14 @@ export class VersionNegotiationError extends RoundtripError {
   readonly serverVersions: readonly string[];
   readonly clientVersions: readonly string[];
 
-  constructor(serverVersions: readonly string[], clientVersions: readonly string[]) {
+  constructor(
+    serverVersions: readonly string[],
+    clientVersions: readonly string[],
+    options: { detail?: string; cause?: unknown } = {},
+  ) {
     super(
-      `The server speaks protocol versions ${list(serverVersions)} and this client speaks ${list(clientVersions)}: there is no version in common; upgrade whichever side is older`,
+      `The server speaks protocol versions ${list(serverVersions)} and this client speaks ${list(clientVersions)}: there is no version in common; upgrade whichever side is older${options.detail ? ` (${options.detail})` : ""}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
     );
     this.serverVersions = serverVersions;
     this.clientVersions = clientVersions;

@@ -13,6 +13,7 @@ export type {
   SampleCallback,
 } from "./callbacks.js";
 export { Client, type ClientOptions, type ClientTarget, type ListOptions } from "./client.js";
+export type { EraChoice, ProtocolEra, ServerDescription } from "./era-negotiation.js";
 export {
   InputCallbackError,
   InputRequestUnsupportedError,
@@ -24,6 +25,7 @@ export {
 } from "./errors.js";
 export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
+export type { ListChangedHandler } from "./notification-router.js";
 export type {
   CarrierCall,
   CarrierParams,
@@ -34,12 +36,18 @@ export type {
   RoundsOutcome,
   SavedRound,
 } from "./rounds.js";
-export type { ClientTransport, TransportRequestOptions } from "./transport/client-transport.js";
+export type {
+  ClientTransport,
+  ServerRequestHandler,
+  ServerRequestOrigin,
+  TransportRequestOptions,
+} from "./transport/client-transport.js";
 export {
   type HttpClientOptions,
   HttpClientTransport,
   HttpStatusError,
   ResponseStreamClosedError,
+  SessionExpiredError,
 } from "./transport/http-client.js";
 export { MemoryClientTransport } from "./transport/memory-client.js";
 export { StdioClientTransport, type StdioServerParameters } from "./transport/stdio-client.js";

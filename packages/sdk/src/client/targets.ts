@@ -20,7 +20,7 @@ export function transportFor(
 ): ClientTransport {
   if (isInProcessServer(target)) return new MemoryClientTransport(target);
   if (typeof target === "string" || target instanceof URL)
-    return new HttpClientTransport(target, options.http);
+    return new HttpClientTransport(target, { logger: options.logger, ...options.http });
   if ("server" in target && isInProcessServer(target.server)) return new MemoryClientTransport(target.server);
   if ("request" in target && typeof target.request === "function") return target;
   return new StdioClientTransport({ logger: options.logger, ...(target as StdioServerParameters) });

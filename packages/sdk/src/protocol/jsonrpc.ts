@@ -95,8 +95,8 @@ export function isErrorResponse(message: JsonRpcResponse): message is JsonRpcErr
 export type ServerMessage =
   | { kind: "response"; message: JsonRpcResponse }
   | { kind: "notification"; message: JsonRpcNotification }
-  /** A server-to-client request, which 2026-07-28 forbids. */
-  | { kind: "request"; method: string }
+  /** A server-to-client request: 2026-07-28 forbids them, a 2025-era session answers them. */
+  | { kind: "request"; method: string; message: JsonRpcRequest }
   | { kind: "invalid" };
 
 export function classifyServerMessage(value: unknown): ServerMessage {
@@ -105,6 +105,9 @@ export function classifyServerMessage(value: unknown): ServerMessage {
     return { kind: "response", message: value as unknown as JsonRpcResponse };
   }
   if (typeof value.method !== "string") return { kind: "invalid" };
-  if ("id" in value) return { kind: "request", method: value.method };
+  if ("id" in value) {
+    if (!isRequestId(value.id)) return { kind: "invalid" };
+    return { kind: "request", method: value.method, message: value as unknown as JsonRpcRequest };
+  }
   return { kind: "notification", message: value as unknown as JsonRpcNotification };
 }

@@ -41,6 +41,7 @@ export type SdkErrorCode =
   | "ERR_VERSION_NEGOTIATION"
   | "ERR_HTTP_STATUS"
   | "ERR_RESPONSE_STREAM_CLOSED"
+  | "ERR_SESSION_EXPIRED"
   | OAuthErrorCode
   // server
   | "ERR_INVALID_TOKEN"

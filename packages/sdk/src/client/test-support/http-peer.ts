@@ -10,7 +10,7 @@ export interface SeenRequest {
 
 export interface HttpPeer {
   url: string;
-  /** Every POST, headers and parsed body, in arrival order. */
+  /** Every request, headers and parsed body (empty for GET and DELETE), in arrival order. */
   seen: SeenRequest[];
   close(): Promise<void>;
 }
@@ -24,7 +24,8 @@ async function listen(respond: Respond): Promise<HttpPeer> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString("utf8");
-    const request = { headers: req.headers, body: JSON.parse(text) as Record<string, unknown> };
+    // A GET or DELETE (2025-era sessions) has no body.
+    const request = { headers: req.headers, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
     seen.push(request);
     await respond(request, res, req);
   });

@@ -7,9 +7,24 @@ export interface TransportRequestOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
+/** Where a server-to-client request arrived: on the response stream of one of ours, or unrelated. */
+export interface ServerRequestOrigin {
+  /** The client request whose response stream carried it, when the transport can tell. */
+  relatedTo?: JsonRpcRequest;
+}
+
+/** Answers one server-to-client request; the transport delivers the response. */
+export type ServerRequestHandler = (
+  request: JsonRpcRequest,
+  origin: ServerRequestOrigin,
+) => Promise<JsonRpcResponse>;
+
 /**
  * How a Client reaches a server. One request in, its one response out; 2026-07-28 servers never send
  * requests, so a transport only has to surface the notifications that travel with a response.
+ *
+ * The optional members carry a 2025-era session (initialize, server-to-client requests, session
+ * headers); a transport without them speaks 2026-07-28 only.
  */
 export interface ClientTransport {
   /** "http", "stdio" or "memory": decides which transport-specific rules apply (headers on HTTP). */
@@ -18,6 +33,17 @@ export interface ClientTransport {
   /** Receives the progress and log notifications the server sends while it works. */
   onNotification?: (notification: JsonRpcNotification) => void;
   close(): Promise<void>;
+  /** Answers the requests a 2025-era server sends (elicitation, sampling, roots, ping). */
+  onRequest?: ServerRequestHandler;
+  /** Sends one notification to the server (2025-era sessions: initialized, cancelled, roots changed). */
+  notify?(message: JsonRpcNotification): Promise<void>;
+  /**
+   * Enters the 2025-era session that `initialize` just opened at `protocolVersion`: every later
+   * request carries the session's headers, and HTTP opens the stream for unrelated server messages.
+   */
+  startSession?(protocolVersion: string): void;
+  /** Ends the session (HTTP: DELETE) and forgets it; the transport stays usable for a new one. */
+  endSession?(): Promise<void>;
 }
 
 export function abortReason(signal: AbortSignal): unknown {

@@ -218,7 +218,16 @@ describe("HttpClientTransport against a scripted server", () => {
         json(res, 404, { jsonrpc: "2.0", id: body.id, error: { code: -32601, message: "Method not found" } }),
       ),
     );
-    await expect(new Client(peer.url).connect()).rejects.toBeInstanceOf(McpError);
+    const transport = new HttpClientTransport(peer.url);
+    await expect(transport.request({ jsonrpc: "2.0", id: 7, method: "server/discover" })).resolves.toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32601, message: "Method not found" },
+    });
+    // A Client pinned to 2026-07-28 reads the refusal as a 2025-era server and says what to do.
+    const error = await new Client(peer.url, { era: "modern" }).connect().catch((e: unknown) => e);
+    expect((error as Error).cause).toBeInstanceOf(McpError);
+    expect((error as Error).message).toContain('use era "auto"');
   });
 
   it("sends configured headers such as Authorization on every POST", async () => {

@@ -1,18 +1,31 @@
 import { parseBearerChallenge } from "../../protocol/auth/challenge.js";
 import { carrierTarget } from "../../protocol/carriers.js";
-import { encodeHeaderValue } from "../../protocol/http-headers.js";
+import { ErrorCode } from "../../protocol/errors.js";
+import { encodeHeaderValue, HEADER } from "../../protocol/http-headers.js";
 import { isRecord } from "../../protocol/is-record.js";
 import {
   classifyServerMessage,
+  errorResponse,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type ServerMessage,
 } from "../../protocol/jsonrpc.js";
-import { RoundtripError } from "../../protocol/roundtrip-error.js";
+import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
+import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { META } from "../../protocol/versions.js";
 import type { ClientAuthProvider } from "../auth-provider.js";
-import type { ClientTransport, TransportRequestOptions } from "./client-transport.js";
-import { readSseEvents } from "./sse-events.js";
+import type { ClientTransport, ServerRequestHandler, TransportRequestOptions } from "./client-transport.js";
+import { HttpStatusError, ResponseStreamClosedError, SessionExpiredError } from "./http-errors.js";
+import {
+  HttpSession,
+  parseJson,
+  readServerStream,
+  type SessionWire,
+  type StreamCursor,
+} from "./http-session.js";
+
+export { HttpStatusError, ResponseStreamClosedError, SessionExpiredError };
 
 type HeaderSource = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 
@@ -27,78 +40,49 @@ export interface HttpClientOptions {
    * Its header replaces an Authorization from `headers`.
    */
   auth?: ClientAuthProvider;
-}
-
-/** A non-2xx answer that carries no JSON-RPC error (authentication, a proxy, a missing endpoint). */
-export class HttpStatusError extends RoundtripError {
-  static readonly code = "ERR_HTTP_STATUS";
-  override readonly name = "HttpStatusError";
-  readonly code = HttpStatusError.code;
-  readonly status: number;
-  readonly headers: Headers;
-  /** The start of the response body, for diagnosis. */
-  readonly body: string;
-
-  constructor(
-    status: number,
-    statusText: string,
-    headers: Headers,
-    body: string,
-    url: string,
-    authConfigured = false,
-  ) {
-    const hint =
-      (status === 401 || status === 403) && authConfigured
-        ? "; the auth provider could not obtain credentials this server accepts (check the scopes and client it is configured with)"
-        : status === 401 || status === 403
-          ? "; the server wants credentials: pass an Authorization header in the transport's headers option, or an auth provider"
-          : status === 404 || status === 405
-            ? "; check that the URL is the server's MCP endpoint"
-            : "";
-    super(`HTTP ${status} ${statusText} from ${url}${hint}`);
-    this.status = status;
-    this.headers = headers;
-    this.body = body;
-  }
-}
-
-/** The response stream ended before the answer: 2026-07-28 has no resumption, the request must be re-sent. */
-export class ResponseStreamClosedError extends RoundtripError {
-  static readonly code = "ERR_RESPONSE_STREAM_CLOSED";
-  override readonly name = "ResponseStreamClosedError";
-  readonly code = ResponseStreamClosedError.code;
-  constructor(method: string) {
-    super(`The server closed the response stream of ${method} before answering; re-send the request`);
-  }
+  /** Where a 2025-era session's background stream reports trouble. */
+  logger?: Logger;
 }
 
 /**
- * Streamable HTTP (2026-07-28), client side, over fetch: one POST per request with the request metadata
- * headers, answered by either one JSON body or an SSE stream of notifications ending in the response.
- * Aborting the signal closes the request, which is how HTTP cancels.
+ * Streamable HTTP, client side, over fetch: one POST per request, answered by either one JSON body or
+ * an SSE stream of messages ending in the response. Aborting the signal closes the request, which is
+ * how HTTP cancels. 2026-07-28 requests carry the request metadata headers; once a 2025-era session
+ * starts, they carry its id and version instead, server requests on any stream are answered, and a
+ * response stream cut before its answer is resumed.
  */
 export class HttpClientTransport implements ClientTransport {
   readonly kind = "http";
   readonly url: URL;
   onNotification?: (notification: JsonRpcNotification) => void;
+  onRequest?: ServerRequestHandler;
   readonly #fetch: typeof fetch;
   readonly #headers: HeaderSource | undefined;
   readonly #auth: ClientAuthProvider | undefined;
+  readonly #logger: Logger;
+  #session: HttpSession | undefined;
+  /** The Mcp-Session-Id of the last initialize response, until startSession adopts it. */
+  #offeredSessionId: string | undefined;
 
   constructor(url: string | URL, options: HttpClientOptions = {}) {
     this.url = new URL(url);
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#headers = options.headers;
     this.#auth = options.auth;
+    this.#logger = options.logger ?? stderrLogger;
+  }
+
+  /** The 2025-era session's id, once the server assigned one. */
+  get sessionId(): string | undefined {
+    return this.#session?.id;
   }
 
   async request(request: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
     // The body is a string, so a refused request can be sent again unchanged once credentials improve.
     const body = JSON.stringify(request);
+    const session = this.#session;
     for (let attempt = 1; ; attempt++) {
-      const headers = await this.#requestHeaders(request, options.headers);
-      const authorization = await this.#auth?.authorization(this.url, options.signal);
-      if (authorization !== undefined) headers.set("authorization", authorization);
+      const headers = await this.#requestHeaders(request, options.headers, options.signal);
       const response = await this.#fetch(this.url, {
         method: "POST",
         headers,
@@ -128,14 +112,64 @@ export class HttpClientTransport implements ClientTransport {
           );
         }
       }
-      return this.#answer(response, request);
+      if (session?.id !== undefined && status === 404) {
+        await response.body?.cancel();
+        if (this.#session === session) this.#session = undefined;
+        session.drop();
+        throw new SessionExpiredError(this.url.href);
+      }
+      if (request.method === LegacyMethod.initialize) {
+        this.#offeredSessionId = response.headers.get(HEADER.sessionId) ?? undefined;
+      }
+      return this.#answer(response, request, options.signal);
     }
   }
 
-  async #answer(response: Response, request: JsonRpcRequest): Promise<JsonRpcResponse> {
+  async notify(message: JsonRpcNotification): Promise<void> {
+    if (this.#session) return this.#session.send(message);
+    const headers = await this.#baseHeaders();
+    headers.set("content-type", "application/json");
+    headers.set("accept", "application/json, text/event-stream");
+    const response = await this.#fetch(this.url, { method: "POST", headers, body: JSON.stringify(message) });
+    await response.body?.cancel();
+  }
+
+  startSession(protocolVersion: string): void {
+    this.#session?.drop();
+    const session = new HttpSession(this.#wire, this.#offeredSessionId, protocolVersion);
+    this.#offeredSessionId = undefined;
+    this.#session = session;
+    session.listen();
+  }
+
+  async endSession(): Promise<void> {
+    const session = this.#session;
+    this.#session = undefined;
+    await session?.end();
+  }
+
+  async close(): Promise<void> {
+    await this.endSession();
+  }
+
+  get #wire(): SessionWire {
+    return {
+      url: this.url,
+      fetch: (input, init) => this.#fetch(input, init),
+      logger: this.#logger,
+      baseHeaders: (signal) => this.#baseHeaders(signal),
+      deliver: (message, relatedTo) => this.#deliver(message, relatedTo),
+    };
+  }
+
+  async #answer(
+    response: Response,
+    request: JsonRpcRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonRpcResponse> {
     const type = response.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
     if (response.ok && type === "text/event-stream" && response.body) {
-      return this.#readStream(response.body, request);
+      return this.#readStream(response.body, request, signal);
     }
     const text = await response.text();
     const body = parseJson(text);
@@ -161,46 +195,85 @@ export class HttpClientTransport implements ClientTransport {
     );
   }
 
-  async close(): Promise<void> {}
+  async #baseHeaders(signal?: AbortSignal): Promise<Headers> {
+    const configured = typeof this.#headers === "function" ? await this.#headers() : this.#headers;
+    const headers = new Headers(configured);
+    const authorization = await this.#auth?.authorization(this.url, signal);
+    if (authorization !== undefined) headers.set("authorization", authorization);
+    return headers;
+  }
 
   async #requestHeaders(
     request: JsonRpcRequest,
     extra: TransportRequestOptions["headers"],
+    signal: AbortSignal | undefined,
   ): Promise<Headers> {
-    const configured = typeof this.#headers === "function" ? await this.#headers() : this.#headers;
-    const headers = new Headers(configured);
+    const headers = await this.#baseHeaders(signal);
     headers.set("content-type", "application/json");
     headers.set("accept", "application/json, text/event-stream");
+    if (this.#session) {
+      this.#session.apply(headers);
+      return headers;
+    }
     const meta = request.params?._meta;
     const version = isRecord(meta) ? meta[META.protocolVersion] : undefined;
-    if (typeof version === "string") headers.set("mcp-protocol-version", version);
-    headers.set("mcp-method", request.method);
+    if (typeof version === "string") headers.set(HEADER.protocolVersion, version);
+    headers.set(HEADER.method, request.method);
     const name = carrierTarget(request.method, request.params);
-    if (name !== undefined) headers.set("mcp-name", encodeHeaderValue(name));
+    if (name !== undefined) headers.set(HEADER.name, encodeHeaderValue(name));
     for (const [key, value] of Object.entries(extra ?? {})) headers.set(key, value);
     return headers;
   }
 
-  async #readStream(body: ReadableStream<Uint8Array>, request: JsonRpcRequest): Promise<JsonRpcResponse> {
-    for await (const event of readSseEvents(body)) {
-      if (event.event !== "message") continue;
-      const received = classifyServerMessage(parseJson(event.data));
-      if (received.kind === "notification") this.onNotification?.(received.message);
-      else if (
-        received.kind === "response" &&
-        (received.message.id === request.id || received.message.id === undefined)
+  async #readStream(
+    body: ReadableStream<Uint8Array>,
+    request: JsonRpcRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonRpcResponse> {
+    let answer: JsonRpcResponse | undefined;
+    const cursor: StreamCursor = {};
+    await readServerStream(body, cursor, (message) => {
+      if (
+        message.kind === "response" &&
+        (message.message.id === request.id || message.message.id === undefined)
       ) {
-        return received.message;
+        answer = message.message;
+        return true;
       }
-    }
+      this.#deliver(message, request);
+      return false;
+    });
+    if (answer) return answer;
+    // A 2025-era server that gave its stream event ids can replay what we missed.
+    const session = this.#session;
+    if (session && cursor.lastEventId !== undefined) return session.resume(request, cursor, signal);
     throw new ResponseStreamClosedError(request.method);
   }
-}
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+  #deliver(message: ServerMessage, relatedTo: JsonRpcRequest | undefined): void {
+    if (message.kind === "notification") this.onNotification?.(message.message);
+    else if (message.kind === "request") this.#serve(message.message, relatedTo);
+  }
+
+  /** Answers a server request on the session; its response is POSTed, never awaited by the stream. */
+  #serve(request: JsonRpcRequest, relatedTo: JsonRpcRequest | undefined): void {
+    const session = this.#session;
+    const handler = this.onRequest;
+    const answered: Promise<JsonRpcResponse> = handler
+      ? handler(request, relatedTo ? { relatedTo } : {})
+      : Promise.resolve(
+          errorResponse(request.id, {
+            code: ErrorCode.MethodNotFound,
+            message: `This client answers no server requests (${request.method})`,
+          }),
+        );
+    answered
+      .then((response) => (session ?? this.#session)?.send(response))
+      .catch((error: unknown) =>
+        this.#logger.warn(
+          { ...describeError(error), method: request.method },
+          "could not answer the server's request",
+        ),
+      );
   }
 }

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { ErrorCode } from "../../protocol/errors.js";
 import {
   classifyServerMessage,
+  errorResponse,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -11,7 +13,12 @@ import {
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
 import { NotificationMethod } from "../../protocol/schemas/notifications.js";
-import { abortReason, type ClientTransport, type TransportRequestOptions } from "./client-transport.js";
+import {
+  abortReason,
+  type ClientTransport,
+  type ServerRequestHandler,
+  type TransportRequestOptions,
+} from "./client-transport.js";
 
 export interface StdioServerParameters {
   command: string;
@@ -36,12 +43,14 @@ const DEFAULT_GRACE_MS = 2000;
 /**
  * Runs the server as a child process and speaks newline-delimited JSON-RPC on its stdin/stdout. The
  * process is started by the first request; aborting a request sends `notifications/cancelled`;
- * `close()` closes stdin, then sends SIGTERM, then SIGKILL, each after a grace period.
+ * `close()` closes stdin, then sends SIGTERM, then SIGKILL, each after a grace period. On a 2025-era
+ * session the server's requests (elicitation, sampling, roots, ping) are answered on stdin.
  */
 export class StdioClientTransport implements ClientTransport {
   readonly kind = "stdio";
   readonly parameters: StdioServerParameters;
   onNotification?: (notification: JsonRpcNotification) => void;
+  onRequest?: ServerRequestHandler;
   readonly #pending = new Map<RequestId, Pending>();
   readonly #logger: Logger;
   #child: ChildProcess | undefined;
@@ -95,6 +104,17 @@ export class StdioClientTransport implements ClientTransport {
       this.#write(request);
     });
   }
+
+  async notify(message: JsonRpcNotification): Promise<void> {
+    this.#start();
+    if (this.#failure) throw this.#failure;
+    this.#write(message);
+  }
+
+  /** A stdio session is the process itself: nothing to add to its messages. */
+  startSession(): void {}
+
+  async endSession(): Promise<void> {}
 
   async close(): Promise<void> {
     const child = this.#child;
@@ -162,12 +182,29 @@ export class StdioClientTransport implements ClientTransport {
       this.onNotification?.(received.message);
       return;
     }
-    if (received.kind === "request") {
-      this.#logger.warn(
-        { method: received.method },
-        "stdio server sent a request, which 2026-07-28 forbids; ignored",
+    if (received.kind === "request") this.#serve(received.message);
+  }
+
+  #serve(request: JsonRpcRequest): void {
+    const handler = this.onRequest;
+    if (!handler) {
+      this.#logger.warn({ method: request.method }, "stdio server sent a request this client cannot answer");
+      this.#write(
+        errorResponse(request.id, {
+          code: ErrorCode.MethodNotFound,
+          message: `This client answers no server requests (${request.method})`,
+        }),
       );
+      return;
     }
+    handler(request, {}).then(
+      (response) => this.#write(response),
+      (error: unknown) =>
+        this.#logger.warn(
+          { ...describeError(error), method: request.method },
+          "could not answer the server's request",
+        ),
+    );
   }
 
   #write(message: JsonRpcMessage): void {
