@@ -161,7 +161,7 @@ describe("a 2025-11-25 client (official SDK v1) on the reference server", () => 
     const { client } = await legacyClient(toolsOnlyToken);
     await expect(
       client.callTool({ name: "deploy", arguments: { service: "api", env: "staging" } }),
-    ).rejects.toThrow(/403|insufficient_scope/);
+    ).rejects.toThrow(/lacks .mcp:deploy./);
     // The same session still serves what the token allows.
     expect(textOf(await client.callTool({ name: "list_workspace", arguments: {} }))).toMatch(/^The client/);
   });

@@ -8,15 +8,31 @@ import { elicitAnswer, sampleAnswer } from "./ask-flow.js";
  * - `add`: one round, no questions;
  * - `register`: two forms, the second quoting the first answer;
  * - `summarize`: one sampling request;
- * - `workspace`: the client's roots.
+ * - `workspace`: the client's roots;
+ * - `approve`: a URL-mode elicitation (the user opens a page; the answer only says whether they went).
  */
 
 export const ADD = "add";
 export const REGISTER = "register";
 export const SUMMARIZE = "summarize";
 export const WORKSPACE = "workspace";
+export const APPROVE = "approve";
 
-export const SCENARIO_TOOLS: readonly string[] = ["add", "ask", "register", "summarize", "workspace"];
+export const SCENARIO_TOOLS: readonly string[] = [
+  "add",
+  "approve",
+  "ask",
+  "register",
+  "summarize",
+  "workspace",
+];
+
+export const APPROVAL_URL = "https://approvals.roundtrip.test/changes/42";
+export const APPROVAL_MESSAGE = "Change 42 needs your approval: open the review page";
+/** What `approve` answers for an elicitation action. */
+export function approvalText(action: string): string {
+  return `approval: ${action}`;
+}
 
 export function addText(a: number, b: number): string {
   return String(a + b);

@@ -28,6 +28,9 @@ export const ALL_CAPABILITIES: readonly Capability[] = ["elicitation", "sampling
 export interface ElicitationSeen {
   message: string;
   mode: string;
+  /** URL mode: the page, and the id 2025-11-25 requires the server to give it. */
+  url?: string;
+  elicitationId?: string;
   /** Aborted when the server cancels its request (notifications/cancelled). */
   signal: AbortSignal;
 }
@@ -77,13 +80,24 @@ function capabilitiesOf(wanted: readonly Capability[]) {
 interface ElicitParamsLike {
   message: string;
   mode?: string;
+  url?: string;
+  elicitationId?: string;
   requestedSchema?: { properties?: Record<string, unknown> };
 }
 
 function elicitWith(options: LegacyClientOptions) {
   return async (params: ElicitParamsLike, signal: AbortSignal) => {
     const mode = params.mode ?? "form";
-    if (options.onElicit) return options.onElicit({ message: params.message, mode, signal });
+    if (options.onElicit) {
+      const { message, url, elicitationId } = params;
+      return options.onElicit({
+        message,
+        mode,
+        signal,
+        ...(url ? { url } : {}),
+        ...(elicitationId ? { elicitationId } : {}),
+      });
+    }
     if (mode === "url") return { action: "accept" };
     return { action: "accept", content: formAnswer(params.message, params.requestedSchema) };
   };

@@ -10,7 +10,11 @@ import * as z from "zod";
 import { ANSWER_SCHEMA, askByPush, PROMPT, type Question, TEMPLATE, TOOL } from "./ask-flow.js";
 import {
   ADD,
+  APPROVAL_MESSAGE,
+  APPROVAL_URL,
+  APPROVE,
   addText,
+  approvalText,
   CONFIRM_SCHEMA,
   confirmQuestion,
   firstMessageText,
@@ -35,6 +39,7 @@ import { listenSessionful, type SessionfulServer } from "./sessionful.js";
 
 /** The three ways these servers put a question to the client, tied to the call that asks. */
 interface Asker {
+  elicitUrl(message: string, url: string): Promise<{ action: string }>;
   elicit(
     message: string,
     requestedSchema: typeof NAME_SCHEMA | typeof CONFIRM_SCHEMA | typeof ANSWER_SCHEMA,
@@ -56,6 +61,9 @@ const scenario = {
   },
   async summarize(text: string, ask: Asker): Promise<string> {
     return summaryText(firstMessageText([await ask.sample(summarizePrompt(text))]));
+  },
+  async approve(ask: Asker): Promise<string> {
+    return approvalText((await ask.elicitUrl(APPROVAL_MESSAGE, APPROVAL_URL)).action);
   },
   async workspace(ask: Asker): Promise<string> {
     return rootsText((await ask.roots()).roots);
@@ -83,6 +91,11 @@ interface PushingServer {
 function askerFor(server: PushingServer, relatedRequestId: string | number): Asker {
   const options = { relatedRequestId };
   return {
+    // 2025-11-25 names each URL elicitation, so that a completion notice can point at it.
+    elicitUrl: (message, url) =>
+      server.elicitInput({ mode: "url", message, url, elicitationId: randomUUID() }, options) as ReturnType<
+        Asker["elicitUrl"]
+      >,
     elicit: (message, requestedSchema) =>
       server.elicitInput({ mode: "form", message, requestedSchema }, options) as ReturnType<Asker["elicit"]>,
     sample: (value) =>
@@ -110,6 +123,7 @@ function v1Server(): V1McpServer {
     text(await scenario.summarize(args.text, asker(extra.requestId))),
   );
   server.registerTool(WORKSPACE, {}, async (extra) => text(await scenario.workspace(asker(extra.requestId))));
+  server.registerTool(APPROVE, {}, async (extra) => text(await scenario.approve(asker(extra.requestId))));
   server.registerPrompt(PROMPT, { argsSchema: { rounds: z.string() } }, async ({ rounds }, extra) =>
     userMessage(await scenario.ask(Number(rounds), asker(extra.requestId))),
   );
@@ -147,6 +161,7 @@ function v2Server(): V2McpServer {
     text(await scenario.summarize(args.text, asker(ctx.mcpReq.id))),
   );
   server.registerTool(WORKSPACE, {}, async (ctx) => text(await scenario.workspace(asker(ctx.mcpReq.id))));
+  server.registerTool(APPROVE, {}, async (ctx) => text(await scenario.approve(asker(ctx.mcpReq.id))));
   server.registerPrompt(PROMPT, { argsSchema: z.object({ rounds: z.string() }) }, async ({ rounds }, ctx) =>
     userMessage(await scenario.ask(Number(rounds), asker(ctx.mcpReq.id))),
   );

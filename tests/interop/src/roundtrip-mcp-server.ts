@@ -1,6 +1,7 @@
 import {
   ask,
   createNodeHandler,
+  elicitUrl,
   inputRequired,
   inputResponse,
   listRoots,
@@ -12,7 +13,11 @@ import * as z from "zod";
 import { PROMPT, TEMPLATE, TOOL } from "./ask-flow.js";
 import {
   ADD,
+  APPROVAL_MESSAGE,
+  APPROVAL_URL,
+  APPROVE,
   addText,
+  approvalText,
   confirmQuestion,
   firstMessageText,
   nameQuestion,
@@ -30,7 +35,7 @@ import { Tally } from "./tally.js";
 
 /**
  * The bridge scenario on Roundtrip's McpServer, with the defaults a user gets (sealed state, both eras
- * on one endpoint): hand-built rounds (`ask`, the prompt, the template, `workspace`) and resolvers
+ * on one endpoint): hand-built rounds (`ask`, the prompt, the template, `workspace`, `approve`) and resolvers
  * (`register`, `summarize`), so a 2025-era client exercises both channels through the bridge.
  */
 
@@ -90,6 +95,14 @@ export function scenarioMcpServer(onCall?: (name: string) => void): ScenarioServ
     const answer = inputResponse(ctx.inputResponses, "roots");
     if (answer.kind !== "roots") return inputRequired({ inputRequests: { roots: listRoots() } });
     return rootsText(answer.roots);
+  });
+  mcp.tool(APPROVE, {}, (_args, ctx) => {
+    count(APPROVE);
+    const answer = inputResponse(ctx.inputResponses, "approval");
+    if (answer.kind === "accepted") return approvalText("accept");
+    if (answer.kind === "declined") return approvalText("decline");
+    if (answer.kind === "cancelled") return approvalText("cancel");
+    return inputRequired({ inputRequests: { approval: elicitUrl(APPROVAL_MESSAGE, APPROVAL_URL) } });
   });
   mcp.prompt(PROMPT, { input: z.object({ rounds: z.string() }) }, ({ rounds }, ctx) => {
     count(PROMPT);

@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { elicitAnswer, expectedText, PROMPT, TOOL } from "../src/ask-flow.js";
 import {
   ADD,
+  APPROVAL_MESSAGE,
+  APPROVAL_URL,
+  APPROVE,
+  approvalText,
   confirmQuestion,
   expectedRegisterText,
   expectedSummaryText,
@@ -109,6 +113,20 @@ describe.each(PEERS)("$name → Roundtrip McpServer", (peer) => {
     const result = await client.callTool(REGISTER, { user: "ada" });
     expect(textOf(result)).toBe(expectedRegisterText("ada"));
     expect(asked).toEqual([nameQuestion("ada"), confirmQuestion(elicitAnswer(nameQuestion("ada")))]);
+  });
+
+  it("asks a URL-mode elicitation, named by the elicitationId 2025-11-25 requires", async () => {
+    const seen: ElicitationSeen[] = [];
+    const { client } = await connect({
+      onElicit: async (elicitation) => {
+        seen.push(elicitation);
+        return { action: "accept" };
+      },
+    });
+    expect(textOf(await client.callTool(APPROVE, {}))).toBe(approvalText("accept"));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ mode: "url", message: APPROVAL_MESSAGE, url: APPROVAL_URL });
+    expect(seen[0]?.elicitationId).toMatch(/^\S+$/);
   });
 
   it("samples through the bridge", async () => {

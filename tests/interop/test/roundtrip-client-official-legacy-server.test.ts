@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { elicitAnswer, expectedText, PROMPT, sampleAnswer, TOOL } from "../src/ask-flow.js";
 import {
   ADD,
+  APPROVAL_MESSAGE,
+  APPROVAL_URL,
+  APPROVE,
+  approvalText,
   confirmQuestion,
   expectedRegisterText,
   expectedSummaryText,
@@ -101,6 +105,21 @@ describe.each([
     });
     expect(textOf(await roundtrip.callTool(REGISTER, { user: "ada" }))).toBe(expectedRegisterText("ada"));
     expect(asked).toEqual([nameQuestion("ada"), confirmQuestion(elicitAnswer(nameQuestion("ada")))]);
+  });
+
+  it("answers a URL-mode elicitation the server pushes", async () => {
+    const seen: ElicitParams[] = [];
+    const roundtrip = client({
+      ...callbacks,
+      onElicit: (params) => {
+        seen.push(params);
+        return onElicit(params);
+      },
+    });
+    expect(textOf(await roundtrip.callTool(APPROVE, {}))).toBe(approvalText("accept"));
+    expect(seen).toEqual([
+      expect.objectContaining({ mode: "url", message: APPROVAL_MESSAGE, url: APPROVAL_URL }),
+    ]);
   });
 
   it("answers the server's sampling request", async () => {
