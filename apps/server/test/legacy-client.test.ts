@@ -136,14 +136,6 @@ describe("a 2025-11-25 client (official SDK v1) on the reference server", () => 
     );
     expect(asked.splice(0).map((entry) => entry.kind)).toEqual(["sampling", "roots"]);
 
-    const deployed = await client.callTool({ name: "deploy", arguments: { service: "api", env: "staging" } });
-    const release = /rel-[0-9a-f]{8}/.exec(asked[0]?.message ?? "")?.[0];
-    expect(textOf(deployed)).toBe(`Deployed ${release} of api to staging`);
-    expect(asked.splice(0)).toEqual([
-      { kind: "form", message: `Deploy api (release ${release}) to staging?` },
-      { kind: "url", message: `https://mcp.roundtrip.test/approvals/${release}` },
-    ]);
-
     const prompt = await client.getPrompt({ name: "incident_brief", arguments: { service: "api" } });
     expect(textOf(prompt)).toMatch(/^Write a sev1 incident brief for api: /);
     const status = await client.readResource({ uri: "status://api" });
@@ -151,6 +143,14 @@ describe("a 2025-11-25 client (official SDK v1) on the reference server", () => 
     expect(asked.splice(0)).toEqual([
       { kind: "form", message: "How severe is the incident on api?" },
       { kind: "form", message: "Status of api over which window?" },
+    ]);
+
+    const deployed = await client.callTool({ name: "deploy", arguments: { service: "api", env: "staging" } });
+    const release = /rel-[0-9a-f]{8}/.exec(asked[0]?.message ?? "")?.[0];
+    expect(textOf(deployed)).toBe(`Deployed ${release} of api to staging`);
+    expect(asked.splice(0)).toEqual([
+      { kind: "form", message: `Deploy api (release ${release}) to staging?` },
+      { kind: "url", message: `https://mcp.roundtrip.test/approvals/${release}` },
     ]);
 
     await transport.terminateSession();
