@@ -1,32 +1,40 @@
 import { checksWith, scenarioPassed, tally } from "./conformance-cli.js";
-import { REVISION, runServerConformance } from "./server-run.js";
+import { REVISIONS, type Revision, runServerConformance } from "./server-run.js";
 
 /**
- * `pnpm conformance:server`: the official suite against Roundtrip's fixture server. Extra arguments
- * go to the CLI (e.g. `-o results/server` to keep the per-scenario checks, or `--verbose`).
+ * `pnpm conformance:server`: the official suite against Roundtrip's fixture server, once per
+ * requirement set (2026-07-28, and 2025-11-25 for the legacy clients served on the same endpoint).
+ * Extra arguments go to the CLI (e.g. `--verbose`).
  */
 
-const outcome = await runServerConformance({ echo: true, extraArgs: process.argv.slice(2) });
-const required = tally(outcome.required);
-const unscored = tally(outcome.unscored);
+async function runSet(revision: Revision): Promise<boolean> {
+  const outcome = await runServerConformance({ revision, echo: true, extraArgs: process.argv.slice(2) });
+  const required = tally(outcome.required);
+  const unscored = tally(outcome.unscored);
 
-console.log(`\n=== Roundtrip server conformance, requirement set ${REVISION} ===`);
-console.log(
-  `Required scenarios: ${required.scenariosPassed} passed, ${required.scenariosFailed + outcome.missing.length} failed (of ${outcome.requirements.server.length})`,
-);
-console.log(
-  `Required checks: ${required.checksPassed} passed, ${required.checksFailed} failed, ${required.warnings} warnings`,
-);
-for (const result of outcome.required.filter((result) => !scenarioPassed(result))) {
-  for (const check of checksWith(result, "FAILURE")) {
-    console.log(`  ✗ ${result.scenario} / ${check.id}: ${check.errorMessage ?? check.description ?? ""}`);
+  console.log(`\n=== Roundtrip server conformance, requirement set ${revision} ===`);
+  console.log(
+    `Required scenarios: ${required.scenariosPassed} passed, ${required.scenariosFailed + outcome.missing.length} failed (of ${outcome.requirements.server.length})`,
+  );
+  console.log(
+    `Required checks: ${required.checksPassed} passed, ${required.checksFailed} failed, ${required.warnings} warnings`,
+  );
+  for (const result of outcome.required.filter((result) => !scenarioPassed(result))) {
+    for (const check of checksWith(result, "FAILURE")) {
+      console.log(`  ✗ ${result.scenario} / ${check.id}: ${check.errorMessage ?? check.description ?? ""}`);
+    }
   }
-}
-for (const name of outcome.missing) console.log(`  ✗ ${name}: no results were written`);
-console.log(
-  `Not scored: ${unscored.scenariosPassed} passed, ${unscored.scenariosFailed} failed (${outcome.unscored.length} run)`,
-);
-console.log(`Results: ${outcome.run.outputDir}`);
+  for (const name of outcome.missing) console.log(`  ✗ ${name}: no results were written`);
+  console.log(
+    `Not scored: ${unscored.scenariosPassed} passed, ${unscored.scenariosFailed} failed (${outcome.unscored.length} run)`,
+  );
+  console.log(`Results: ${outcome.run.outputDir}`);
 
-const failed = outcome.run.exitCode !== 0 || required.scenariosFailed > 0 || outcome.missing.length > 0;
-process.exitCode = failed ? outcome.run.exitCode || 1 : 0;
+  return outcome.run.exitCode === 0 && required.scenariosFailed === 0 && outcome.missing.length === 0;
+}
+
+let allPassed = true;
+for (const revision of REVISIONS) {
+  if (!(await runSet(revision))) allPassed = false;
+}
+process.exitCode = allPassed ? 0 : 1;

@@ -2,7 +2,10 @@ import { type ConformanceRun, runConformance, type ScenarioResult } from "./conf
 import { listRequirements, type Requirements } from "./requirements.js";
 import { type FixtureListenOptions, startFixture } from "./server-fixture/http.js";
 
-export const REVISION = "2026-07-28";
+/** The requirement sets the server is judged by: the current revision, and the 2025 era it also serves. */
+export const REVISIONS = ["2026-07-28", "2025-11-25"] as const;
+export type Revision = (typeof REVISIONS)[number];
+export const REVISION: Revision = "2026-07-28";
 
 export interface ServerConformance {
   requirements: Requirements;
@@ -22,6 +25,8 @@ export interface ServerRunOptions {
   /** The requirement set, when the caller already listed it. */
   requirements?: Requirements;
   fixture?: FixtureListenOptions;
+  /** Which requirement set to run. Default: the current revision. */
+  revision?: Revision;
 }
 
 /**
@@ -29,11 +34,12 @@ export interface ServerRunOptions {
  * requirement set and no expected-failures baseline, and stops the fixture again.
  */
 export async function runServerConformance(options: ServerRunOptions = {}): Promise<ServerConformance> {
-  const requirements = options.requirements ?? (await listRequirements(REVISION));
+  const revision = options.revision ?? REVISION;
+  const requirements = options.requirements ?? (await listRequirements(revision));
   const fixture = await startFixture(options.fixture);
   try {
     const run = await runConformance(
-      ["server", "--url", fixture.url, "--requirements", REVISION, ...(options.extraArgs ?? [])],
+      ["server", "--url", fixture.url, "--requirements", revision, ...(options.extraArgs ?? [])],
       { echo: options.echo ?? false, ...(options.outputDir ? { outputDir: options.outputDir } : {}) },
     );
     const byScenario = new Map(run.scenarios.map((result) => [result.scenario, result]));

@@ -6,30 +6,16 @@ import { silentLogger } from "@roundtrip/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Check, checksWith, type ScenarioResult } from "../src/conformance-cli.js";
 import { listRequirements } from "../src/requirements.js";
-import { REVISION, runServerConformance, type ServerConformance } from "../src/server-run.js";
+import { REVISIONS, runServerConformance, type ServerConformance } from "../src/server-run.js";
 
 /**
- * The official conformance suite judges Roundtrip's server: one run of the revision's frozen
- * requirement set against the fixture, then one test per scenario. The scenario list comes from the
- * suite itself, so a scenario the pinned suite adds is a new test here, not a silent gap.
+ * The official conformance suite judges Roundtrip's server: for each requirement set (2026-07-28,
+ * and 2025-11-25, whose clients the same endpoint serves on sessions), one run of the frozen set
+ * against the fixture, then one test per scenario. The scenario list comes from the suite itself, so
+ * a scenario the pinned suite adds is a new test here, not a silent gap.
  */
 
-const requirements = await listRequirements(REVISION);
-const pending = requirements.notScored.filter(
-  (entry) => entry.leg === "server" && entry.reason === "pending",
-);
-
-let outcome: ServerConformance;
-
-beforeAll(async () => {
-  // Quiet: the fixture's deliberately failing tool would log a warning on every run.
-  outcome = await runServerConformance({ requirements, fixture: { logger: silentLogger } });
-}, 180_000);
-
-afterAll(async () => {
-  // A failed run keeps its per-scenario checks.json for inspection; the assertions name the folder.
-  if (outcome?.run.exitCode === 0) await rm(outcome.run.outputDir, { recursive: true, force: true });
-});
+const requirementSets = await Promise.all(REVISIONS.map((revision) => listRequirements(revision)));
 
 /** The folder of the Node 22 package the CLI runs on, when it is installed. */
 function node22Package(): string | undefined {
@@ -40,7 +26,7 @@ function node22Package(): string | undefined {
   }
 }
 
-function resultFor(scenario: string): ScenarioResult {
+function resultFor(outcome: ServerConformance, scenario: string): ScenarioResult {
   const result = outcome.run.scenarios.find((entry) => entry.scenario === scenario);
   if (!result) throw new Error(`the suite wrote no results for ${scenario} under ${outcome.run.outputDir}`);
   return result;
@@ -50,8 +36,8 @@ function describeChecks(checks: readonly Check[]): string[] {
   return checks.map((check) => `${check.id}: ${check.errorMessage ?? check.description ?? ""}`);
 }
 
-function expectPassed(scenario: string): void {
-  const result = resultFor(scenario);
+function expectPassed(outcome: ServerConformance, scenario: string): void {
+  const result = resultFor(outcome, scenario);
   expect(result.checks.length, "the scenario ran no checks").toBeGreaterThan(0);
   expect(describeChecks(checksWith(result, "FAILURE"))).toEqual([]);
   const wire = result.checks.filter(
@@ -60,48 +46,70 @@ function expectPassed(scenario: string): void {
   expect(describeChecks(wire)).toEqual([]);
 }
 
-describe(`official conformance suite, server requirement set ${REVISION}`, () => {
-  it("exits 0 without an expected-failures baseline", () => {
-    const context = `results in ${outcome.run.outputDir}\n${outcome.run.stdout.slice(-4000)}`;
-    expect(outcome.run.exitCode, context).toBe(0);
-  });
-
-  it("serves the fixture on the Node that runs the tests: only the CLI runs on the packaged Node 22", () => {
-    // The fixture runs in this process. pnpm links the Node 22 package's binary into this package's
-    // .bin, first on PATH, so a script that starts vitest or tsx by name would test Node 22 instead.
-    const packaged = node22Package();
-    if (packaged === undefined) return;
-    expect(realpathSync(process.execPath).startsWith(`${packaged}/`), process.execPath).toBe(false);
-  });
-
-  it("writes results for every required scenario", () => {
-    expect(requirements.server.length).toBeGreaterThan(0);
-    expect(outcome.missing).toEqual([]);
-  });
-
-  it("validates what the fixture sends against the revision's JSON schema", () => {
-    const validated = outcome.required.filter((result) =>
-      result.checks.some((check) => check.id === "wire-schema-valid" && check.status === "SUCCESS"),
+describe.each(requirementSets)(
+  "official conformance suite, server requirement set $revision",
+  (requirements) => {
+    const pending = requirements.notScored.filter(
+      (entry) => entry.leg === "server" && entry.reason === "pending",
     );
-    expect(validated.length).toBeGreaterThan(0);
-  });
+    let outcome: ServerConformance;
 
-  it("meets the SHOULD-level checks of required scenarios too (no warnings)", () => {
-    const warnings = outcome.required.flatMap((result) =>
-      describeChecks(checksWith(result, "WARNING")).map((line) => `${result.scenario} / ${line}`),
-    );
-    expect(warnings).toEqual([]);
-  });
+    beforeAll(async () => {
+      // Quiet: the fixture's deliberately failing tool would log a warning on every run.
+      outcome = await runServerConformance({
+        revision: requirements.revision as (typeof REVISIONS)[number],
+        requirements,
+        fixture: { logger: silentLogger },
+      });
+    }, 180_000);
 
-  describe("required scenarios", () => {
-    for (const scenario of requirements.server) {
-      it(scenario, () => expectPassed(scenario));
-    }
-  });
+    afterAll(async () => {
+      // A failed run keeps its per-scenario checks.json for inspection; the assertions name the folder.
+      if (outcome?.run.exitCode === 0) await rm(outcome.run.outputDir, { recursive: true, force: true });
+    });
 
-  describe("pending scenarios (run but not scored by the suite; the fixture serves them)", () => {
-    for (const { scenario } of pending) {
-      it(scenario, () => expectPassed(scenario));
-    }
-  });
-});
+    it("exits 0 without an expected-failures baseline", () => {
+      const context = `results in ${outcome.run.outputDir}\n${outcome.run.stdout.slice(-4000)}`;
+      expect(outcome.run.exitCode, context).toBe(0);
+    });
+
+    it("serves the fixture on the Node that runs the tests: only the CLI runs on the packaged Node 22", () => {
+      // The fixture runs in this process. pnpm links the Node 22 package's binary into this package's
+      // .bin, first on PATH, so a script that starts vitest or tsx by name would test Node 22 instead.
+      const packaged = node22Package();
+      if (packaged === undefined) return;
+      expect(realpathSync(process.execPath).startsWith(`${packaged}/`), process.execPath).toBe(false);
+    });
+
+    it("writes results for every required scenario", () => {
+      expect(requirements.server.length).toBeGreaterThan(0);
+      expect(outcome.missing).toEqual([]);
+    });
+
+    it("validates what the fixture sends against the revision's JSON schema", () => {
+      const validated = outcome.required.filter((result) =>
+        result.checks.some((check) => check.id === "wire-schema-valid" && check.status === "SUCCESS"),
+      );
+      expect(validated.length).toBeGreaterThan(0);
+    });
+
+    it("meets the SHOULD-level checks of required scenarios too (no warnings)", () => {
+      const warnings = outcome.required.flatMap((result) =>
+        describeChecks(checksWith(result, "WARNING")).map((line) => `${result.scenario} / ${line}`),
+      );
+      expect(warnings).toEqual([]);
+    });
+
+    describe("required scenarios", () => {
+      for (const scenario of requirements.server) {
+        it(scenario, () => expectPassed(outcome, scenario));
+      }
+    });
+
+    describe("pending scenarios (run but not scored by the suite; the fixture serves them)", () => {
+      for (const { scenario } of pending) {
+        it(scenario, () => expectPassed(outcome, scenario));
+      }
+    });
+  },
+);

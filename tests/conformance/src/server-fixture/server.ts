@@ -4,6 +4,7 @@ import type { FixturePrompt, FixtureTool } from "./catalogue.js";
 import { completeArgument } from "./completion.js";
 import { fixturePrompts } from "./prompts.js";
 import { readFixtureResource, resourceListing, resourceTemplates } from "./resources.js";
+import { askingTools } from "./tools-asking.js";
 import { contentTools } from "./tools-content.js";
 import { diagnosticTools } from "./tools-diagnostics.js";
 import { inputRequiredTools } from "./tools-input-required.js";
@@ -32,6 +33,7 @@ export function createFixtureServer(options: FixtureOptions = {}): Server {
   const tools: readonly FixtureTool[] = [
     ...contentTools,
     ...inputRequiredTools,
+    ...askingTools,
     ...diagnosticTools({
       toolsChanged: () => server.notifyToolsListChanged(),
       promptsChanged: () => server.notifyPromptsListChanged(),

@@ -68,6 +68,16 @@ const progress: FixtureTool = {
   },
 };
 
+const logging: FixtureTool = {
+  definition: noArguments("test_tool_with_logging", "Logs three messages at info level while it runs"),
+  call: async (ctx) => {
+    for (const data of ["Tool execution started", "Tool processing data", "Tool execution completed"]) {
+      await ctx.log("info", data);
+    }
+    return text("Logged three messages.");
+  },
+};
+
 export const contentTools: readonly FixtureTool[] = [
   simpleText,
   image,
@@ -76,4 +86,5 @@ export const contentTools: readonly FixtureTool[] = [
   mixed,
   failing,
   progress,
+  logging,
 ];

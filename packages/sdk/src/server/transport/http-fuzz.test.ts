@@ -13,7 +13,12 @@ import {
   originValue,
 } from "../../test-support/fuzz-arbitraries.js";
 import { askText, fuzzServer, ROUTE_INPUT } from "../../test-support/fuzz-server.js";
-import { expectDocumentedAnswer, type RawResponse, rawRequest } from "../../test-support/fuzz-wire.js";
+import {
+  expectDocumentedAnswer,
+  LEGACY_CODES_BY_STATUS,
+  type RawResponse,
+  rawRequest,
+} from "../../test-support/fuzz-wire.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
 import { mcpHeaders, rpcRequest } from "../../test-support/messages.js";
 
@@ -349,3 +354,86 @@ function isLoopbackOrigin(origin: string): boolean {
     return false;
   }
 }
+
+describe("HTTP server under random 2025-era input", () => {
+  it("answers legacy-shaped messages and hostile session headers with the era's documented answers", async () => {
+    const opened = await rawRequest(http.url, {
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "fuzz", version: "1" },
+        },
+      }),
+    });
+    const sessionId = opened.headers["mcp-session-id"] as string;
+    expect(sessionId).toBeTypeOf("string");
+    const legacyMessage = fc.oneof(
+      fc.record({ id: idValue, method: fc.constant("initialize"), params: jsonValue }),
+      fc.record({
+        id: idValue,
+        method: fc.constantFrom(
+          "ping",
+          "logging/setLevel",
+          "resources/subscribe",
+          "tools/list",
+          "tools/call",
+          "nope",
+        ),
+        params: fc.oneof(jsonValue, fc.constant({ name: "ask", arguments: { topic: "tea" } })),
+      }),
+      fc.record({ id: idValue, result: jsonValue }),
+      fc.record({ id: idValue, error: jsonValue }),
+      fc.record({
+        method: fc.constantFrom("notifications/initialized", "notifications/cancelled", "notifications/x"),
+        params: jsonValue,
+      }),
+    );
+    const session = fc.oneof(fc.constant(sessionId), headerValue, fc.constant(undefined));
+    const version = fc.oneof(
+      fc.constantFrom("2025-11-25", "2025-06-18", "2025-03-26", "2026-07-28"),
+      headerValue,
+      fc.constant(undefined),
+    );
+    const httpMethod = fc.constantFrom("POST", "POST", "POST", "GET", "DELETE");
+    await fc.assert(
+      fc.asyncProperty(legacyMessage, session, version, httpMethod, async (message, id, v, method) => {
+        // DELETE with the real id would end the session the rest of the run relies on, and a GET on it
+        // opens a stream that never ends (the session tests cover both).
+        const target = method !== "POST" && id === sessionId ? "another" : id;
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          accept: method === "GET" ? "text/event-stream" : "application/json",
+          ...(target === undefined ? {} : { "mcp-session-id": target }),
+          ...(v === undefined ? {} : { "mcp-protocol-version": v }),
+        };
+        const response = await rawRequest(http.url, {
+          method,
+          headers,
+          ...(method === "GET" ? {} : { body: JSON.stringify({ jsonrpc: "2.0", ...message }) }),
+        });
+        expect(response.status, response.body).toBeLessThan(500);
+        // Notifications, responses and a DELETE that ended a session are answered without a JSON-RPC body.
+        if (response.status === 202 || (method === "DELETE" && response.status === 200)) return;
+        const sentId = method === "POST" && "id" in message ? message.id : undefined;
+        expectDocumentedAnswer(response, sentId, method, LEGACY_CODES_BY_STATUS);
+      }),
+      { numRuns: 300 },
+    );
+    const ping = await rawRequest(http.url, {
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "mcp-session-id": sessionId,
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: "still-alive", method: "ping" }),
+    });
+    expect(JSON.parse(ping.body)).toEqual({ jsonrpc: "2.0", id: "still-alive", result: {} });
+    await expectHealthy();
+  });
+});

@@ -1,14 +1,20 @@
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { McpError } from "../../protocol/errors.js";
+import { isRecord } from "../../protocol/is-record.js";
 import {
   errorResponse,
   type JsonRpcMessage,
+  type JsonRpcRequest,
   parseInboundMessage,
   readRequestId,
 } from "../../protocol/jsonrpc.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
+import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { CancelledParamsSchema, NotificationMethod } from "../../protocol/schemas/notifications.js";
+import { META } from "../../protocol/versions.js";
+import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";
+import type { LegacySession } from "../legacy/session.js";
 import { type ServerSource, serverOf } from "../server.js";
 
 export interface StdioServerOptions {
@@ -20,6 +26,10 @@ export interface StdioServerOptions {
  * Serves newline-delimited JSON-RPC on stdin/stdout. Requests run concurrently; a
  * `notifications/cancelled` aborts the matching one. Resolves when the input ends (the client's
  * shutdown signal), after in-flight requests have answered.
+ *
+ * A 2025-era client (unless the server's `legacy` option is false) opens one session for the process
+ * with `initialize`; its requests have no envelope, and an input-required result reaches it as real
+ * requests on stdout, whose answers arrive on stdin.
  */
 export async function serveStdio(source: ServerSource, options: StdioServerOptions = {}): Promise<void> {
   const server = serverOf(source);
@@ -30,6 +40,8 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
   const write = (message: JsonRpcMessage): void => {
     output.write(`${JSON.stringify(message)}\n`);
   };
+  const legacy = server.legacy ? new LegacyEndpoint(server, server.legacy) : undefined;
+  let session: LegacySession | undefined;
 
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   for await (const line of lines) {
@@ -46,6 +58,12 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       );
       continue;
     }
+    // Before any initialize there is no session to answer: a response is then the invalid request
+    // it is for a 2026-07-28 server.
+    if (legacy && session && isResponse(value)) {
+      legacy.answer(session, value);
+      continue;
+    }
     let inbound: ReturnType<typeof parseInboundMessage>;
     try {
       inbound = parseInboundMessage(value);
@@ -54,6 +72,7 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       continue;
     }
     if (inbound.kind === "notification") {
+      if (legacy && session) legacy.notify(session, inbound.message);
       if (inbound.message.method === NotificationMethod.cancelled) {
         const params = CancelledParamsSchema.safeParse(inbound.message.params);
         if (params.success) inFlight.get(params.data.requestId)?.abort();
@@ -61,6 +80,26 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       continue;
     }
     const request = inbound.message;
+    if (legacy && !hasEnvelope(request.params) && (session || request.method === LegacyMethod.initialize)) {
+      if (request.method === LegacyMethod.initialize) {
+        session = openSession(legacy, request, session, write);
+        continue;
+      }
+      const current = session as LegacySession;
+      const task = legacy
+        .serve(current, request, {
+          auth: undefined,
+          transport: { kind: "stdio" },
+          channel: write,
+          noChannel: "",
+        })
+        .then((response) => {
+          if (response) write(response);
+        })
+        .finally(() => pending.delete(task));
+      pending.add(task);
+      continue;
+    }
     const controller = new AbortController();
     inFlight.set(request.id, controller);
     const task = server
@@ -80,5 +119,35 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
     pending.add(task);
   }
   server.close();
+  legacy?.close();
   await Promise.allSettled([...pending]);
+}
+
+function isResponse(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && typeof value.method !== "string" && ("result" in value || "error" in value);
+}
+
+function hasEnvelope(params: Record<string, unknown> | undefined): boolean {
+  const meta = params?._meta;
+  return isRecord(meta) && typeof meta[META.protocolVersion] === "string";
+}
+
+/** `initialize` on stdio: the process has one session, so a second initialize replaces the first. */
+function openSession(
+  legacy: LegacyEndpoint,
+  request: JsonRpcRequest,
+  previous: LegacySession | undefined,
+  write: (message: JsonRpcMessage) => void,
+): LegacySession | undefined {
+  try {
+    const { session, response } = legacy.open(request, undefined);
+    previous?.close();
+    session.setStandalone(write);
+    write(response);
+    return session;
+  } catch (error) {
+    if (!(error instanceof McpError)) throw error;
+    write(errorResponse(request.id, error.toJSON()));
+    return previous;
+  }
 }
