@@ -10,7 +10,7 @@ export interface Connection {
   readonly client: Client;
   readonly server: string;
   readonly auth: ClientAuth;
-  /** Who asks, for every question shown: known once the server has answered server/discover. */
+  /** Who asks, for every question shown: known once the server has answered server/discover or initialize. */
   asker(): Asker;
   close(): Promise<void>;
 }
@@ -23,9 +23,9 @@ export interface ConnectOptions {
 }
 
 /**
- * An SDK client for one server. It declares every input capability (form and URL elicitation,
- * sampling, roots) because this CLI answers them all; the rounds themselves are driven by the flow
- * driver, so no callback is registered.
+ * An SDK client for one server, of either protocol era (the SDK negotiates it). It declares every
+ * input capability (form and URL elicitation, sampling, roots) because this CLI answers them all; the
+ * flow driver answers 2026-07-28 rounds itself and registers the callbacks a 2025-era session needs.
  */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const auth = await clientAuth({

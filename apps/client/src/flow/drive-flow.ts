@@ -10,6 +10,7 @@ import {
 import { CliError, ExitCode } from "../exit-codes.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
+import { SessionAnswers } from "./session-answers.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
 
 export interface FlowRequest {
@@ -77,11 +78,15 @@ export async function driveFlow(
     return { kind: "stop" };
   };
   const { resume } = options;
+  if (client.era === "legacy" && (policy.detach || resume)) throw detachOnSession(client, options.server);
   const start = resume ? savedRound(resume, request) : carrierCall(request);
+  const session = new SessionAnswers(client, policy);
   let outcome: RoundsOutcome;
   try {
     outcome = await client.runRounds(start, { onRound });
+    session.rethrow();
   } catch (error) {
+    session.rethrow();
     if (!(error instanceof InputRequiredRoundsExceededError)) throw error;
     throw new CliError(
       ExitCode.failure,
@@ -114,4 +119,15 @@ export async function driveFlow(
     });
   }
   return { kind: "detached", id, waiting, questions: waitingQuestions(requests, waiting) };
+}
+
+/**
+ * --detach saves a 2026-07-28 round (its requestState and questions) to finish later; a 2025-era
+ * server asks during the call, on a session that ends with this process, so nothing can be saved.
+ */
+function detachOnSession(client: Client, server: string): CliError {
+  return new CliError(
+    ExitCode.usage,
+    `${server} speaks the 2025 era (${client.protocolVersion}), where the server asks its questions during the call and cannot wait for \`roundtrip resume\`: --detach and resume need a 2026-07-28 server. Run the call without --detach and answer in the terminal, or give the answers with --answers FILE or --yes`,
+  );
 }

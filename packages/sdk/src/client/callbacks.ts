@@ -20,13 +20,19 @@ type Awaitable<T> = T | Promise<T>;
 
 /** What a callback knows about the request it answers. */
 export interface InputRequestContext {
-  /** The server's key for this input request; the answer travels back under it. */
+  /**
+   * The server's key for this input request; the answer travels back under it. On a 2025-era
+   * session, the JSON-RPC id of the server's request.
+   */
   readonly key: string;
-  /** 1 for the first InputRequiredResult of a call, 2 for the next, and so on. */
+  /** 1 for the first InputRequiredResult of a call, 2 for the next, and so on; 1 on a 2025-era session. */
   readonly round: number;
-  /** The call that asked: tools/call, prompts/get or resources/read. */
+  /**
+   * The call that asked: tools/call, prompts/get or resources/read. Empty on a 2025-era session when
+   * the server's request did not travel on that call's response stream (the GET stream, stdio).
+   */
   readonly method: string;
-  /** The tool or prompt name, or the resource URI, of that call. */
+  /** The tool or prompt name, or the resource URI, of that call (empty when `method` is). */
   readonly target: string;
   /** Who is asking (from server/discover): show it to the user, as the protocol requires. */
   readonly server: Implementation | undefined;

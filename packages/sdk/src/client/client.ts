@@ -2,8 +2,13 @@ import type * as z from "zod";
 import type { CarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
-import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
-import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
+import {
+  errorResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.js";
+import { type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/schemas/common.js";
 import {
@@ -11,9 +16,8 @@ import {
   type CompleteResult,
   CompleteResultSchema,
 } from "../protocol/schemas/completion.js";
-import { DiscoverResultSchema } from "../protocol/schemas/discover.js";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
-import { type InitializeResult, LegacyMethod } from "../protocol/schemas/legacy.js";
+import { LegacyMethod } from "../protocol/schemas/legacy.js";
 import {
   CancelledParamsSchema,
   type LoggingMessageParams,
@@ -40,13 +44,7 @@ import {
   type ListToolsResult,
   ListToolsResultSchema,
 } from "../protocol/schemas/tools.js";
-import {
-  JSONRPC_VERSION,
-  LATEST_PROTOCOL_VERSION,
-  LEGACY_PROTOCOL_VERSIONS,
-  META,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "../protocol/versions.js";
+import { JSONRPC_VERSION, META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
 import {
@@ -62,8 +60,6 @@ import {
 import {
   type EraChoice,
   isLegacyAnswer,
-  isModernAnswer,
-  noCommonEra,
   type ProtocolEra,
   type ServerDescription,
 } from "./era-negotiation.js";
@@ -78,8 +74,9 @@ import {
   realClock,
   runInputRequiredLoop,
 } from "./input-required-driver.js";
-import { legacyResult, openLegacySession } from "./legacy-session.js";
+import { legacyResult } from "./legacy-session.js";
 import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
+import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { readCarrierResult, readResult } from "./results.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
@@ -194,17 +191,9 @@ export class Client {
   readonly #tools = new ToolHeaderRegistry();
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
+  readonly #negotiation: Negotiation;
   #nextId = 1;
-  #protocolVersion = LATEST_PROTOCOL_VERSION;
-  /** The wire the requests take; set while connecting, before the description is known. */
-  #era: ProtocolEra | undefined;
-  #server: ServerDescription | undefined;
   #connecting: Promise<ServerDescription> | undefined;
-  /** Started in the modern era on prior knowledge alone: the first answer may still say otherwise. */
-  #unconfirmed = false;
-  /** Counts 2025-era sessions, so that requests failing on an expired one reopen it only once. */
-  #sessionGeneration = 0;
-  #reopening: Promise<unknown> | undefined;
 
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#options = options;
@@ -215,13 +204,6 @@ export class Client {
       onListRoots: options.onListRoots,
     };
     this.#choices = { elicitationModes: options.elicitationModes, samplingTools: options.samplingTools };
-    if (options.era !== undefined && options.knownEra !== undefined && options.era !== "auto") {
-      if (options.era !== options.knownEra) {
-        throw new TypeError(
-          `era "${options.era}" and knownEra "${options.knownEra}" contradict each other; knownEra only guides era "auto"`,
-        );
-      }
-    }
     this.#notifications = new NotificationRouter(options, this.#logger);
     this.#responder = new ServerRequestResponder(
       this.#callbacks,
@@ -230,31 +212,47 @@ export class Client {
       this.#logger,
     );
     this.transport = transportFor(target, options);
+    this.#negotiation = new Negotiation(
+      {
+        transport: this.transport,
+        send: (method, params) => this.#send(method, params, {}),
+        info: options.info ?? DEFAULT_INFO,
+        capabilities: () => this.capabilities,
+        logLevel: options.logLevel,
+        logger: this.#logger,
+      },
+      options.era,
+      options.knownEra,
+    );
     this.transport.onNotification = (message) => this.#receive(message);
-    this.transport.onRequest = this.#responder.answer;
+    // 2026-07-28 forbids server-to-client requests: only a 2025-era session gets them answered.
+    this.transport.onRequest = (request, origin) =>
+      this.#negotiation.era === "legacy"
+        ? this.#responder.answer(request, origin)
+        : Promise.resolve(refusal(request));
     this.session = new ManualLoop(this.#leg);
   }
 
   /** The version every request carries: the newest both sides speak once connected. */
   get protocolVersion(): string {
-    return this.#protocolVersion;
+    return this.#negotiation.protocolVersion;
   }
   /** The era spoken with this server, once connected: "modern" (2026-07-28) or "legacy" (2025). */
   get era(): ProtocolEra | undefined {
-    return this.#server?.era;
+    return this.#negotiation.server?.era;
   }
   /** What connecting settled, once connected. */
   get server(): ServerDescription | undefined {
-    return this.#server;
+    return this.#negotiation.server;
   }
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#server?.capabilities;
+    return this.#negotiation.server?.capabilities;
   }
   get serverInfo(): Implementation | undefined {
-    return this.#server?.serverInfo;
+    return this.#negotiation.server?.serverInfo;
   }
   get instructions(): string | undefined {
-    return this.#server?.instructions;
+    return this.#negotiation.server?.instructions;
   }
   /** What this client declares on each request, derived from the registered callbacks. */
   get capabilities(): ClientCapabilities {
@@ -284,9 +282,8 @@ export class Client {
    * 2025-era session with initialize. Calls do this themselves.
    */
   connect(): Promise<ServerDescription> {
-    this.#connecting ??= this.#negotiate().catch((error: unknown) => {
+    this.#connecting ??= this.#negotiation.negotiate().catch((error: unknown) => {
       this.#connecting = undefined;
-      this.#era = undefined;
       throw error;
     });
     return this.#connecting;
@@ -300,7 +297,7 @@ export class Client {
 
   /** Tells a 2025-era server that the roots onListRoots answers changed; 2026-07-28 servers ask each time. */
   async notifyRootsChanged(): Promise<void> {
-    if (this.#era !== "legacy") return;
+    if (this.#negotiation.era !== "legacy") return;
     await this.transport.notify?.({ jsonrpc: JSONRPC_VERSION, method: LegacyMethod.rootsListChanged });
   }
 
@@ -456,145 +453,11 @@ export class Client {
 
   /** A 2025-era result has no resultType and no modern-only fields; it is read as a complete one. */
   #eraResult(method: string, raw: Record<string, unknown>): Record<string, unknown> {
-    return this.#era === "legacy" ? legacyResult(method, raw) : raw;
-  }
-
-  /** The era negotiation: see the `era` and `knownEra` options. */
-  async #negotiate(): Promise<ServerDescription> {
-    const choice = this.#options.era ?? "auto";
-    const known = choice === "auto" ? this.#options.knownEra : choice;
-    if (choice === "modern") return this.#pinned("modern", () => this.#discover());
-    if (choice === "legacy") return this.#pinned("legacy", () => this.#openLegacy());
-    if (known === "modern") return this.#assumeModern();
-    if (known === "legacy") {
-      try {
-        return await this.#openLegacy();
-      } catch (error) {
-        if (!isModernAnswer(error)) throw error;
-        return this.#discover();
-      }
-    }
-    let discoverFailure: unknown;
-    try {
-      return await this.#discover();
-    } catch (error) {
-      if (!isLegacyAnswer(error)) throw error;
-      discoverFailure = error;
-    }
-    try {
-      return await this.#openLegacy();
-    } catch (error) {
-      if (isLegacyAnswer(error) || error instanceof VersionNegotiationError) {
-        throw noCommonEra(this.#where(), discoverFailure, error);
-      }
-      throw error;
-    }
-  }
-
-  /** One era only: an answer of the other era becomes an error that says how to reach the server. */
-  async #pinned(era: ProtocolEra, open: () => Promise<ServerDescription>): Promise<ServerDescription> {
-    try {
-      return await open();
-    } catch (error) {
-      const otherEra = era === "modern" ? isLegacyAnswer(error) : isModernAnswer(error);
-      if (!otherEra) throw error;
-      const served = error instanceof VersionNegotiationError ? error.serverVersions : [];
-      const spoken = era === "modern" ? SUPPORTED_PROTOCOL_VERSIONS : LEGACY_PROTOCOL_VERSIONS;
-      const other = era === "modern" ? "2025-era" : "2026-07-28";
-      throw new VersionNegotiationError(served, spoken, {
-        detail: `this client is pinned to era "${era}" and ${this.#where()} answered as a ${other} server; use era "auto" to speak whichever it offers`,
-        cause: error,
-      });
-    }
-  }
-
-  async #discover(): Promise<ServerDescription> {
-    this.#era = "modern";
-    const raw = await this.#send("server/discover", {}, {});
-    const result = readResult("server/discover", raw, DiscoverResultSchema);
-    const version = mutualVersion(result.supportedVersions);
-    if (!version) throw new VersionNegotiationError(result.supportedVersions, SUPPORTED_PROTOCOL_VERSIONS);
-    this.#protocolVersion = version;
-    this.#server = {
-      era: "modern",
-      protocolVersion: version,
-      supportedVersions: result.supportedVersions,
-      capabilities: result.capabilities,
-      serverInfo: result._meta?.[META.serverInfo],
-      instructions: result.instructions,
-    };
-    return this.#server;
-  }
-
-  /** Prior knowledge says 2026-07-28: no probe; the first request's answer confirms it (see #recover). */
-  #assumeModern(): ServerDescription {
-    this.#era = "modern";
-    this.#unconfirmed = true;
-    this.#protocolVersion = LATEST_PROTOCOL_VERSION;
-    this.#server = {
-      era: "modern",
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      supportedVersions: [LATEST_PROTOCOL_VERSION],
-      capabilities: undefined,
-      serverInfo: undefined,
-      instructions: undefined,
-    };
-    return this.#server;
-  }
-
-  async #openLegacy(): Promise<ServerDescription> {
-    this.#era = "legacy";
-    this.#unconfirmed = false;
-    const result: InitializeResult = await openLegacySession(
-      this.transport,
-      (method, params) => this.#send(method, params, {}),
-      this.#options.info ?? DEFAULT_INFO,
-      this.capabilities,
-    );
-    this.#sessionGeneration += 1;
-    this.#protocolVersion = result.protocolVersion;
-    this.#server = {
-      era: "legacy",
-      protocolVersion: result.protocolVersion,
-      supportedVersions: [result.protocolVersion],
-      capabilities: result.capabilities,
-      serverInfo: result.serverInfo,
-      instructions: result.instructions,
-    };
-    await this.#applyLogLevel();
-    return this.#server;
-  }
-
-  /** A 2025-era session sets the log level once, with logging/setLevel, where 2026-07-28 sends it per request. */
-  async #applyLogLevel(): Promise<void> {
-    const level = this.#options.logLevel;
-    if (level === undefined || !this.#server?.capabilities?.logging) return;
-    try {
-      await this.#send(LegacyMethod.setLevel, { level }, {});
-    } catch (error) {
-      this.#logger.warn(
-        describeError(error),
-        "the server refused logging/setLevel; its default level applies",
-      );
-    }
-  }
-
-  /** The session expired (404): one new session for every request that met the same expired one. */
-  async #reopen(generation: number): Promise<void> {
-    if (generation !== this.#sessionGeneration) return;
-    this.#reopening ??= this.#openLegacy().finally(() => {
-      this.#reopening = undefined;
-    });
-    await this.#reopening;
+    return this.#negotiation.era === "legacy" ? legacyResult(method, raw) : raw;
   }
 
   async #ready(signal: AbortSignal | undefined): Promise<void> {
-    if (!this.#server) await raceAbort(this.connect(), signal);
-  }
-
-  #where(): string {
-    const transport = this.transport as { url?: URL; parameters?: { command?: string } };
-    return transport.url?.href ?? transport.parameters?.command ?? `the ${this.transport.kind} server`;
+    if (!this.#negotiation.server) await raceAbort(this.connect(), signal);
   }
 
   /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
@@ -612,10 +475,10 @@ export class Client {
    * call, which the callbacks answer. Answers and requestState of a 2026-07-28 round mean nothing there.
    */
   #refuseRoundFields(method: string, options: { inputResponses?: unknown; requestState?: unknown }): void {
-    if (this.#era !== "legacy") return;
+    if (this.#negotiation.era !== "legacy") return;
     if (options.inputResponses === undefined && options.requestState === undefined) return;
     throw new TypeError(
-      `${method} was given inputResponses or requestState, but ${this.#where()} speaks the 2025 era (${this.#protocolVersion}), which has no input_required rounds: the server asks through requests during the call and the onElicit, onSample and onListRoots callbacks answer them; call again without them`,
+      `${method} was given inputResponses or requestState, but ${this.#negotiation.where()} speaks the 2025 era (${this.#negotiation.protocolVersion}), which has no input_required rounds: the server asks through requests during the call and the onElicit, onSample and onListRoots callbacks answer them; call again without them`,
     );
   }
 
@@ -635,8 +498,9 @@ export class Client {
     const resent = new Set<string>();
     try {
       while (true) {
-        const legacy = this.#era === "legacy";
-        const sent: SentOn = { generation: this.#sessionGeneration, unconfirmed: this.#unconfirmed };
+        const legacy = this.#negotiation.era === "legacy";
+        const generation = this.#negotiation.generation;
+        const unconfirmed = this.#negotiation.unconfirmed;
         const request: JsonRpcRequest = {
           jsonrpc: JSONRPC_VERSION,
           id: this.#nextId++,
@@ -655,10 +519,14 @@ export class Client {
         try {
           const response = await this.transport.request(request, { signal: options.signal, headers });
           if ("error" in response) throw toMcpError(response.error);
-          this.#unconfirmed = false;
+          this.#negotiation.unconfirmed = false;
           return response.result;
         } catch (error) {
-          if (!(await this.#recover(error, resent, headers !== undefined, options.signal, sent))) throw error;
+          const again = await this.#recover(error, resent, headers !== undefined, options.signal, {
+            generation,
+            unconfirmed,
+          });
+          if (!again) throw error;
         }
       }
     } finally {
@@ -679,30 +547,20 @@ export class Client {
       resent.add(kind);
       return true;
     };
+    // A 2026-07-28 server refusing initialize confirms the prior knowledge: the first error stands.
     if (sent.unconfirmed && isLegacyAnswer(error) && once("era")) {
-      this.#reopening ??= this.#openLegacy().finally(() => {
-        this.#reopening = undefined;
-      });
-      try {
-        await raceAbort(this.#reopening, signal);
-      } catch (initializeFailure) {
-        // A 2026-07-28 server refusing initialize confirms the prior knowledge: the first error stands.
-        if (!isModernAnswer(initializeFailure)) throw initializeFailure;
-        this.#era = "modern";
-        return false;
-      }
-      return true;
+      return raceAbort(this.#negotiation.reconsider(), signal);
     }
-    if (this.#era === "legacy") {
+    if (this.#negotiation.era === "legacy") {
       if (!(error instanceof SessionExpiredError) || !once("session")) return false;
-      await raceAbort(this.#reopen(sent.generation), signal);
+      await raceAbort(this.#negotiation.reopen(sent.generation), signal);
       return true;
     }
     if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && once("version")) {
       const supported = supportedVersionsOf(error.data);
       const version = mutualVersion(supported);
       if (!version) throw new VersionNegotiationError(supported, SUPPORTED_PROTOCOL_VERSIONS);
-      this.#protocolVersion = version;
+      this.#negotiation.protocolVersion = version;
       return true;
     }
     if (
@@ -723,7 +581,7 @@ export class Client {
   ): Record<string, unknown> {
     const meta: Record<string, unknown> = {
       ...extra,
-      [META.protocolVersion]: this.#protocolVersion,
+      [META.protocolVersion]: this.#negotiation.protocolVersion,
       [META.clientCapabilities]: this.capabilities,
       [META.clientInfo]: this.#options.info ?? DEFAULT_INFO,
     };
@@ -774,6 +632,13 @@ function sessionParams(
   const meta: Record<string, unknown> = { ...extra };
   if (progressToken !== undefined) meta.progressToken = progressToken;
   return { ...params, _meta: meta };
+}
+
+function refusal(request: JsonRpcRequest): JsonRpcResponse {
+  return errorResponse(request.id, {
+    code: ErrorCode.MethodNotFound,
+    message: `A 2026-07-28 client answers no server requests (${request.method})`,
+  });
 }
 
 function cursor(options: ListOptions): Record<string, unknown> {

@@ -75,6 +75,7 @@ export async function openLegacySession(
   }
   transport.startSession?.(result.protocolVersion);
   await transport.notify?.(notification(LegacyMethod.initialized));
+  transport.listen?.();
   return result;
 }
 

@@ -27,6 +27,10 @@ export type LegSender = (
  * One request per call, no automatic rounds: for callers who drive the loop themselves (persist
  * requestState between processes, audit every round, put a human in between). Each call is a new
  * JSON-RPC request; echo `requestState` as received and send only the latest round's answers.
+ *
+ * A 2025-era server never answers input_required: on its session every call here resolves with the
+ * complete result, the server's questions having been answered by the callbacks during the call, and
+ * `inputResponses` or `requestState` are refused with a TypeError.
  */
 export class ManualLoop {
   readonly #send: LegSender;

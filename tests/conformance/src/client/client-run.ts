@@ -5,6 +5,12 @@ import { listRequirements, type Requirements } from "../requirements.js";
 
 export const REVISION = "2026-07-28";
 
+/** The 2025-era requirement set: the same fixture, speaking to 2025-era mock servers through `era: "auto"`. */
+export const LEGACY_REVISION = "2025-11-25";
+
+/** Every requirement set the fixture client is held to, newest first. */
+export const REVISIONS: readonly string[] = [REVISION, LEGACY_REVISION];
+
 /** Required scenarios the fixture is known to fail (none today); see the file's comment. */
 export const EXPECTED_FAILURES = fileURLToPath(new URL("./expected-failures.yaml", import.meta.url));
 
@@ -42,20 +48,23 @@ export interface ClientRunOptions {
   outputDir?: string;
   extraArgs?: readonly string[];
   requirements?: Requirements;
+  /** The requirement set to run; REVISION by default. */
+  revision?: string;
 }
 
 export const isAuthScenario = (scenario: string): boolean => scenario.startsWith("auth/");
 
-/** Runs the revision's frozen client requirement set against the fixture, with the baseline file. */
+/** Runs a revision's frozen client requirement set against the fixture, with the baseline file. */
 export async function runClientConformance(options: ClientRunOptions = {}): Promise<ClientConformance> {
-  const requirements = options.requirements ?? (await listRequirements(REVISION));
+  const revision = options.revision ?? options.requirements?.revision ?? REVISION;
+  const requirements = options.requirements ?? (await listRequirements(revision));
   const run = await runConformance(
     [
       "client",
       "--command",
       fixtureCommand(),
       "--requirements",
-      REVISION,
+      revision,
       "--expected-failures",
       EXPECTED_FAILURES,
       ...(options.extraArgs ?? []),

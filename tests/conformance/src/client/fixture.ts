@@ -23,16 +23,31 @@ if (!url?.startsWith("http")) {
   process.exit(2);
 }
 
-/** Accepts every form with the values its schema suggests; a conformance run has no user to ask. */
+/**
+ * Accepts every form with the values its schema suggests, its defaults first (SEP-1034: a client
+ * applies the defaults of fields the user leaves alone); a conformance run has no user to ask.
+ */
 function elicit(params: ElicitParams): ElicitResult {
   if (params.mode === "url") return { action: "accept" };
-  const content: Record<string, string | number | boolean> = {};
+  const content: Record<string, string | number | boolean | string[]> = {};
   for (const [name, property] of Object.entries(params.requestedSchema.properties)) {
-    if (property.type === "boolean") content[name] = true;
+    const { default: suggested, enum: choices } = property as { default?: unknown; enum?: unknown[] };
+    if (isFormValue(suggested)) content[name] = suggested;
+    else if (typeof choices?.[0] === "string") content[name] = choices[0];
+    else if (property.type === "boolean") content[name] = true;
     else if (property.type === "number" || property.type === "integer") content[name] = 1;
     else if (property.type === "string") content[name] = "conformance";
   }
   return { action: "accept", content };
+}
+
+function isFormValue(value: unknown): value is string | number | boolean | string[] {
+  return (
+    typeof value === "string" ||
+    typeof value === "number" ||
+    typeof value === "boolean" ||
+    (Array.isArray(value) && value.every((item) => typeof item === "string"))
+  );
 }
 
 /** What a scenario hands the client in MCP_CONFORMANCE_CONTEXT: tool calls, or pre-registered credentials. */
@@ -185,6 +200,16 @@ const scenarios: Record<string, () => Promise<void>> = {
 
   async "json-schema-ref-no-deref"() {
     await allTools();
+  },
+
+  async "elicitation-sep1034-client-defaults"() {
+    await allTools();
+    await client.callTool("test_client_elicitation_defaults", {});
+  },
+
+  async "sse-retry"() {
+    await allTools();
+    await client.callTool("test_reconnection", {});
   },
 
   async "json-schema-2020-12-preservation"() {

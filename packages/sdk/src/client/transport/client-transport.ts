@@ -37,11 +37,10 @@ export interface ClientTransport {
   onRequest?: ServerRequestHandler;
   /** Sends one notification to the server (2025-era sessions: initialized, cancelled, roots changed). */
   notify?(message: JsonRpcNotification): Promise<void>;
-  /**
-   * Enters the 2025-era session that `initialize` just opened at `protocolVersion`: every later
-   * request carries the session's headers, and HTTP opens the stream for unrelated server messages.
-   */
+  /** Enters the 2025-era session that `initialize` just opened: every later request carries its headers. */
   startSession?(protocolVersion: string): void;
+  /** Opens the stream for server messages unrelated to a request (HTTP: GET), once initialized is sent. */
+  listen?(): void;
   /** Ends the session (HTTP: DELETE) and forgets it; the transport stays usable for a new one. */
   endSession?(): Promise<void>;
 }

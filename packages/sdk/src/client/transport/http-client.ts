@@ -139,7 +139,10 @@ export class HttpClientTransport implements ClientTransport {
     const session = new HttpSession(this.#wire, this.#offeredSessionId, protocolVersion);
     this.#offeredSessionId = undefined;
     this.#session = session;
-    session.listen();
+  }
+
+  listen(): void {
+    this.#session?.listen();
   }
 
   async endSession(): Promise<void> {
@@ -217,7 +220,9 @@ export class HttpClientTransport implements ClientTransport {
     }
     const meta = request.params?._meta;
     const version = isRecord(meta) ? meta[META.protocolVersion] : undefined;
-    if (typeof version === "string") headers.set(HEADER.protocolVersion, version);
+    // No envelope: a 2025-era request before its session (initialize), which has none of these headers.
+    if (typeof version !== "string") return headers;
+    headers.set(HEADER.protocolVersion, version);
     headers.set(HEADER.method, request.method);
     const name = carrierTarget(request.method, request.params);
     if (name !== undefined) headers.set(HEADER.name, encodeHeaderValue(name));

@@ -67,6 +67,7 @@ export class HttpSession {
   readonly protocolVersion: string;
   readonly #wire: SessionWire;
   readonly #ended = new AbortController();
+  #listening = false;
 
   constructor(wire: SessionWire, id: string | undefined, protocolVersion: string) {
     this.#wire = wire;
@@ -82,6 +83,8 @@ export class HttpSession {
 
   /** Opens the GET stream and keeps it open (reconnecting as the server asks) until the session ends. */
   listen(): void {
+    if (this.#listening) return;
+    this.#listening = true;
     this.#listen().catch((error: unknown) => {
       if (!this.#ended.signal.aborted)
         this.#wire.logger.warn(describeError(error), "the session's GET stream failed; not listening");
