@@ -232,6 +232,35 @@ describe("the input-required bridge for 2025-era sessions", () => {
     expect(JSON.stringify(final)).toContain("elicitation/create");
   });
 
+  it("keeps a call's stream resumable: after a dropped POST stream, Last-Event-ID brings the answer", async () => {
+    const http = await serve(askingServer().mcp);
+    const session = await rawSession(http.url, undefined, { elicitation: {} });
+    const stream = await RawStream.post(
+      http.url,
+      { jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "greet", arguments: {} } },
+      session.headers,
+    );
+    const event = await stream.next();
+    const question = event?.message as { id: string };
+    stream.close();
+    const answered = await rawPost(
+      http.url,
+      { jsonrpc: "2.0", id: question.id, result: { action: "accept", content: { name: "Ada" } } },
+      session.headers,
+    );
+    expect(answered.status).toBe(202);
+    const resumed = await RawStream.get(http.url, {
+      ...session.headers,
+      "last-event-id": event?.id as string,
+    });
+    expect((await resumed.next())?.message).toEqual({
+      jsonrpc: "2.0",
+      id: 11,
+      result: { content: [{ type: "text", text: "Hello, Ada! (state: asked-name)" }] },
+    });
+    expect(await resumed.next()).toBeUndefined();
+  });
+
   it("ignores and logs, without its content, a response to no request the server sent", async () => {
     const { mcp, logger } = askingServer();
     const http = await serve(mcp);

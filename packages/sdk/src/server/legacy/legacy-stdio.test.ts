@@ -1,3 +1,5 @@
+import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
@@ -11,6 +13,19 @@ import { serveStdio } from "../transport/stdio-server.js";
 import { V1PipeTransport } from "./test-support/v1-stdio.js";
 
 const Name = z.object({ name: z.string() });
+
+function rawStdio(mcp: McpServer) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const done = serveStdio(mcp, { input, output });
+  const lines = createInterface({ input: output })[Symbol.asyncIterator]();
+  return {
+    input,
+    done,
+    send: (message: unknown) => input.write(`${JSON.stringify(message)}\n`),
+    next: async () => JSON.parse((await lines.next()).value as string) as unknown,
+  };
+}
 
 describe("a 2025-era session on stdio", () => {
   it("serves the official v1 client: initialize, a bridged question on stdout, list changes, and ping", async () => {
@@ -45,5 +60,36 @@ describe("a 2025-era session on stdio", () => {
     expect(await client.ping()).toEqual({});
     await client.close();
     await served;
+  });
+
+  it("refuses a session-only method before initialize, and answers a wrong answer's call with -32602", async () => {
+    const mcp = new McpServer({ name: "stdio-raw", version: "1.0.0" }, { logger: silentLogger });
+    mcp.tool("greet", {}, (_args, ctx) =>
+      ctx.inputResponses
+        ? "answered"
+        : inputRequired({ inputRequests: { name: elicitForm("Name?", toElicitationSchema(Name)) } }),
+    );
+    // Raw lines: the 2026-07-28 wire-schema checks of the usual stdio peer do not apply to this era.
+    const peer = rawStdio(mcp);
+    peer.send({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect(await peer.next()).toMatchObject({ id: 1, error: { code: -32600 } });
+    peer.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    expect(await peer.next()).toMatchObject({ id: 2, result: { protocolVersion: "2025-06-18" } });
+    peer.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "greet", arguments: {} } });
+    const question = (await peer.next()) as { id: string; method: string };
+    expect(question.method).toBe("elicitation/create");
+    peer.send({ jsonrpc: "2.0", id: question.id, result: { roots: [] } });
+    expect(await peer.next()).toMatchObject({ id: 3, error: { code: -32602 } });
+    peer.input.end();
+    await peer.done;
   });
 });

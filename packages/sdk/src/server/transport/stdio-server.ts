@@ -80,6 +80,15 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       continue;
     }
     const request = inbound.message;
+    if (legacy && !session && SESSION_ONLY_METHODS.has(request.method) && !hasEnvelope(request.params)) {
+      write(
+        errorResponse(
+          request.id,
+          McpError.invalidRequest(`${request.method} needs a session: send initialize first`).toJSON(),
+        ),
+      );
+      continue;
+    }
     if (legacy && !hasEnvelope(request.params) && (session || request.method === LegacyMethod.initialize)) {
       if (request.method === LegacyMethod.initialize) {
         session = openSession(legacy, request, session, write);
@@ -122,6 +131,14 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
   legacy?.close();
   await Promise.allSettled([...pending]);
 }
+
+/** Methods that exist only on a 2025-era session: before initialize, the client is told to send it. */
+const SESSION_ONLY_METHODS: ReadonlySet<string> = new Set([
+  LegacyMethod.ping,
+  LegacyMethod.setLevel,
+  LegacyMethod.subscribe,
+  LegacyMethod.unsubscribe,
+]);
 
 function isResponse(value: unknown): value is Record<string, unknown> {
   return isRecord(value) && typeof value.method !== "string" && ("result" in value || "error" in value);
