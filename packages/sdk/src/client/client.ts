@@ -84,6 +84,7 @@ import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
+import { isConnectionReset } from "./transport/connection-reset.js";
 import {
   type HttpClientOptions,
   ResponseStreamClosedError,
@@ -485,7 +486,8 @@ export class Client {
   /**
    * Sends one JSON-RPC request (a fresh id each time) and returns its result. Some answers are fixed
    * here and sent again once, with a new id: -32022 (switch to a version both speak), -32020 on a tool
-   * call (the tool's x-mcp-header annotations changed: list tools again), a stream that broke off, a
+   * call (the tool's x-mcp-header annotations changed: list tools again), a stream that broke off or
+   * a connection reset before any answer (2026-07-28 only), a
    * 2025-era session that expired (open a new one), and a 2025-era answer to a client that started
    * in 2026-07-28 on prior knowledge (open a session).
    */
@@ -523,6 +525,7 @@ export class Client {
           return response.result;
         } catch (error) {
           const again = await this.#recover(error, resent, headers !== undefined, options.signal, {
+            method,
             generation,
             unconfirmed,
           });
@@ -552,6 +555,8 @@ export class Client {
       return raceAbort(this.#negotiation.reconsider(), signal);
     }
     if (this.#negotiation.era === "legacy") {
+      // Only a request that changes nothing may go twice: the server may have acted on the first.
+      if (isConnectionReset(error)) return REPEATABLE_ON_SESSION.has(sent.method) && once("stream");
       if (!(error instanceof SessionExpiredError) || !once("session")) return false;
       await raceAbort(this.#negotiation.reopen(sent.generation), signal);
       return true;
@@ -572,7 +577,7 @@ export class Client {
       await this.#relistTools(signal);
       return true;
     }
-    return error instanceof ResponseStreamClosedError && once("stream");
+    return (error instanceof ResponseStreamClosedError || isConnectionReset(error)) && once("stream");
   }
 
   #envelope(
@@ -616,8 +621,22 @@ export class Client {
   }
 }
 
-/** The session a request went out on: which 2025-era session, and whether the era was still a guess. */
+/** 2025-era requests that change nothing on the server, so that a reset connection may carry them again. */
+const REPEATABLE_ON_SESSION = new Set([
+  "initialize",
+  "ping",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "prompts/get",
+  "completion/complete",
+]);
+
+/** What a request went out as: its method, its 2025-era session, and whether the era was a guess. */
 interface SentOn {
+  method: string;
   generation: number;
   unconfirmed: boolean;
 }

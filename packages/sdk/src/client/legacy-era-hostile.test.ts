@@ -171,4 +171,44 @@ describe("Client against hostile 2025-era servers", () => {
     expect(posted.every((seen) => seen.headers["mcp-session-id"] === "s-1")).toBe(true);
     await mcp.close();
   });
+
+  it("sends a list again over a connection reset before any answer, but never a tool call", async () => {
+    const resets = new Set<string>();
+    const peer = await serveScripted((request, res, req) => {
+      const { body } = request;
+      if (req.method !== "POST") return void res.writeHead(405).end();
+      const method = String(body.method);
+      if ((method === "tools/list" || method === "tools/call") && !resets.has(method)) {
+        resets.add(method);
+        return void req.socket.destroy();
+      }
+      if (method === "server/discover") {
+        return json(res, 404, {
+          jsonrpc: "2.0",
+          id: body.id,
+          error: { code: -32601, message: "Method not found" },
+        });
+      }
+      if (body.id === undefined) return void res.writeHead(202).end();
+      const result =
+        method === "initialize"
+          ? {
+              protocolVersion: "2025-11-25",
+              capabilities: { tools: {} },
+              serverInfo: { name: "r", version: "1" },
+            }
+          : method === "tools/list"
+            ? { tools: [] }
+            : { content: [] };
+      return json(res, 200, { jsonrpc: "2.0", id: body.id, result });
+    });
+    peers.push(peer);
+    const mcp = client(peer);
+    await mcp.listTools();
+    await expect(mcp.callTool("t", {})).rejects.toThrow(TypeError);
+    const sent = (method: string) => peer.seen.filter((seen) => seen.body.method === method);
+    expect(sent("tools/list")).toHaveLength(2);
+    expect(sent("tools/call")).toHaveLength(1);
+    await mcp.close();
+  });
 });

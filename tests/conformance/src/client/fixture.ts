@@ -225,7 +225,11 @@ try {
   else if (scenario.startsWith("auth/")) await listAndCallEveryTool();
   else await allTools();
 } catch (error) {
-  console.error(`${scenario}: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  // fetch failures say why only in their cause (a reset connection, a refused one).
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  console.error(
+    `${scenario}: ${error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error)}`,
+  );
   process.exitCode = 1;
 } finally {
   await client.close();

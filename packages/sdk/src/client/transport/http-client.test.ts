@@ -199,6 +199,22 @@ describe("HttpClientTransport against a scripted server", () => {
     expect(calls[0]?.body.id).not.toBe(calls[1]?.body.id);
   });
 
+  it("re-sends a 2026-07-28 request once when the connection is reset before any answer", async () => {
+    let reset = false;
+    const peer = await track(
+      serveScripted(({ body }, res, req) => {
+        if (body.method === "server/discover") return json(res, 200, discoverResult(body.id));
+        if (!reset) {
+          reset = true;
+          return void req.socket.destroy();
+        }
+        json(res, 200, { jsonrpc: "2.0", id: body.id, result: { resultType: "complete", content: [] } });
+      }),
+    );
+    await new Client(peer.url).callTool("t");
+    expect(peer.seen.filter((seen) => seen.body.method === "tools/call")).toHaveLength(2);
+  });
+
   it("raises HttpStatusError with the status and headers for a refusal without a JSON-RPC body", async () => {
     const peer = await track(
       serveScripted((_seen, res) => {

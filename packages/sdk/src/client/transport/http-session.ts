@@ -8,6 +8,7 @@ import {
 } from "../../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../../protocol/logger.js";
 import { abortReason } from "./client-transport.js";
+import { isConnectionReset } from "./connection-reset.js";
 import { HttpStatusError, ResponseStreamClosedError } from "./http-errors.js";
 import { readSseEvents } from "./sse-events.js";
 
@@ -136,12 +137,15 @@ export class HttpSession {
     headers.set("content-type", "application/json");
     headers.set("accept", "application/json, text/event-stream");
     this.apply(headers);
-    const response = await this.#wire.fetch(this.#wire.url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(message),
-      signal: this.#ended.signal,
-    });
+    const init = { method: "POST", headers, body: JSON.stringify(message), signal: this.#ended.signal };
+    let response: Response;
+    try {
+      response = await this.#wire.fetch(this.#wire.url, init);
+    } catch (error) {
+      // A notification changes nothing twice over; a response to the server's request goes once.
+      if ("id" in message || !isConnectionReset(error)) throw error;
+      response = await this.#wire.fetch(this.#wire.url, init);
+    }
     const text = await response.text();
     if (!response.ok) {
       throw new HttpStatusError(
