@@ -6,6 +6,7 @@
 import { type DriverJob, type DriverMessage, isDriverJob } from "../proc/messages.js";
 import { runClosedLoop } from "./closed-loop.js";
 import { createPostClient } from "./http-client.js";
+import { openSession } from "./legacy-greet.js";
 import { mixedFlow } from "./mix.js";
 import { runOpenLoop } from "./open-loop.js";
 
@@ -18,11 +19,25 @@ function send(message: DriverMessage): Promise<void> {
   });
 }
 
+/** Opens the sessions on `concurrency` workers and leaves them idle: nothing more is sent on them. */
+async function openSessions(job: Extract<DriverJob, { mode: "sessions" }>): Promise<void> {
+  const client = createPostClient(job.host, job.port, { sockets: job.concurrency, timeoutMs: job.timeoutMs });
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < job.count) await openSession(client, next++);
+  };
+  await Promise.all(Array.from({ length: job.concurrency }, worker));
+  client.close();
+  await send({ type: "sessions", opened: job.count });
+}
+
 async function run(job: DriverJob): Promise<void> {
+  if (job.mode === "sessions") return openSessions(job);
   const flow = mixedFlow(job.mix);
   if (job.mode === "closed") {
     const client = createPostClient(job.host, job.port, {
-      sockets: job.concurrency,
+      // A 2025-era flow holds its call's stream open while it POSTs the answer: two sockets each.
+      sockets: job.concurrency * 2,
       timeoutMs: job.timeoutMs,
     });
     const result = await runClosedLoop({
@@ -35,7 +50,10 @@ async function run(job: DriverJob): Promise<void> {
     await send({ type: "result", result });
     return;
   }
-  const client = createPostClient(job.host, job.port, { sockets: job.maxInFlight, timeoutMs: job.timeoutMs });
+  const client = createPostClient(job.host, job.port, {
+    sockets: job.maxInFlight * 2,
+    timeoutMs: job.timeoutMs,
+  });
   if (job.warmupMs > 0) {
     const warm = await runClosedLoop({
       client,

@@ -1,19 +1,23 @@
 import { type CallParams, toolsCall, toolsList, type WireRequest } from "../wire/mcp-request.js";
 import { type JsonRpcAnswer, parseReply, toolText } from "../wire/reply.js";
-import { ADD_TOOL, addText, DECLINED_TEXT, GREET_TOOL, greetText, NAME_KEY } from "../wire/scenario.js";
+import {
+  ADD_TOOL,
+  addText,
+  DECLINED_TEXT,
+  GREET_TOOL,
+  GREETING,
+  greetText,
+  NAME_KEY,
+} from "../wire/scenario.js";
+import { type Flow, FlowError } from "./flow.js";
 import type { PostClient } from "./http-client.js";
+import { legacyGreet } from "./legacy-greet.js";
 
-/** A flow that did not end as the contract says: the target is broken, not slow. */
-export class FlowError extends Error {
-  override readonly name = "FlowError";
-}
+export { type Flow, FlowError };
 
-export type FlowKind = "greet" | "decline" | "add" | "list" | "tampered";
+/** `legacy-greet` is greet on a 2025-11-25 session: the question arrives as a server-to-client request. */
+export type FlowKind = "greet" | "decline" | "add" | "list" | "tampered" | "legacy-greet";
 
-/** Runs one whole flow and returns the latency of each of its rounds, in milliseconds. */
-export type Flow = (client: PostClient, seq: number) => Promise<number[]>;
-
-const GREETING = "Hello";
 const INVALID_PARAMS = -32602;
 
 async function timed(
@@ -134,4 +138,11 @@ const list: Flow = async (client, seq) => {
   return [ms];
 };
 
-export const FLOWS: Readonly<Record<FlowKind, Flow>> = { greet, decline, add, list, tampered };
+export const FLOWS: Readonly<Record<FlowKind, Flow>> = {
+  greet,
+  decline,
+  add,
+  list,
+  tampered,
+  "legacy-greet": legacyGreet,
+};

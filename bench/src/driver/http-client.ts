@@ -5,9 +5,24 @@ import type { RawReply } from "../wire/reply.js";
 /** Loopback only: the harness never sends load anywhere else. */
 const LOOPBACK = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
+/** A reply whose body is still arriving. */
+export interface OpenReply {
+  status: number;
+  contentType: string | undefined;
+  /** The `Mcp-Session-Id` the server sent, if any. */
+  sessionId: string | undefined;
+  body: AsyncIterable<Uint8Array> & { text(): Promise<string> };
+}
+
 export interface PostClient {
   post(message: WireRequest): Promise<RawReply>;
+  /** The reply as soon as its headers are in, for streams the flow acts on while they last. */
+  open(message: WireRequest): Promise<OpenReply>;
   close(): void;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /**
@@ -29,20 +44,25 @@ export function createPostClient(
     bodyTimeout: options.timeoutMs,
   });
   const path = options.path ?? "/mcp";
+  const open = async (message: WireRequest): Promise<OpenReply> => {
+    const { statusCode, headers, body } = await pool.request({
+      method: "POST",
+      path,
+      headers: message.headers,
+      body: message.body,
+    });
+    return {
+      status: statusCode,
+      contentType: single(headers["content-type"]),
+      sessionId: single(headers["mcp-session-id"]),
+      body,
+    };
+  };
   return {
+    open,
     post: async (message) => {
-      const { statusCode, headers, body } = await pool.request({
-        method: "POST",
-        path,
-        headers: message.headers,
-        body: message.body,
-      });
-      const type = headers["content-type"];
-      return {
-        status: statusCode,
-        contentType: Array.isArray(type) ? type[0] : type,
-        body: await body.text(),
-      };
+      const reply = await open(message);
+      return { status: reply.status, contentType: reply.contentType, body: await reply.body.text() };
     },
     close: () => {
       // Like closing the sockets: a request still in flight fails rather than holding the process.

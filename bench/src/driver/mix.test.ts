@@ -15,6 +15,9 @@ describe("flow mix", () => {
         seen.push(message.headers["mcp-method"] === "tools/list" ? "list" : "call");
         throw new Error("stop after the first round");
       },
+      open: async () => {
+        throw new Error("these flows only post");
+      },
       close: () => {},
     };
     const flow = mixedFlow({ list: 1, add: 3 });

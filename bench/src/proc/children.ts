@@ -1,7 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { ServerKind } from "../targets/catalog.js";
-import { type DriverJob, type DriverMessage, isTagged, type ServerMessage } from "./messages.js";
+import {
+  type DriverJob,
+  type DriverMessage,
+  isTagged,
+  type ServerMemory,
+  type ServerMessage,
+} from "./messages.js";
 
 export interface ChildOptions {
   /** Pins the process (all its threads) to one CPU with taskset. */
@@ -41,7 +47,25 @@ async function stopChild(child: ChildProcess, ask: () => void): Promise<void> {
 export interface RunningServer {
   pid: number;
   port: number;
+  /** Asks the server for its memory after a full collection. */
+  memory(): Promise<ServerMemory>;
   stop(): Promise<void>;
+}
+
+function askMemory(child: ChildProcess): Promise<ServerMemory> {
+  return new Promise((resolve) => {
+    const listen = (message: unknown): void => {
+      if (!isTagged<ServerMessage>(message) || message.type !== "memory") return;
+      child.off("message", listen);
+      resolve({
+        rssBytes: message.rssBytes,
+        heapUsedBytes: message.heapUsedBytes,
+        collected: message.collected,
+      });
+    };
+    child.on("message", listen);
+    child.send({ type: "memory" });
+  });
 }
 
 /** Starts one target server in its own process and waits until it listens. */
@@ -58,6 +82,7 @@ export function startServerChild(kind: ServerKind, options: ChildOptions = {}): 
     child.on("message", (message: unknown) => {
       if (!isTagged<ServerMessage>(message)) return;
       if (message.type === "failed") return fail(message.message);
+      if (message.type !== "ready") return;
       clearTimeout(timer);
       child.removeAllListeners("exit");
       const pid = child.pid;
@@ -65,6 +90,7 @@ export function startServerChild(kind: ServerKind, options: ChildOptions = {}): 
       resolve({
         pid,
         port: message.port,
+        memory: () => askMemory(child),
         stop: () => stopChild(child, () => child.send({ type: "stop" })),
       });
     });

@@ -30,6 +30,15 @@ export type DriverJob =
       windowMs: number;
       maxInFlight: number;
       timeoutMs: number;
+    }
+  | {
+      /** Opens `count` 2025-era sessions and leaves them idle on the server. */
+      mode: "sessions";
+      host: string;
+      port: number;
+      count: number;
+      concurrency: number;
+      timeoutMs: number;
     };
 
 export type DriverMessage =
@@ -38,11 +47,22 @@ export type DriverMessage =
   | { type: "phase"; phase: "measure" | "end" }
   | { type: "window"; window: WindowStats }
   | { type: "done" }
+  | { type: "sessions"; opened: number }
   | { type: "failed"; message: string };
 
-export type ServerMessage = { type: "ready"; port: number } | { type: "failed"; message: string };
+/** The server's memory after a full collection (when it runs with --expose-gc). */
+export interface ServerMemory {
+  rssBytes: number;
+  heapUsedBytes: number;
+  collected: boolean;
+}
 
-export type ServerCommand = { type: "stop" };
+export type ServerMessage =
+  | { type: "ready"; port: number }
+  | { type: "failed"; message: string }
+  | ({ type: "memory" } & ServerMemory);
+
+export type ServerCommand = { type: "stop" } | { type: "memory" };
 
 /** Messages cross the IPC channel as structured clones: check the tag before trusting the shape. */
 export function isTagged<T extends { type: string }>(value: unknown): value is T {
@@ -54,5 +74,5 @@ export function isTagged<T extends { type: string }>(value: unknown): value is T
 export function isDriverJob(value: unknown): value is DriverJob {
   if (typeof value !== "object" || value === null) return false;
   const mode = (value as { mode?: unknown }).mode;
-  return mode === "closed" || mode === "open";
+  return mode === "closed" || mode === "open" || mode === "sessions";
 }

@@ -1,5 +1,6 @@
 import { type Machine, machineLine } from "../proc/machine.js";
 import type { GoalVerdict } from "./goals.js";
+import { legacySection } from "./legacy-section.js";
 import { COLUMNS, cells, type TableRow } from "./table.js";
 
 export interface Settings {
@@ -68,6 +69,7 @@ export function resultsMarkdown(
         `- \`${row.name}\`: ${row.note}`,
         ...(i === noted.length - 1 ? [""] : []),
       ]),
+    ...legacySection(rows),
     "## Targets",
     "",
     "| target | status | measured | by server CPU per flow |",

@@ -17,6 +17,9 @@ export interface TableRow {
   /** Share of one core the load driver used while measured. */
   driverCpuShare: number | undefined;
   errors: number | undefined;
+  /** 2025-era targets: server memory per idle session, RSS and heap, in KiB. */
+  idleRssKiB: number | undefined;
+  idleHeapKiB: number | undefined;
   note: string;
 }
 
@@ -38,6 +41,8 @@ export const COLUMNS = [
   "server CPU",
   "driver CPU",
   "errors",
+  "KiB RSS/idle session",
+  "KiB heap/idle session",
 ] as const;
 
 /** A driver this busy was the bottleneck: the row shows what the driver could send, not the server's limit. */
@@ -71,15 +76,17 @@ export function toRows(runs: readonly TargetRun[]): TableRow[] {
       run.serverCpuSeconds !== undefined && run.load ? run.serverCpuSeconds / run.load.seconds : undefined,
     driverCpuShare: run.load ? run.load.driverCpuSeconds / run.load.seconds : undefined,
     errors: run.load?.errors,
+    idleRssKiB: run.idle?.rssKiBPerSession,
+    idleHeapKiB: run.idle?.heapKiBPerSession,
     note: noteFor(run),
   }));
 }
 
-function num(value: number | undefined, digits: number): string {
+export function num(value: number | undefined, digits: number): string {
   return value === undefined || !Number.isFinite(value) ? "–" : value.toFixed(digits);
 }
 
-function ratio(value: number | undefined, base: number | undefined): string {
+export function ratio(value: number | undefined, base: number | undefined): string {
   if (value === undefined || base === undefined || !Number.isFinite(value) || !(base > 0)) return "–";
   return `${(value / base).toFixed(2)}×`;
 }
@@ -109,6 +116,8 @@ export function cells(rows: readonly TableRow[]): string[][] {
     share(row.serverCpuShare),
     share(row.driverCpuShare),
     row.errors === undefined ? "failed" : String(row.errors),
+    num(row.idleRssKiB, 1),
+    num(row.idleHeapKiB, 1),
   ]);
 }
 

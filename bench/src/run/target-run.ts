@@ -1,4 +1,5 @@
 import type { LoadResult } from "../driver/load-result.js";
+import type { IdleSessionCost } from "./idle-sessions.js";
 
 /** One target measured once: the load figures plus the server process's memory. */
 export interface TargetRun {
@@ -12,6 +13,8 @@ export interface TargetRun {
   serverCpuSeconds?: number;
   /** Why the run produced no figures, when it failed outright. */
   failure?: string;
+  /** For 2025-era targets: what an idle session costs, measured on a fresh server. */
+  idle?: IdleSessionCost;
 }
 
 /** A run counts only if it measured something and no flow failed: a broken target cannot look fast. */

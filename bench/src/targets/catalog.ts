@@ -5,6 +5,7 @@ import type { FlowKind } from "../driver/flows.js";
 import { floorApp } from "./floor.js";
 import { type Listening, listenFastify, listenNode } from "./listen.js";
 import { officialNodeHandler } from "./official.js";
+import { officialSessionfulHandler } from "./official-sessionful.js";
 import { benchMcpServer } from "./roundtrip-mcp.js";
 import { benchLowLevelServer } from "./roundtrip-server.js";
 
@@ -17,7 +18,8 @@ export type ServerKind =
   | "roundtrip-server-envelope"
   | "roundtrip-server-open"
   | "official-hmac"
-  | "official-open";
+  | "official-open"
+  | "official-sessionful";
 
 const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
   floor: () => listenFastify(floorApp()),
@@ -44,6 +46,7 @@ const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
   },
   "official-hmac": () => listenNode(officialNodeHandler(true)),
   "official-open": () => listenNode(officialNodeHandler(false)),
+  "official-sessionful": () => listenNode(officialSessionfulHandler()),
 };
 
 export function isServerKind(value: string): value is ServerKind {
@@ -62,6 +65,8 @@ export interface Target {
   label: string;
   /** Whether the server refuses a tampered requestState (the soak's refusal flows need it). */
   protectsState: boolean;
+  /** Also measure what an idle 2025-era session costs the server (RSS and heap per session). */
+  idleSessions?: boolean;
 }
 
 /** The row every ratio is taken against: our McpServer with its default sealing. */
@@ -138,6 +143,23 @@ export const TARGETS: readonly Target[] = [
     flow: "add",
     label: "official SDK v2, single-round tools/call",
     protectsState: true,
+  },
+  {
+    name: "roundtrip-legacy",
+    server: "roundtrip-mcp",
+    flow: "legacy-greet",
+    label:
+      "Roundtrip McpServer, a 2025-11-25 session: the bridge pushes the question (same server as the baseline)",
+    protectsState: true,
+    idleSessions: true,
+  },
+  {
+    name: "official-legacy",
+    server: "official-sessionful",
+    flow: "legacy-greet",
+    label: "official SDK v2, sessionful legacy transport: its shim pushes the question",
+    protectsState: true,
+    idleSessions: true,
   },
 ];
 

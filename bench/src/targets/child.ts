@@ -20,8 +20,18 @@ const stop = async (): Promise<void> => {
   await listening.close();
   process.exit(0);
 };
+/** Two collections: the first can leave garbage that only the second frees (weak refs, finalizers). */
+function memory(): ServerMessage {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  gc?.();
+  const usage = process.memoryUsage();
+  return { type: "memory", rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, collected: gc !== undefined };
+}
 process.on("message", (message: unknown) => {
-  if (isTagged<ServerCommand>(message) && message.type === "stop") void stop();
+  if (!isTagged<ServerCommand>(message)) return;
+  if (message.type === "stop") void stop();
+  if (message.type === "memory") send(memory());
 });
 process.once("disconnect", () => void stop());
 send({ type: "ready", port: listening.port });

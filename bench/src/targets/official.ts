@@ -37,12 +37,11 @@ function text(value: string): CallToolResult {
 }
 
 /**
- * The scenario on the official TypeScript SDK v2 as its documentation wires it: a server factory
- * behind createMcpHandler, mounted on node:http with toNodeHandler. With `protect`, requestState is
+ * The scenario's server factory on the official TypeScript SDK v2. With `protect`, requestState is
  * minted and verified by the SDK's HMAC codec bound to the method and client (the documented idiom);
  * without, the handler gets the raw echoed string, which is the SDK's default.
  */
-export function officialNodeHandler(protect: boolean): (req: IncomingMessage, res: ServerResponse) => void {
+export function officialServerFactory(protect: boolean): () => McpServer {
   const codec = protect
     ? createRequestStateCodec<GreetState>({
         key: randomBytes(32),
@@ -90,7 +89,11 @@ export function officialNodeHandler(protect: boolean): (req: IncomingMessage, re
     );
     return server;
   };
+  return build;
+}
 
-  const handle = toNodeHandler(createMcpHandler(build));
+/** The factory as that SDK's documentation wires it: createMcpHandler, on node:http with toNodeHandler. */
+export function officialNodeHandler(protect: boolean): (req: IncomingMessage, res: ServerResponse) => void {
+  const handle = toNodeHandler(createMcpHandler(officialServerFactory(protect)));
   return (req, res) => void handle(req, res);
 }

@@ -18,7 +18,12 @@ const QUESTION = elicitForm(NAME_QUESTION, NAME_FORM);
 
 /** The scenario on the high-level McpServer, with its default sealing of requestState. */
 export function benchMcpServer(): McpServer {
-  const mcp = new McpServer({ name: "roundtrip-bench", version: "1.0.0" }, { logger: quietLogger });
+  const mcp = new McpServer(
+    { name: "roundtrip-bench", version: "1.0.0" },
+    // Every bench session is anonymous, so all of them belong to one principal: lift its cap (100 by
+    // default) for the idle-session measurement. Nothing on the 2026-07-28 path reads it.
+    { logger: quietLogger, legacy: { maxSessionsPerPrincipal: 1_000_000 } },
+  );
   mcp.tool(
     GREET_TOOL,
     { description: "Greets the user by name, asking for it", input: z.object({ greeting: z.string() }) },

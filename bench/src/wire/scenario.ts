@@ -8,6 +8,8 @@
  */
 
 export const GREET_TOOL = "greet";
+/** The greeting every greet flow sends. */
+export const GREETING = "Hello";
 export const ADD_TOOL = "add";
 
 /** The inputRequests key of the name question. */

@@ -11,6 +11,13 @@ export const PROMPT = "ask_prompt";
 /** `ask://{rounds}`: a resource template whose reads ask the same questions. */
 export const TEMPLATE = "ask://{rounds}";
 
+/** The form every elicit question of the flow asks. */
+export const ANSWER_SCHEMA = {
+  type: "object" as const,
+  properties: { answer: { type: "string" as const } },
+  required: ["answer"],
+};
+
 export interface AskState {
   answers: string[];
 }
@@ -46,6 +53,28 @@ export function answerOf(response: unknown): string | undefined {
   return content?.type === "text" && typeof content.text === "string" ? content.text : undefined;
 }
 
+function doneText(answers: readonly string[]): string {
+  return `answers: ${answers.join(", ") || "none"}`;
+}
+
+/**
+ * The whole flow for servers that ask with server-to-client requests (the 2025-era way): `ask` puts
+ * each question to the client in turn and returns what the client answered.
+ */
+export async function askByPush(
+  rounds: number,
+  ask: (question: Question) => Promise<unknown>,
+): Promise<string> {
+  const answers: string[] = [];
+  for (let index = 0; index < rounds - 1; index++) {
+    const question = questionAt(index);
+    const answer = answerOf(await ask(question));
+    if (answer === undefined) throw new Error(`the client gave no answer to "${question.message}"`);
+    answers.push(answer);
+  }
+  return doneText(answers);
+}
+
 /** One step of the flow: the next state, and either the question to ask or the final text. */
 export function advance(
   rounds: number,
@@ -58,7 +87,7 @@ export function advance(
     const answer = answerOf(responses?.[questionAt(answers.length).key]);
     if (answer !== undefined) answers.push(answer);
   }
-  if (answers.length >= needed) return { done: `answers: ${answers.join(", ") || "none"}` };
+  if (answers.length >= needed) return { done: doneText(answers) };
   // A missing answer re-asks the same question rather than failing, as the protocol advises.
   return { state: { answers }, ask: questionAt(answers.length) };
 }
@@ -72,5 +101,5 @@ export function expectedText(rounds: number): string {
       question.kind === "elicit" ? elicitAnswer(question.message) : sampleAnswer(question.message),
     );
   }
-  return `answers: ${answers.join(", ") || "none"}`;
+  return doneText(answers);
 }

@@ -11,7 +11,7 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { type AskState, advance, PROMPT, type Question, TEMPLATE, TOOL } from "./ask-flow.js";
+import { ANSWER_SCHEMA, type AskState, advance, PROMPT, type Question, TEMPLATE, TOOL } from "./ask-flow.js";
 import { type Listening, listen } from "./listen.js";
 
 /**
@@ -21,10 +21,7 @@ import { type Listening, listen } from "./listen.js";
 
 function embedded(question: Question): InputRequest {
   if (question.kind === "elicit") {
-    return inputRequired.elicit({
-      message: question.message,
-      requestedSchema: { type: "object", properties: { answer: { type: "string" } }, required: ["answer"] },
-    });
+    return inputRequired.elicit({ message: question.message, requestedSchema: ANSWER_SCHEMA });
   }
   return inputRequired.createMessage({
     messages: [{ role: "user", content: { type: "text", text: question.message } }],

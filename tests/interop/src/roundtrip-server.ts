@@ -1,62 +1,13 @@
-import {
-  createMessage,
-  createNodeHandler,
-  elicitForm,
-  type InputRequest,
-  type InputRequiredResult,
-  inputRequired,
-  McpError,
-  Server,
-  silentLogger,
-} from "@roundtrip/sdk";
-import { type AskState, advance, PROMPT, type Question, TEMPLATE, TOOL } from "./ask-flow.js";
+import { createNodeHandler, McpError, Server, silentLogger } from "@roundtrip/sdk";
+import { PROMPT, TEMPLATE, TOOL } from "./ask-flow.js";
 import { type Listening, listen } from "./listen.js";
+import { askStep as step } from "./roundtrip-ask.js";
 
 /**
  * The ask flow on Roundtrip's low-level Server behind createNodeHandler on node:http. Nothing seals the
  * state here (that is the boundary middleware's job, tested elsewhere): it travels as plain JSON, which
  * is exactly what a client must echo byte for byte.
  */
-
-function embedded(question: Question): InputRequest {
-  if (question.kind === "elicit") {
-    return elicitForm(question.message, {
-      type: "object",
-      properties: { answer: { type: "string" } },
-      required: ["answer"],
-    });
-  }
-  return createMessage({
-    messages: [{ role: "user", content: { type: "text", text: question.message } }],
-    maxTokens: 20,
-  });
-}
-
-function readState(raw: string | undefined): AskState | undefined {
-  if (raw === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(raw) as AskState;
-    if (Array.isArray(parsed.answers) && parsed.answers.every((a) => typeof a === "string")) return parsed;
-  } catch {}
-  throw McpError.invalidParams("Invalid or expired requestState", { reason: "invalid_request_state" });
-}
-
-type Step = { done: string } | { pending: InputRequiredResult };
-
-function step(
-  rounds: number,
-  params: { requestState?: string; inputResponses?: Record<string, unknown> },
-): Step {
-  const outcome = advance(rounds, readState(params.requestState), params.inputResponses);
-  if ("done" in outcome) return { done: outcome.done };
-  return {
-    pending: inputRequired({
-      inputRequests: { [outcome.ask.key]: embedded(outcome.ask) },
-      // Key order and spacing are part of the bytes a client must echo.
-      requestState: JSON.stringify(outcome.state, null, 1),
-    }),
-  };
-}
 
 export async function startRoundtripServer(): Promise<Listening> {
   const server = new Server({ name: "roundtrip-ask", version: "0.1.0" }, { logger: silentLogger });

@@ -11,6 +11,7 @@ import {
 } from "@roundtrip/sdk/auth";
 import { HttpError } from "@roundtrip/sdk/server";
 import type { ServerConfig } from "../config/server-config.js";
+import { BodyTools } from "./body-tools.js";
 import { causeOf, type IssuerHealth } from "./issuer-health.js";
 import { createTokenVerifier } from "./token-verifier.js";
 
@@ -24,6 +25,12 @@ export interface Authentication {
    * MCP transport for the principal): both get the same answer, and the token is checked only once.
    */
   authenticate: AuthenticateHook;
+  /**
+   * Reads the tools a request's body calls, once Fastify has it. When one of them needs a scope of
+   * its own, the verdict reached before the body was known is dropped, so that the transport's
+   * authentication checks that scope too.
+   */
+  readBody(req: IncomingMessage, body: unknown): void;
 }
 
 export interface AuthenticationOptions {
@@ -73,6 +80,10 @@ export function createAuthentication(
     resourceName: config.serverName,
     allowInsecureHttp: auth.allowInsecureHttp,
   });
+  const bodyTools = new BodyTools();
+  // Own properties only: a tool named "constructor" or "__proto__" must find no scopes, not Object's.
+  const scopesOfTools = (names: readonly string[]) =>
+    names.flatMap((name) => (Object.hasOwn(auth.toolScopes, name) ? (auth.toolScopes[name] ?? []) : []));
   const check = bearerAuth({
     verifier: unavailableWhenUnreachable(
       options.verifier ?? createTokenVerifier(auth),
@@ -82,6 +93,7 @@ export function createAuthentication(
     resourceMetadataUrl: metadataUrl,
     requiredScopes: auth.requiredScopes,
     toolScopes: auth.toolScopes,
+    scopesForRequest: (_target, req) => scopesOfTools(bodyTools.of(req)),
   });
   const verdicts = new WeakMap<IncomingMessage, Promise<AuthInfo>>();
   const authenticate: AuthenticateHook = (req) => {
@@ -92,5 +104,8 @@ export function createAuthentication(
     }
     return verdict;
   };
-  return { metadata, metadataUrl, authenticate };
+  const readBody = (req: IncomingMessage, body: unknown) => {
+    if (scopesOfTools(bodyTools.note(req, body)).length > 0) verdicts.delete(req);
+  };
+  return { metadata, metadataUrl, authenticate, readBody };
 }

@@ -16,9 +16,10 @@ export interface McpRouteOptions {
 }
 
 /**
- * POST on the MCP path, in its own scope so that its hooks touch nothing else. In order: closed until
- * the keys are loaded, counted against the caller's rate limit, then the transport checks Origin and
- * Host, authenticates (401/403 with challenges), and serves the request.
+ * The MCP path (POST, and GET and DELETE for 2025-era sessions), in its own scope so that its hooks
+ * touch nothing else. In order: closed until the keys are loaded, counted against the caller's rate
+ * limit, the tools the body calls noted for their scopes, then the transport checks Origin and Host,
+ * authenticates (401/403 with challenges), and serves the request.
  */
 export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
   const { config, authentication } = options;
@@ -30,6 +31,8 @@ export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOp
       windowMs: config.http.rateLimit.windowMs,
       authenticate: authentication.authenticate,
     });
+    // After the body is parsed and before the transport authenticates: a tool named only there counts.
+    scope.addHook("preHandler", async (request) => authentication.readBody(request.raw, request.body));
     await scope.register(mcpFastify, {
       server: options.mcp,
       path: config.mcpPath,
