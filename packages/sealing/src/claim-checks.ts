@@ -11,12 +11,16 @@ type BindPrincipalReturned = Extract<RequestStateRejection, `bindPrincipal retur
 /** How far a token's `iat` may lie in the future: the clocks of a fleet are never quite in step. */
 export const CLOCK_SKEW_SECONDS = 60;
 
-/** `iat` no later than now + skew, and now strictly before `exp` (a NaN anywhere fails). */
-export function checkTimes(claims: OpenedClaims, now: number): void {
+/**
+ * `iat` no later than now + skew, now strictly before `exp`, and the token younger than this policy's
+ * `ttl`: a lowered TTL shortens the tokens already issued too, not only the next ones (a NaN anywhere
+ * fails).
+ */
+export function checkTimes(claims: OpenedClaims, now: number, ttl: number): void {
   const { iat, exp } = claims;
   if (typeof iat !== "number" || iat > now + CLOCK_SKEW_SECONDS)
     throw rejectRequestState("minted in the future");
-  if (typeof exp !== "number" || !(now < exp)) throw rejectRequestState("expired");
+  if (typeof exp !== "number" || !(now < exp) || !(now - iat < ttl)) throw rejectRequestState("expired");
 }
 
 /** Symmetric: a claim without a principal, or a principal without a claim, is drift; both must match. */

@@ -7,6 +7,7 @@ export {
   INVALID_REQUEST_STATE_ERROR,
   type InvalidRequestStateErrorBody,
 } from "./invalid-request-state-error.js";
+export { weakSecretReason } from "./key-strength.js";
 export { KEYGEN_HINT, MIN_KEY_BYTES, type RequestStateKey } from "./keys.js";
 export {
   DEFAULT_TTL_SECONDS,

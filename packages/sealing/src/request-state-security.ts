@@ -98,7 +98,7 @@ export class RequestStateSecurity {
   open(token: unknown, request: RequestStateRequest, context: RequestStateContext = {}): string {
     if (typeof token !== "string") throw rejectRequestState("non-string requestState");
     const claims = parseClaims(this.#unseal(token));
-    checkTimes(claims, context.now ?? Date.now() / 1000);
+    checkTimes(claims, context.now ?? Date.now() / 1000, this.ttl);
     if (!bindingMatches(claims, request)) throw rejectRequestState("request binding");
     if ((claims.aud ?? null) !== this.#audience(context)) throw rejectRequestState("audience");
     checkPrincipal(claims, derivePrincipal(this.bindPrincipal, context, openFailure));

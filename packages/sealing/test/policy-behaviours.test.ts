@@ -183,6 +183,15 @@ describe("sealing and opening", () => {
     );
   });
 
+  it("a lowered ttl shortens the tokens already issued under the longer one", () => {
+    const long = new RequestStateSecurity({ keys: [KEY], ttl: 3600 });
+    const token = long.seal("s", deploy, at(T));
+    const lowered = new RequestStateSecurity({ keys: [KEY], ttl: 600 });
+    expect(long.open(token, deploy, at(T + 1800))).toBe("s");
+    expect(reasonOf(() => lowered.open(token, deploy, at(T + 1800)))).toBe("expired");
+    expect(lowered.open(token, deploy, at(T + 599))).toBe("s");
+  });
+
   it("[23] future skew: refused 120 s before iat, accepted 30 s before", () => {
     const token = policy.seal("s", deploy, at(T));
     expect(reasonOf(() => policy.open(token, deploy, at(T - 120)))).toBe("minted in the future");
