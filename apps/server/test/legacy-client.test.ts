@@ -146,7 +146,7 @@ describe("a 2025-11-25 client (official SDK v1) on the reference server", () => 
     ]);
 
     const deployed = await client.callTool({ name: "deploy", arguments: { service: "api", env: "staging" } });
-    const release = /rel-[0-9a-f]{8}/.exec(asked[0]?.message ?? "")?.[0];
+    const release = /rel-[0-9a-f]{32}/.exec(asked[0]?.message ?? "")?.[0];
     expect(textOf(deployed)).toBe(`Deployed ${release} of api to staging`);
     expect(asked.splice(0)).toEqual([
       { kind: "form", message: `Deploy api (release ${release}) to staging?` },

@@ -12,6 +12,7 @@ import { ClientAnswerSchemaByMethod } from "../../protocol/schemas/legacy.js";
 import { NotificationMethod } from "../../protocol/schemas/notifications.js";
 import { firstIssue } from "../../protocol/zod-issues.js";
 import type { HandledResponse } from "../server.js";
+import { legacyQuestionParams } from "./legacy-question.js";
 import { legacyResult } from "./legacy-result.js";
 import { type ClientAnswer, OutboundCancelled } from "./outbound-requests.js";
 import type { LegacySession, MessageSender } from "./session.js";
@@ -121,7 +122,7 @@ async function askAll(
     const question = inputRequests[key] as InputRequest;
     const answer = await input.session.outbound.request(
       question.method,
-      question.params as Record<string, unknown> | undefined,
+      legacyQuestionParams(question),
       channel,
       signal,
       cancelOnClient,
