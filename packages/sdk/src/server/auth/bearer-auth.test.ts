@@ -123,3 +123,51 @@ describe("bearerAuth", () => {
     expect(handled.at(-1)).toBe("deploy");
   });
 });
+
+describe("bearerAuth on a 2025-era session", () => {
+  /** A 2025-11-25 session opened with `token`, and a POST on it that names its tool in the body only. */
+  async function legacyCall(token: string, tool: string): Promise<number> {
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+    };
+    const opened = await fetch(http.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "old", version: "1" },
+        },
+      }),
+    });
+    await opened.body?.cancel();
+    const session = opened.headers.get("mcp-session-id") ?? "";
+    expect([opened.status, session === ""]).toEqual([200, false]);
+    const before = handled.length;
+    const called = await fetch(http.url, {
+      method: "POST",
+      headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: tool, arguments: {} },
+      }),
+    });
+    await called.body?.cancel();
+    if (called.status !== 200) expect(handled.length).toBe(before);
+    return called.status;
+  }
+
+  it("holds a tool to its own scopes although no Mcp-Name header names it", async () => {
+    expect(await legacyCall("tools-token", "deploy")).toBe(403);
+    expect(await legacyCall("tools-token", "echo")).toBe(200);
+    expect(await legacyCall("admin-token", "deploy")).toBe(200);
+  });
+});

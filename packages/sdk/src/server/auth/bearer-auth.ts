@@ -24,8 +24,12 @@ export interface BearerAuthOptions {
   clockToleranceSec?: number;
 }
 
-/** The `authenticate` hook of createNodeHandler and mcpFastify. */
-export type AuthenticateHook = (req: IncomingMessage) => Promise<AuthInfo>;
+/**
+ * The `authenticate` hook of createNodeHandler and mcpFastify. `target` is given when the transport
+ * has read what the request addresses from its body: a 2025-era request names its tool there only,
+ * with no `Mcp-Method`/`Mcp-Name` headers, so a tool's own scopes can only be checked then.
+ */
+export type AuthenticateHook = (req: IncomingMessage, target?: RequestTarget) => Promise<AuthInfo>;
 
 /**
  * OAuth 2.1 bearer authentication for an MCP server (RFC 6750 + RFC 9728 challenges): no or a bad
@@ -40,8 +44,8 @@ export function bearerAuth(options: BearerAuthOptions): AuthenticateHook {
       headers: { "www-authenticate": bearerChallenge({ ...challenge, resourceMetadata }) },
     });
 
-  const scopesNeeded = (req: IncomingMessage): string[] => {
-    const target = requestTargetOf(req.headers);
+  const scopesNeeded = (req: IncomingMessage, bodyTarget: RequestTarget | undefined): string[] => {
+    const target = bodyTarget ?? requestTargetOf(req.headers);
     const forTool =
       target.method === "tools/call" && target.name !== undefined
         ? (options.toolScopes?.[target.name] ?? [])
@@ -53,8 +57,8 @@ export function bearerAuth(options: BearerAuthOptions): AuthenticateHook {
     ]);
   };
 
-  return async (req) => {
-    const scope = scopesNeeded(req);
+  return async (req, bodyTarget) => {
+    const scope = scopesNeeded(req, bodyTarget);
     const credentials = bearerCredentialsOf(req);
     if (credentials.kind === "malformed") {
       throw refuse(400, credentials.problem, {

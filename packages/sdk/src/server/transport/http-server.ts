@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { carrierTarget, isCarrierMethod } from "../../protocol/carriers.js";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import {
   errorResponse,
@@ -8,6 +9,7 @@ import {
 } from "../../protocol/jsonrpc.js";
 import { describeError } from "../../protocol/logger.js";
 import { RequestAbort } from "../../protocol/request-abort.js";
+import type { RequestTarget } from "../auth/request-target.js";
 import type { AuthInfo } from "../auth-info.js";
 import { type Server, type ServerSource, serverOf } from "../server.js";
 import { type Accepted, acceptNegotiator } from "./accept-negotiation.js";
@@ -31,9 +33,10 @@ export interface HttpHandlerOptions {
   allowedHosts?: readonly string[];
   /**
    * Authenticates the request before any MCP processing. Return the validated token, or throw an
-   * HttpError (401/403 with its WWW-Authenticate challenge).
+   * HttpError (401/403 with its WWW-Authenticate challenge). A 2025-era request is authenticated a
+   * second time with `target`, the method and tool its body names, since it carries no Mcp-Name header.
    */
-  authenticate?: (req: IncomingMessage) => Promise<AuthInfo | undefined>;
+  authenticate?: (req: IncomingMessage, target?: RequestTarget) => Promise<AuthInfo | undefined>;
 }
 
 /** A Node `req`/`res` handler for the Streamable HTTP transport; `body` is the pre-read body, if any. */
@@ -89,7 +92,14 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
       }
       const raw = preRead === undefined ? await readBody(req, limit) : withinLimit(preRead, limit);
       const value = decodeJson(raw);
-      if (legacy && isLegacyPost(req.headers, value)) return await legacy.post(req, res, value, auth, accept);
+      if (legacy && isLegacyPost(req.headers, value)) {
+        // A 2025-era request names its tool in the body only: authenticate again, now that the
+        // target is known, so a tool's own scopes hold in this era too.
+        const target = bodyTargetOf(value);
+        const scoped =
+          options.authenticate && target !== undefined ? await options.authenticate(req, target) : auth;
+        return await legacy.post(req, res, value, scoped, accept);
+      }
       await serveMessage(server, req, res, value, { auth, accept });
     } catch (error) {
       if (error instanceof HttpError) return sendHttpError(res, error);
@@ -99,6 +109,16 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
       sendJson(res, 500, errorResponse(undefined, McpError.internal().toJSON()));
     }
   };
+}
+
+/** What a JSON-RPC body addresses: its method and, for a carrier, the tool, prompt or URI. */
+function bodyTargetOf(value: unknown): RequestTarget | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const { method, params } = value as { method?: unknown; params?: unknown };
+  if (typeof method !== "string" || !isCarrierMethod(method)) return undefined;
+  const record =
+    typeof params === "object" && params !== null ? (params as Record<string, unknown>) : undefined;
+  return { method, name: carrierTarget(method, record) };
 }
 
 interface Admitted {
