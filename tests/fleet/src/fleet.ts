@@ -64,7 +64,9 @@ export class Fleet {
     this.#admin = adminClient(this.#moto.url);
     this.#keyAlias = (await createKey(this.#admin)).alias;
     this.#proxyPort = await freePort();
-    this.#auth = await startLocalAuthServer({ resource: this.publicUrl });
+    // One token drives every flow of a suite that runs for minutes (a rotation waits out a TTL and
+    // nine cold starts): it must outlive the suite, not the development server's default 5 minutes.
+    this.#auth = await startLocalAuthServer({ resource: this.publicUrl, accessTokenTtlSec: 3600 });
     this.#token = await this.#auth.clientCredentialsToken(MACHINE_CLIENT, "mcp:tools");
     const keys = await initialKeys(this);
     for (let index = 0; index < size; index += 1) {

@@ -189,7 +189,7 @@ function parseLine(raw: string): LogLine {
  */
 function isReady(origin: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const probe = httpGet(`${origin}/readyz`, { agent: false, timeout: 1_000 }, (response) => {
+    const probe = httpGet(`${origin}/readyz`, { agent: false, timeout: 3_000 }, (response) => {
       response.resume();
       response.once("end", () => resolve(response.statusCode === 200));
       response.once("error", () => resolve(false));
