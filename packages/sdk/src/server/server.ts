@@ -347,7 +347,8 @@ export class Server {
   ): Promise<ResultObject> {
     const { method } = request;
     const context = this.#context(request, meta, options);
-    const entry = HANDLED_METHODS[method];
+    // Own entries only: a method named `constructor` or `toString` is unknown, not inherited.
+    const entry = Object.hasOwn(HANDLED_METHODS, method) ? HANDLED_METHODS[method] : undefined;
     const handler = entry ? this.#handlers[entry.handler] : undefined;
     if (!entry || !handler || !this.capabilities[entry.capability]) {
       throw refuse(McpError.methodNotFound(method));
