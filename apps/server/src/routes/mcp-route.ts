@@ -17,7 +17,7 @@ export interface McpRouteOptions {
 
 /**
  * POST on the MCP path, in its own scope so that its hooks touch nothing else. In order: closed until
- * the keys are loaded, counted against the caller's rate limit, then the transport checks Origin and
+ * the keys are loaded, counted against the caller's address and then principal rate limits, then the transport checks Origin and
  * Host, authenticates (401/403 with challenges), and serves the request.
  */
 export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
@@ -27,6 +27,7 @@ export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOp
     scope.addHook("preHandler", async (request) => describeMcpRequest(request.headers, request.body));
     await registerRateLimit(scope, {
       max: config.http.rateLimit.max,
+      addressMax: config.http.rateLimit.addressMax,
       windowMs: config.http.rateLimit.windowMs,
       authenticate: authentication.authenticate,
     });
