@@ -35,13 +35,26 @@ describe("readKeyFile", () => {
   it("reads one secret per line, newest first, skipping comments and blank lines", async () => {
     const older = randomBytes(32).toString("hex");
     const path = await keyFile("ring", `# rotated 2026-11\n${secret}\n\n${older}\n`);
-    expect(await readKeyFile(path)).toEqual({ keys: [secret, older], readableByOthers: false });
+    expect(await readKeyFile(path)).toEqual({ keys: [secret, older] });
   });
 
-  it("flags a file that group or others can read", async () => {
-    const path = await keyFile("open", `${secret}\n`, 0o644);
-    expect((await readKeyFile(path)).readableByOthers).toBe(true);
-  });
+  it.each([
+    ["world", 0o644, "644"],
+    ["group", 0o640, "640"],
+  ])(
+    "refuses a file its %s can read, naming the chmod to run, without printing the key",
+    async (name, mode, shown) => {
+      const path = await keyFile(`open-to-${name}`, `${secret}\n`, mode);
+      const message = await readKeyFile(path).then(
+        () => "",
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(message).toBe(
+        `REQUEST_STATE_KEY_FILE ${path} can be read by group or others (mode ${shown}); restrict it with: chmod 600 ${path}`,
+      );
+      expect(message).not.toContain(secret);
+    },
+  );
 
   it("names the short key and says how to make a good one, without printing it", async () => {
     const path = await keyFile("short", "too-short-secret\n");
@@ -68,7 +81,7 @@ describe("two instances sharing a key file", () => {
 
   beforeAll(async () => {
     as = await startAuthorizationServer();
-    const path = await keyFile("shared", `${secret}\n`, 0o644);
+    const path = await keyFile("shared", `${secret}\n`);
     first = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }));
     second = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }));
     stranger = await startServer(serverEnvironment(as));
@@ -108,9 +121,7 @@ describe("two instances sharing a key file", () => {
     expect(stranger.logs.lines().some((line) => line.reason === "unknown key")).toBe(true);
   });
 
-  it("warns that the shared file is readable by others", () => {
-    const warning = first.logs.lines().find((line) => line.keySource === "file" && line.level === 40);
-    expect(warning?.msg).toMatch(/chmod 600/);
+  it("logged neither the key nor a token", () => {
     expect(watch.leaksIn(first.logs.text() + second.logs.text())).toEqual([]);
     expect(first.logs.text()).not.toContain(secret);
   });
