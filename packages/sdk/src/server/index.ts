@@ -78,6 +78,7 @@ export type {
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./once/memory-once-store.js";
 export type { OnceRecord, OnceStore, OnceTtl } from "./once/once-store.js";
+export { DEFAULT_PARAMS_LIMITS, type ParamsLimits } from "./params-limits.js";
 export {
   invalidRequestStateError,
   type RequestStateBoundaryOptions,

@@ -35,6 +35,7 @@ import { checkInputRequest } from "./input-request-check.js";
 import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./legacy/options.js";
 import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
+import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
 import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
 
 export interface CachePolicy {
@@ -54,6 +55,8 @@ export interface ServerOptions {
    * by default; `false` answers their `initialize` with -32022 instead.
    */
   legacy?: boolean | LegacyOptions;
+  /** Depth and size allowed for `arguments` and `inputResponses`; defaults 64 levels and 4 MiB. */
+  paramsLimits?: ParamsLimits;
 }
 
 /** Hears what the server announces to every connection, and its close: how legacy sessions get them. */
@@ -353,6 +356,8 @@ export class Server {
     if (!entry || !handler || !this.capabilities[entry.capability]) {
       throw refuse(McpError.methodNotFound(method));
     }
+    const tooLarge = checkParamsLimits(params, this.#options.paramsLimits);
+    if (tooLarge) throw refuse(tooLarge);
     const mwRequest = { method, params: withoutNullRetryFields(params), context };
     const result = await runMiddleware(this.#middleware, mwRequest, () =>
       this.#invoke(entry.handler, mwRequest.params, context, params._meta),
