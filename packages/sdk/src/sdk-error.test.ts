@@ -13,6 +13,7 @@ import {
   RoundtripError,
   type SdkError,
   type SdkErrorCode,
+  ToolError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./index.js";
@@ -53,6 +54,7 @@ const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () =
   ERR_RESPONSE_STREAM_CLOSED: [ResponseStreamClosedError, () => new ResponseStreamClosedError("tools/call")],
   ERR_INVALID_TOKEN: [InvalidTokenError, () => new InvalidTokenError("expired")],
   ERR_INPUT_RESPONSE: [InputResponseError, () => new InputResponseError("k", "not a form answer")],
+  ERR_TOOL_FAILED: [ToolError, () => new ToolError("the deploy window is closed")],
   ERR_HTTP_REFUSED: [HttpError, () => new HttpError(405, "Method Not Allowed")],
   ERR_RESOLVER_FAILURE: [ResolverFailure, () => new ResolverFailure("declined")],
 };

@@ -95,6 +95,7 @@ export {
   serverOf,
   type ToolLookup,
 } from "./server.js";
+export { ToolError } from "./tool-error.js";
 // What an authenticate hook throws to refuse a request with its own status and headers.
 export { HttpError } from "./transport/http-errors.js";
 export {
