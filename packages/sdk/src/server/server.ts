@@ -287,6 +287,8 @@ export class Server {
         };
       }
       this.logger.error({ method: request.method, ...describeError(error) }, "request failed");
+      const stack = stackOf(error);
+      if (stack !== undefined) this.logger.debug({ method: request.method, stack }, "request failure stack");
       return {
         message: errorResponse(request.id, McpError.internal().toJSON()),
         refusedBeforeDispatch: false,
