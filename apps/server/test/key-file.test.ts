@@ -35,13 +35,26 @@ describe("readKeyFile", () => {
   it("reads one secret per line, newest first, skipping comments and blank lines", async () => {
     const older = randomBytes(32).toString("hex");
     const path = await keyFile("ring", `# rotated 2026-11\n${secret}\n\n${older}\n`);
-    expect(await readKeyFile(path)).toEqual({ keys: [secret, older], readableByOthers: false });
+    expect(await readKeyFile(path)).toEqual({ keys: [secret, older] });
   });
 
-  it("flags a file that group or others can read", async () => {
-    const path = await keyFile("open", `${secret}\n`, 0o644);
-    expect((await readKeyFile(path)).readableByOthers).toBe(true);
-  });
+  it.each([
+    ["world", 0o644, "644"],
+    ["group", 0o640, "640"],
+  ])(
+    "refuses a file its %s can read, naming the chmod to run, without printing the key",
+    async (name, mode, shown) => {
+      const path = await keyFile(`open-to-${name}`, `${secret}\n`, mode);
+      const message = await readKeyFile(path).then(
+        () => "",
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      expect(message).toBe(
+        `REQUEST_STATE_KEY_FILE ${path} can be read by group or others (mode ${shown}); restrict it with: chmod 600 ${path}`,
+      );
+      expect(message).not.toContain(secret);
+    },
+  );
 
   it("names the short key and says how to make a good one, without printing it", async () => {
     const path = await keyFile("short", "too-short-secret\n");
@@ -51,6 +64,24 @@ describe("readKeyFile", () => {
     );
     expect(message).toMatch(/key 1 is shorter than 32 bytes; replace it .*randomBytes\(32\)/);
     expect(message).not.toContain("too-short-secret");
+  });
+
+  it.each([
+    ["a repeated placeholder", "a3".repeat(32), /key 1 uses only 1 distinct byte values: it is not random/],
+    [
+      "a pass phrase",
+      "correct horse battery staple, thirty-two bytes or more",
+      /key 1 is neither hex nor base64/,
+    ],
+  ])("refuses %s as a key, saying why, without printing it", async (_name, weak, reason) => {
+    const path = await keyFile(`weak-${weak.length}`, `${weak}\n`);
+    const message = await readKeyFile(path).then(
+      () => "",
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(message).toMatch(reason);
+    expect(message).toContain("replace it with a random secret");
+    expect(message).not.toContain(weak);
   });
 
   it("says what to do when the file is missing or empty", async () => {
@@ -68,7 +99,7 @@ describe("two instances sharing a key file", () => {
 
   beforeAll(async () => {
     as = await startAuthorizationServer();
-    const path = await keyFile("shared", `${secret}\n`, 0o644);
+    const path = await keyFile("shared", `${secret}\n`);
     first = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }));
     second = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }));
     stranger = await startServer(serverEnvironment(as));
@@ -108,9 +139,7 @@ describe("two instances sharing a key file", () => {
     expect(stranger.logs.lines().some((line) => line.reason === "unknown key")).toBe(true);
   });
 
-  it("warns that the shared file is readable by others", () => {
-    const warning = first.logs.lines().find((line) => line.keySource === "file" && line.level === 40);
-    expect(warning?.msg).toMatch(/chmod 600/);
+  it("logged neither the key nor a token", () => {
     expect(watch.leaksIn(first.logs.text() + second.logs.text())).toEqual([]);
     expect(first.logs.text()).not.toContain(secret);
   });

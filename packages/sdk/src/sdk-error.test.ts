@@ -14,6 +14,7 @@ import {
   type SdkError,
   type SdkErrorCode,
   SessionExpiredError,
+  ToolError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./index.js";
@@ -55,6 +56,7 @@ const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () =
   ERR_SESSION_EXPIRED: [SessionExpiredError, () => new SessionExpiredError("https://mcp.example.com/")],
   ERR_INVALID_TOKEN: [InvalidTokenError, () => new InvalidTokenError("expired")],
   ERR_INPUT_RESPONSE: [InputResponseError, () => new InputResponseError("k", "not a form answer")],
+  ERR_TOOL_FAILED: [ToolError, () => new ToolError("the deploy window is closed")],
   ERR_HTTP_REFUSED: [HttpError, () => new HttpError(405, "Method Not Allowed")],
   ERR_RESOLVER_FAILURE: [ResolverFailure, () => new ResolverFailure("declined")],
 };

@@ -12,7 +12,7 @@ import type {
 } from "./client/index.js";
 import type { OAuthError } from "./client/oauth/index.js";
 import type { InvalidTokenError } from "./server/auth/index.js";
-import type { InputResponseError } from "./server/index.js";
+import type { InputResponseError, ToolError } from "./server/index.js";
 
 /**
  * Every error a caller can catch from the SDK that is not a peer's JSON-RPC error (those are McpError):
@@ -32,4 +32,5 @@ export type SdkError =
   | SessionExpiredError
   | OAuthError
   | InvalidTokenError
-  | InputResponseError;
+  | InputResponseError
+  | ToolError;

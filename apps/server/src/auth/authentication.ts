@@ -55,7 +55,8 @@ function unavailableWhenUnreachable(
       try {
         return await verifier.verify(token);
       } catch (error) {
-        if (error instanceof InvalidTokenError) throw error;
+        // A verifier's own HTTP answer (introspection over capacity: 503) says the server is busy, not unreachable.
+        if (error instanceof InvalidTokenError || error instanceof HttpError) throw error;
         health?.reportFailure(error);
         throw new HttpError(
           503,

@@ -99,6 +99,7 @@ export const EnvSchema = z.object({
   ALLOWED_HOSTS: optional(hostNames),
   TRUST_PROXY: optional(trustProxy),
   RATE_LIMIT_MAX: optional((v) => integer(v, 1, 1_000_000, "requests")),
+  RATE_LIMIT_ADDRESS_MAX: optional((v) => integer(v, 1, 10_000_000, "requests")),
   RATE_LIMIT_WINDOW_MS: optional((v) => integer(v, 1_000, 86_400_000, "milliseconds")),
   MAX_BODY_BYTES: optional((v) => integer(v, 1_024, 64 * 1024 * 1024, "bytes")),
   LOG_LEVEL: optional((v) => oneOf(v, LOG_LEVELS)),

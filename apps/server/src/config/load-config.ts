@@ -26,6 +26,8 @@ export const DEFAULTS = {
   requestStateTtlSeconds: 600,
   rateLimitMax: 300,
   rateLimitWindowMs: 60_000,
+  /** Above the per-principal budget, so several users behind one address are not cut short by it. */
+  rateLimitAddressMax: 1_200,
   maxBodyBytes: 4 * 1024 * 1024,
   shutdownTimeoutMs: 10_000,
 } as const;
@@ -155,6 +157,7 @@ function httpConfig(env: Env, publicUrl: URL): HttpConfig {
     maxBodyBytes: env.MAX_BODY_BYTES ?? DEFAULTS.maxBodyBytes,
     rateLimit: {
       max: env.RATE_LIMIT_MAX ?? DEFAULTS.rateLimitMax,
+      addressMax: env.RATE_LIMIT_ADDRESS_MAX ?? DEFAULTS.rateLimitAddressMax,
       windowMs: env.RATE_LIMIT_WINDOW_MS ?? DEFAULTS.rateLimitWindowMs,
     },
   };

@@ -55,7 +55,8 @@ export interface HttpConfig {
   /** Fastify trustProxy: false, true, or the number of proxy hops in front of the server. */
   trustProxy: boolean | number;
   maxBodyBytes: number;
-  rateLimit: { max: number; windowMs: number };
+  /** `max` per verified principal; `addressMax` per client address, counted before any token is verified. */
+  rateLimit: { max: number; addressMax: number; windowMs: number };
 }
 
 export interface ServerConfig {

@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 
 export interface RateLimitOptions {
   max: number;
+  /** Requests per client address, whatever their token, counted before any token is verified. */
+  addressMax: number;
   windowMs: number;
   /** The request's verified principal, if its token is good (the verdict is shared with the transport). */
   authenticate: (req: IncomingMessage) => Promise<AuthInfo>;
@@ -22,9 +24,19 @@ async function keyOf(request: FastifyRequest, options: RateLimitOptions): Promis
   return `principal:${JSON.stringify([auth.clientId, auth.issuer ?? null, auth.subject ?? null])}`;
 }
 
-/** Adds the limit to every route of `scope`, answering 429 with Retry-After when a budget is spent. */
+/**
+ * Adds the limits to every route of `scope`, answering 429 with Retry-After when a budget is spent.
+ * The address limit comes first and needs no token: verifying one can cost a call to the
+ * authorization server, so a flood of bogus tokens must be cut off before any of them is checked.
+ */
 export async function registerRateLimit(scope: FastifyInstance, options: RateLimitOptions): Promise<void> {
-  await limitBy(scope, options, (request) => keyOf(request, options));
+  await scope.register(fastifyRateLimit, { global: false });
+  addLimit(
+    scope,
+    { max: options.addressMax, windowMs: options.windowMs },
+    (request) => `before-auth:${request.ip}`,
+  );
+  addLimit(scope, options, (request) => keyOf(request, options));
 }
 
 /**
@@ -35,15 +47,16 @@ export async function registerAddressRateLimit(
   scope: FastifyInstance,
   options: { max: number; windowMs: number },
 ): Promise<void> {
-  await limitBy(scope, options, (request) => `address:${request.ip}`);
+  await scope.register(fastifyRateLimit, { global: false });
+  addLimit(scope, options, (request) => `address:${request.ip}`);
 }
 
-async function limitBy(
+/** onRequest hooks run in the order added, and one that answers 429 stops those after it. */
+function addLimit(
   scope: FastifyInstance,
   options: { max: number; windowMs: number },
   keyGenerator: (request: FastifyRequest) => string | Promise<string>,
-): Promise<void> {
-  await scope.register(fastifyRateLimit, { global: false });
+): void {
   const check = scope.createRateLimit({ max: options.max, timeWindow: options.windowMs, keyGenerator });
   scope.addHook("onRequest", async (request, reply) => {
     const verdict = await check(request);

@@ -71,12 +71,6 @@ export async function loadCodec(options: LoadCodecOptions): Promise<RequestState
     }
     case "file": {
       const file = await readKeyFile(source.path);
-      if (file.readableByOthers) {
-        logger.warn(
-          { keySource: "file", path: source.path },
-          "the request-state key file is readable by group or others; restrict it with chmod 600",
-        );
-      }
       logger.info(
         { keySource: "file", keyCount: file.keys.length, path: source.path },
         "request-state keys read from file",

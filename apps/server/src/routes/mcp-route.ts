@@ -17,8 +17,8 @@ export interface McpRouteOptions {
 
 /**
  * The MCP path (POST, and GET and DELETE for 2025-era sessions), in its own scope so that its hooks
- * touch nothing else. In order: closed until the keys are loaded, counted against the caller's rate
- * limit, the tools the body calls noted for their scopes, then the transport checks Origin and Host,
+ * touch nothing else. In order: closed until the keys are loaded, counted against the caller's address
+ * and then principal rate limits, the tools the body calls noted for their scopes, then the transport checks Origin and Host,
  * authenticates (401/403 with challenges), and serves the request.
  */
 export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
@@ -28,6 +28,7 @@ export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOp
     scope.addHook("preHandler", async (request) => describeMcpRequest(request.headers, request.body));
     await registerRateLimit(scope, {
       max: config.http.rateLimit.max,
+      addressMax: config.http.rateLimit.addressMax,
       windowMs: config.http.rateLimit.windowMs,
       authenticate: authentication.authenticate,
     });

@@ -22,9 +22,13 @@ export const stderrLogger: Logger = {
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** Errors are logged by name and message; stacks only at debug, so no payload rides along by accident. */
+/** Errors are logged by name and message; stacks only at debug (stackOf), so no payload rides along by accident. */
 export function describeError(error: unknown): Record<string, unknown> {
-  if (error instanceof Error)
-    return { err: { name: error.name, message: error.message, stack: error.stack } };
+  if (error instanceof Error) return { err: { name: error.name, message: error.message } };
   return { err: { value: typeof error } };
+}
+
+/** The stack of an Error, for a debug line of its own. */
+export function stackOf(error: unknown): string | undefined {
+  return error instanceof Error ? error.stack : undefined;
 }

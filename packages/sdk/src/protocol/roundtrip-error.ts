@@ -46,6 +46,7 @@ export type SdkErrorCode =
   // server
   | "ERR_INVALID_TOKEN"
   | "ERR_INPUT_RESPONSE"
+  | "ERR_TOOL_FAILED"
   /** Internal: an HTTP refusal the server transport answers itself; never thrown to a caller. */
   | "ERR_HTTP_REFUSED"
   /** Internal: a resolver failure the tool answers with as an error result; never thrown to a caller. */

@@ -78,6 +78,7 @@ export type {
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./once/memory-once-store.js";
 export type { OnceRecord, OnceStore, OnceTtl } from "./once/once-store.js";
+export { DEFAULT_PARAMS_LIMITS, type ParamsLimits } from "./params-limits.js";
 export {
   invalidRequestStateError,
   type RequestStateBoundaryOptions,
@@ -94,6 +95,7 @@ export {
   serverOf,
   type ToolLookup,
 } from "./server.js";
+export { ToolError } from "./tool-error.js";
 // What an authenticate hook throws to refuse a request with its own status and headers.
 export { HttpError } from "./transport/http-errors.js";
 export {

@@ -497,12 +497,12 @@ describe("Server: InputRequiredResult", () => {
 });
 
 describe("Server: handler failures", () => {
-  it("turns a tool handler that throws into an isError result the model can read", async () => {
+  it("turns a tool handler that throws into a generic isError result naming the request", async () => {
     const { server } = fixtureServer();
-    const handled = await handle(server, rpcRequest("tools/call", { name: "fail" }));
+    const handled = await handle(server, rpcRequest("tools/call", { name: "fail" }, { id: 31 }));
     expect(resultOf(handled)).toEqual({
       resultType: "complete",
-      content: [{ type: "text", text: "the forecast backend is down" }],
+      content: [{ type: "text", text: "Tool execution failed (request 31)" }],
       isError: true,
       _meta: { [META.serverInfo]: { name: "roundtrip-fixture", version: "1.2.3" } },
     });
@@ -512,10 +512,10 @@ describe("Server: handler failures", () => {
     const server = quietServer().onCallTool(() => {
       throw "a string with /internal/path";
     });
-    const result = resultOf(await handle(server, rpcRequest("tools/call", { name: "t" })));
+    const result = resultOf(await handle(server, rpcRequest("tools/call", { name: "t" }, { id: 32 })));
     expect(result).toMatchObject({
       isError: true,
-      content: [{ type: "text", text: "Tool execution failed" }],
+      content: [{ type: "text", text: "Tool execution failed (request 32)" }],
     });
   });
 

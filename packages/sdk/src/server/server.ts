@@ -6,7 +6,7 @@ import {
   type JsonRpcResponse,
   resultResponse,
 } from "../protocol/jsonrpc.js";
-import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
+import { describeError, type Logger, stackOf, stderrLogger } from "../protocol/logger.js";
 import { type AbortSource, RequestAbort } from "../protocol/request-abort.js";
 import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { CacheScope, Implementation } from "../protocol/schemas/common.js";
@@ -35,7 +35,9 @@ import { checkInputRequest } from "./input-request-check.js";
 import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./legacy/options.js";
 import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
+import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
 import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
+import { ToolError } from "./tool-error.js";
 
 export interface CachePolicy {
   ttlMs: number;
@@ -54,6 +56,14 @@ export interface ServerOptions {
    * by default; `false` answers their `initialize` with -32022 instead.
    */
   legacy?: boolean | LegacyOptions;
+  /**
+   * Sends a tool handler's exception text to the client as its `isError` text. Default false: the
+   * client gets "Tool execution failed" and the request id, the log gets the detail, since an
+   * exception can hold internals. Throw a ToolError for a message meant for the client either way.
+   */
+  exposeErrors?: boolean;
+  /** Depth and size allowed for `arguments` and `inputResponses`; defaults 64 levels and 4 MiB. */
+  paramsLimits?: ParamsLimits;
 }
 
 /** Hears what the server announces to every connection, and its close: how legacy sessions get them. */
@@ -277,6 +287,8 @@ export class Server {
         };
       }
       this.logger.error({ method: request.method, ...describeError(error) }, "request failed");
+      const stack = stackOf(error);
+      if (stack !== undefined) this.logger.debug({ method: request.method, stack }, "request failure stack");
       return {
         message: errorResponse(request.id, McpError.internal().toJSON()),
         refusedBeforeDispatch: false,
@@ -347,11 +359,14 @@ export class Server {
   ): Promise<ResultObject> {
     const { method } = request;
     const context = this.#context(request, meta, options);
-    const entry = HANDLED_METHODS[method];
+    // Own entries only: a method named `constructor` or `toString` is unknown, not inherited.
+    const entry = Object.hasOwn(HANDLED_METHODS, method) ? HANDLED_METHODS[method] : undefined;
     const handler = entry ? this.#handlers[entry.handler] : undefined;
     if (!entry || !handler || !this.capabilities[entry.capability]) {
       throw refuse(McpError.methodNotFound(method));
     }
+    const tooLarge = checkParamsLimits(params, this.#options.paramsLimits);
+    if (tooLarge) throw refuse(tooLarge);
     const mwRequest = { method, params: withoutNullRetryFields(params), context };
     const result = await runMiddleware(this.#middleware, mwRequest, () =>
       this.#invoke(entry.handler, mwRequest.params, context, params._meta),
@@ -408,12 +423,23 @@ export class Server {
     } catch (error) {
       if (context.method !== "tools/call" || error instanceof McpError) throw error;
       // A tool that fails reports it to the model as a tool result, not as a protocol error.
-      this.logger.warn({ method: context.method, ...describeError(error) }, "tool handler threw");
-      const text = error instanceof Error ? error.message : "Tool execution failed";
-      return { resultType: "complete", content: [{ type: "text", text }], isError: true };
+      return this.#toolFailure(context, error);
     }
     if (key === "listTools") this.#rememberTools(result);
     return this.#checkResult(context, result, params);
+  }
+
+  #toolFailure(context: RequestContext, error: unknown): ResultObject {
+    const fields = { method: context.method, requestId: context.requestId };
+    this.logger.warn({ ...fields, ...describeError(error) }, "tool handler threw");
+    const stack = stackOf(error);
+    if (stack !== undefined) this.logger.debug({ ...fields, stack }, "tool handler stack");
+    const exposed =
+      error instanceof ToolError || (this.#options.exposeErrors === true && error instanceof Error);
+    const text = exposed
+      ? (error as Error).message
+      : `Tool execution failed (request ${String(context.requestId)})`;
+    return { resultType: "complete", content: [{ type: "text", text }], isError: true };
   }
 
   #checkResult(context: RequestContext, result: ResultObject, params: Record<string, unknown>): ResultObject {

@@ -10,13 +10,17 @@ import type { TokenVerifier } from "./token-verifier.js";
 
 const METADATA = "https://mcp.example/.well-known/oauth-protected-resource/mcp";
 
-const GRANTS: Record<string, string[]> = { "tools-token": ["mcp:tools"], "admin-token": ["mcp:admin"] };
+const GRANTS: Record<string, string[]> = {
+  "tools-token": ["mcp:tools"],
+  "admin-token": ["mcp:admin"],
+  "inherited-names-token": ["constructor", "__proto__", "toString", "mcp:list"],
+};
 
 /** Tokens are looked up by value: those in GRANTS, `expired`, `broken` (verifier failure); anything else is invalid. */
 const stubVerifier: TokenVerifier = {
   async verify(token) {
     const now = Math.floor(Date.now() / 1000);
-    const scopes = GRANTS[token];
+    const scopes = Object.hasOwn(GRANTS, token) ? GRANTS[token] : undefined;
     if (scopes) return { token, clientId: "c", scopes, expiresAt: now + 60 } satisfies AuthInfo;
     if (token === "expired") return { token, clientId: "c", scopes: [], expiresAt: now - 60 };
     if (token === "broken") throw new Error("key store offline");
@@ -121,6 +125,20 @@ describe("bearerAuth", () => {
       (await send("tools/call", { name: "deploy" }, { authorization: "Bearer admin-token" })).status,
     ).toBe(200);
     expect(handled.at(-1)).toBe("deploy");
+  });
+
+  it.each(["constructor", "__proto__", "toString", "hasOwnProperty"])(
+    "treats a tool named %s as a tool without extra scopes, not as a property of every object",
+    async (name) => {
+      const reply = await send("tools/call", { name }, { authorization: "Bearer tools-token" });
+      expect(reply.status).toBe(200);
+      expect(handled.at(-1)).toBe(name);
+    },
+  );
+
+  it("does not follow a granted scope named like an object property into the hierarchy", async () => {
+    const reply = await send("tools/list", {}, { authorization: "Bearer inherited-names-token" });
+    expect(reply.status).toBe(200);
   });
 });
 

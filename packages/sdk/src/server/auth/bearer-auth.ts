@@ -5,7 +5,7 @@ import { HttpError } from "../transport/http-errors.js";
 import { bearerCredentialsOf } from "./bearer-token.js";
 import { InvalidTokenError } from "./errors.js";
 import { type RequestTarget, requestTargetOf } from "./request-target.js";
-import { missingScopes, type ScopeHierarchy, unique } from "./scopes.js";
+import { missingScopes, ownEntry, type ScopeHierarchy, unique } from "./scopes.js";
 import type { TokenVerifier } from "./token-verifier.js";
 
 export interface BearerAuthOptions {
@@ -48,7 +48,7 @@ export function bearerAuth(options: BearerAuthOptions): AuthenticateHook {
     const target = bodyTarget ?? requestTargetOf(req.headers);
     const forTool =
       target.method === "tools/call" && target.name !== undefined
-        ? (options.toolScopes?.[target.name] ?? [])
+        ? ownEntry(options.toolScopes, target.name, [])
         : [];
     return unique([
       ...(options.requiredScopes ?? []),

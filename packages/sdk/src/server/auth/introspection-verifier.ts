@@ -2,6 +2,7 @@ import { secureUrl } from "../../protocol/auth/secure-url.js";
 import type { AuthInfo } from "../auth-info.js";
 import { authInfoFromClaims, matchingAudience } from "./claims.js";
 import { InvalidTokenError } from "./errors.js";
+import { IntrospectionGate } from "./introspection-gate.js";
 import { TokenCache } from "./token-cache.js";
 import type { TokenVerifier } from "./token-verifier.js";
 
@@ -19,6 +20,13 @@ export interface IntrospectionVerifierOptions {
   cacheMaxSec?: number;
   /** Default 1000. */
   cacheMaxEntries?: number;
+  /**
+   * How long a refused token is refused again without a call, so the same bad token repeated costs
+   * one call. Default 15 s; 0 disables. Keyed by a digest of the token, never the token itself.
+   */
+  refusalCacheSec?: number;
+  /** Introspection calls in flight at once; more wait in a queue of maxQueued, beyond it 503. Defaults 8 and 64. */
+  concurrency?: { maxConcurrent?: number; maxQueued?: number };
   /** Clock skew allowed on exp/nbf. Default 5 s. */
   clockToleranceSec?: number;
   /** Default 5000 ms. */
@@ -40,7 +48,8 @@ function basicCredentials(clientId: string, clientSecret: string): string {
 
 /**
  * Verifies opaque (or any) access tokens by asking the authorization server (RFC 7662). Active answers
- * are cached briefly, bounded by the token's own expiry; refusals are not cached, so they cost a call each.
+ * are cached briefly, bounded by the token's own expiry; refusals are cached for less, so a repeated
+ * bad token costs one call; a failure to reach the server is never cached.
  */
 export function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier {
   const endpoint = secureUrl(options.endpoint, "introspection endpoint", options.allowInsecureHttp);
@@ -50,6 +59,12 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
   const cacheMaxMs = (options.cacheMaxSec ?? 60) * 1000;
   const tolerance = options.clockToleranceSec ?? 5;
   const cache = new TokenCache<AuthInfo>(cacheMaxMs > 0 ? (options.cacheMaxEntries ?? 1000) : 0);
+  const refusalMs = (options.refusalCacheSec ?? 15) * 1000;
+  const refusals = new TokenCache<string>(refusalMs > 0 ? (options.cacheMaxEntries ?? 1000) : 0);
+  const gate = new IntrospectionGate(
+    options.concurrency?.maxConcurrent ?? 8,
+    options.concurrency?.maxQueued ?? 64,
+  );
   const fetchImpl = options.fetch ?? globalThis.fetch;
 
   const introspect = async (token: string): Promise<Record<string, unknown>> => {
@@ -81,38 +96,48 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     return body as Record<string, unknown>;
   };
 
+  const judge = (token: string, claims: Record<string, unknown>): AuthInfo => {
+    const now = Math.floor(Date.now() / 1000);
+    if (claims.active !== true) {
+      throw new InvalidTokenError("The access token is not active (expired, revoked or unknown)");
+    }
+    if (typeof claims.token_type === "string" && claims.token_type.toLowerCase() !== "bearer") {
+      throw new InvalidTokenError(`The token is not a bearer access token (token_type ${claims.token_type})`);
+    }
+    if (typeof claims.exp === "number" && claims.exp + tolerance <= now) {
+      throw new InvalidTokenError("The access token has expired");
+    }
+    if (typeof claims.nbf === "number" && claims.nbf - tolerance > now) {
+      throw new InvalidTokenError("The access token is not valid yet");
+    }
+    if (options.issuer !== undefined && claims.iss !== options.issuer) {
+      throw new InvalidTokenError(
+        "The access token was not issued by the authorization server this resource trusts",
+      );
+    }
+    const resource = matchingAudience(claims.aud, audiences);
+    if (resource === undefined) {
+      throw new InvalidTokenError(
+        "The access token was not issued for this resource (audience mismatch); request one with this server's resource indicator",
+      );
+    }
+    return authInfoFromClaims(token, claims, resource);
+  };
+
   return {
     async verify(token: string): Promise<AuthInfo> {
       const cached = cache.get(token, Date.now());
       if (cached) return cached;
-      const claims = await introspect(token);
-      const now = Math.floor(Date.now() / 1000);
-      if (claims.active !== true) {
-        throw new InvalidTokenError("The access token is not active (expired, revoked or unknown)");
+      const refused = refusals.get(token, Date.now());
+      if (refused !== undefined) throw new InvalidTokenError(refused);
+      const claims = await gate.run(() => introspect(token));
+      let info: AuthInfo;
+      try {
+        info = judge(token, claims);
+      } catch (error) {
+        if (error instanceof InvalidTokenError) refusals.set(token, error.message, Date.now() + refusalMs);
+        throw error;
       }
-      if (typeof claims.token_type === "string" && claims.token_type.toLowerCase() !== "bearer") {
-        throw new InvalidTokenError(
-          `The token is not a bearer access token (token_type ${claims.token_type})`,
-        );
-      }
-      if (typeof claims.exp === "number" && claims.exp + tolerance <= now) {
-        throw new InvalidTokenError("The access token has expired");
-      }
-      if (typeof claims.nbf === "number" && claims.nbf - tolerance > now) {
-        throw new InvalidTokenError("The access token is not valid yet");
-      }
-      if (options.issuer !== undefined && claims.iss !== options.issuer) {
-        throw new InvalidTokenError(
-          "The access token was not issued by the authorization server this resource trusts",
-        );
-      }
-      const resource = matchingAudience(claims.aud, audiences);
-      if (resource === undefined) {
-        throw new InvalidTokenError(
-          "The access token was not issued for this resource (audience mismatch); request one with this server's resource indicator",
-        );
-      }
-      const info = authInfoFromClaims(token, claims, resource);
       const until = Math.min(
         Date.now() + cacheMaxMs,
         typeof claims.exp === "number" ? claims.exp * 1000 : Number.POSITIVE_INFINITY,

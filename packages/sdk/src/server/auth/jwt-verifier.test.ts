@@ -149,3 +149,21 @@ describe("jwtVerifier", () => {
     expect(await refusal(verifier().verify("not.a.jwt"))).toMatch(/not a well-formed/);
   });
 });
+
+describe("jwtVerifier and the issue time", () => {
+  it("refuses a token issued a day in the future, beyond the clock skew", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await signer.sign(
+      accessClaims(as.origin, AUDIENCE, { iat: now + 86_400, exp: now + 86_460 }),
+    );
+    expect(await refusal(verifier().verify(token))).toMatch(/issued in the future/);
+  });
+
+  it("accepts an issue time within the clock skew", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await signer.sign(accessClaims(as.origin, AUDIENCE, { iat: now + 3 }));
+    await expect(verifier({ clockToleranceSec: 5 }).verify(token)).resolves.toMatchObject({
+      subject: "alice",
+    });
+  });
+});

@@ -107,6 +107,10 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       } catch (error) {
         throw tokenErrorFrom(error, uri);
       }
+      // jose checks iat only against a maximum age: a token dated ahead of our clock would outlive its lifetime.
+      if (typeof payload.iat === "number" && payload.iat - clockTolerance > Date.now() / 1000) {
+        throw new InvalidTokenError("The access token was issued in the future (iat beyond the clock skew)");
+      }
       if (!typAccepted(typ, requiredTyp)) {
         throw new InvalidTokenError(
           `The token is not an access token (typ ${typ ?? "absent"}, expected at+jwt)`,

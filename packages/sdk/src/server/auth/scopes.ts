@@ -21,7 +21,7 @@ export function effectiveScopes(granted: Iterable<string>, hierarchy: ScopeHiera
   for (let scope = pending.pop(); scope !== undefined; scope = pending.pop()) {
     if (result.has(scope)) continue;
     result.add(scope);
-    pending.push(...(hierarchy[scope] ?? []));
+    pending.push(...ownEntry(hierarchy, scope, []));
   }
   return result;
 }
@@ -38,4 +38,12 @@ export function missingScopes(
 
 export function unique(scopes: Iterable<string>): string[] {
   return [...new Set(scopes)];
+}
+
+/**
+ * A table's own entry for a name a peer chose (a tool name, a granted scope): a plain `table[name]`
+ * would answer `constructor` or `__proto__` with what every object inherits.
+ */
+export function ownEntry<V>(table: Readonly<Record<string, V>> | undefined, name: string, fallback: V): V {
+  return table !== undefined && Object.hasOwn(table, name) ? (table[name] as V) : fallback;
 }
