@@ -4,9 +4,10 @@ import { mkdtemp, readdir, readFile, realpath, rename, rm, stat } from "node:fs/
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { startLocalAuthServer } from "@roundtrip/local-auth";
 import { adminClient, createKey, useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
 import { type MotoServer, startMotoServer } from "@roundtrip/test-kms/moto-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { parse } from "yaml";
 import { buildContext, buildStage } from "../src/build-stage.js";
 import { execForm, flags, loadDockerfile, ofKind, type Stage } from "../src/dockerfile.js";
@@ -265,6 +266,9 @@ describe("the server image's /app, built by the Dockerfile's steps from an empty
     const env = imageEnv();
     expect(env).toMatchObject({ NODE_ENV: "production", HOST: "0.0.0.0" });
     const before = await snapshot(appDir);
+    // A real authorization server: the server is ready only once its issuer answers.
+    const issuer = await startLocalAuthServer({ resource: "http://127.0.0.1:3000/mcp" });
+    onTestFinished(() => issuer.close());
     // Loopback and a free port instead of 0.0.0.0:3000: this is a shared machine, not a container.
     const started = startServer({
       PATH: process.env.PATH ?? "",
@@ -273,7 +277,7 @@ describe("the server image's /app, built by the Dockerfile's steps from an empty
       HOST: "127.0.0.1",
       PORT: "0",
       PUBLIC_URL: "http://127.0.0.1:3000/mcp",
-      OAUTH_ISSUER: "http://127.0.0.1:9",
+      OAUTH_ISSUER: issuer.issuer,
       SERVER_NAME: "roundtrip",
       KMS_WRAPPED_KEYS: wrapped,
       KMS_KEY_ID: alias,
