@@ -76,6 +76,12 @@ export type {
   ToolHandler,
 } from "./mcp/tools.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
+export {
+  type BusEvent,
+  type BusListener,
+  InProcessNotificationBus,
+  type NotificationBus,
+} from "./notification-bus.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./once/memory-once-store.js";
 export type { OnceRecord, OnceStore, OnceTtl } from "./once/once-store.js";
 export {

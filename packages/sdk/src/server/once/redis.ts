@@ -105,3 +105,11 @@ export class RedisOnceStore implements OnceStore {
     return this.#client.sendCommand(args, { timeout: this.#timeout });
   }
 }
+
+export type { BusEvent, BusListener, NotificationBus } from "../notification-bus.js";
+export {
+  type RedisBusClient,
+  RedisNotificationBus,
+  type RedisNotificationBusOptions,
+  type RedisSubscriber,
+} from "./redis-bus.js";
