@@ -10,6 +10,7 @@ export {
 } from "./legacy/event-store.js";
 export type { LegacyBridgeOptions, LegacyOptions } from "./legacy/options.js";
 export type { LegacySessionFacts } from "./legacy/session-facts.js";
+export type { SessionLimits, SessionRecord, SessionRegistry } from "./legacy/shared-sessions.js";
 export type {
   InputContext,
   McpContext,

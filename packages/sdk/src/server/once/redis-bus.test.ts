@@ -9,7 +9,7 @@ import { until } from "../mcp/test-support/once.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 
 let redis: RedisServer;
-const closers: (() => Promise<unknown> | void)[] = [];
+const closers: (() => unknown)[] = [];
 
 beforeAll(async () => {
   redis = await RedisServer.start();

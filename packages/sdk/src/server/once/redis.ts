@@ -106,6 +106,7 @@ export class RedisOnceStore implements OnceStore {
   }
 }
 
+export type { SessionLimits, SessionRecord, SessionRegistry } from "../legacy/shared-sessions.js";
 export type { BusEvent, BusListener, NotificationBus } from "../notification-bus.js";
 export {
   type RedisBusClient,
@@ -113,3 +114,4 @@ export {
   type RedisNotificationBusOptions,
   type RedisSubscriber,
 } from "./redis-bus.js";
+export { RedisSessionRegistry, type RedisSessionRegistryOptions } from "./redis-sessions.js";

@@ -64,7 +64,7 @@ export class LegacyHttp {
   #nextStream = 1;
 
   constructor(server: Server, options: ResolvedLegacyOptions) {
-    this.endpoint = new LegacyEndpoint(server, options);
+    this.endpoint = new LegacyEndpoint(server, options, (session) => this.#adopt(session));
     this.#options = options;
   }
 
@@ -76,7 +76,7 @@ export class LegacyHttp {
     accept: Accepted,
   ): Promise<void> {
     if (isRecord(value) && typeof value.method !== "string" && ("result" in value || "error" in value)) {
-      const session = this.#session(req, auth);
+      const session = await this.#session(req, auth);
       this.endpoint.answer(session, value);
       return sendJson(res, 202, undefined);
     }
@@ -91,9 +91,9 @@ export class LegacyHttp {
     if (inbound.kind === "request" && inbound.message.method === LegacyMethod.initialize) {
       return this.#initialize(res, inbound.message, auth, accept);
     }
-    const session = this.#session(req, auth);
+    const session = await this.#session(req, auth);
     if (inbound.kind === "notification") {
-      this.endpoint.notify(session, inbound.message);
+      await this.endpoint.notify(session, inbound.message);
       return sendJson(res, 202, undefined);
     }
     let stream: SessionStream | undefined;
@@ -125,7 +125,7 @@ export class LegacyHttp {
     accept: Accepted,
   ): Promise<void> {
     if (!accept.sse) throw refusal(406, "Not Acceptable: the GET stream is text/event-stream; accept it");
-    const session = this.#session(req, auth);
+    const session = await this.#session(req, auth);
     const lastEventId = headerText(req.headers, HEADER.lastEventId);
     if (lastEventId !== undefined) return this.#resume(res, session, lastEventId);
     const standalone = this.#standalone(session);
@@ -135,9 +135,9 @@ export class LegacyHttp {
     standalone.attach(res, session.holdOpen());
   }
 
-  delete(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
-    const session = this.#session(req, auth);
-    this.endpoint.registry.remove(session.id);
+  async delete(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
+    const session = await this.#session(req, auth);
+    await this.endpoint.end(session);
     sendJson(res, 200, undefined);
   }
 
@@ -145,15 +145,15 @@ export class LegacyHttp {
     this.endpoint.close();
   }
 
-  #initialize(
+  async #initialize(
     res: ServerResponse,
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
     accept: Accepted,
-  ): void {
-    let opened: ReturnType<LegacyEndpoint["open"]>;
+  ): Promise<void> {
+    let opened: Awaited<ReturnType<LegacyEndpoint["open"]>>;
     try {
-      opened = this.endpoint.open(request, auth);
+      opened = await this.endpoint.open(request, auth);
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       sendJson(
@@ -164,9 +164,7 @@ export class LegacyHttp {
       return;
     }
     const { session, response } = opened;
-    const standalone = this.#standalone(session);
-    session.setStandalone((message) => standalone.send(message));
-    session.onClose(() => this.#forgetStreams(session));
+    this.#adopt(session);
     const headers = { [HEADER.sessionId]: session.id };
     if (!accept.json) {
       const stream = this.#newStream(session);
@@ -181,12 +179,19 @@ export class LegacyHttp {
    * The session a request names, checked as 2025-11-25 requires: the header is present (else 400),
    * the session is live and the caller's (else 404), and MCP-Protocol-Version names its version.
    */
-  #session(req: IncomingMessage, auth: AuthInfo | undefined): LegacySession {
+  /** Where a session's messages not tied to a request go on this instance, and what its end frees. */
+  #adopt(session: LegacySession): void {
+    const standalone = this.#standalone(session);
+    session.setStandalone((message) => standalone.send(message));
+    session.onClose(() => this.#forgetStreams(session));
+  }
+
+  async #session(req: IncomingMessage, auth: AuthInfo | undefined): Promise<LegacySession> {
     const id = headerText(req.headers, HEADER.sessionId);
     if (id === undefined) {
       throw refusal(400, "Bad Request: no Mcp-Session-Id header; send initialize first to open a session");
     }
-    const session = this.endpoint.find(id, auth);
+    const session = await this.endpoint.find(id, auth);
     if (!session) {
       throw refusal(404, "Session not found: it ended or expired; send initialize to open a new session");
     }
