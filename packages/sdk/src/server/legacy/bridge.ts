@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import {
   errorResponse,
@@ -121,7 +122,7 @@ async function askAll(
     const question = inputRequests[key] as InputRequest;
     const answer = await input.session.outbound.request(
       question.method,
-      question.params as Record<string, unknown> | undefined,
+      legacyParams(question),
       channel,
       signal,
       cancelOnClient,
@@ -137,6 +138,18 @@ async function askAll(
     if (error instanceof McpError) return { error };
     throw error;
   }
+}
+
+/**
+ * A question's params as 2025-11-25 requires them: a URL-mode elicitation names an elicitationId,
+ * which 2026-07-28 dropped, and clients reject the request without one.
+ */
+function legacyParams(question: InputRequest): Record<string, unknown> | undefined {
+  const params = question.params as Record<string, unknown> | undefined;
+  if (question.method !== "elicitation/create" || params?.mode !== "url" || "elicitationId" in params) {
+    return params;
+  }
+  return { ...params, elicitationId: randomUUID() };
 }
 
 /** The client's answer as the handler expects it; a wrong shape fails the original request (-32602). */
