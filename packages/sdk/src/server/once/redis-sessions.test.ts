@@ -5,7 +5,7 @@ import * as z from "zod";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
 import { recordingLogger } from "../../test-support/in-process.js";
-import { RawStream, rawPost, rawSession } from "../legacy/test-support/raw-session.js";
+import { initializeMessage, RawStream, rawPost, rawSession } from "../legacy/test-support/raw-session.js";
 import { toElicitationSchema } from "../mcp/elicitation-schema.js";
 import { acceptedContent } from "../mcp/input-responses.js";
 import { McpServer } from "../mcp/mcp-server.js";
@@ -33,8 +33,13 @@ afterAll(async () => {
 async function instance(
   fleet: string,
   maxSessionsPerPrincipal = 100,
-): Promise<RunningHttpServer & { mcp: McpServer }> {
-  const client = createClient({ url: redis.url, disableOfflineQueue: true });
+  url = redis.url,
+): Promise<RunningHttpServer & { mcp: McpServer; client: { isReady: boolean } }> {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
+  });
   client.on("error", () => {});
   await client.connect();
   const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus` });
@@ -57,7 +62,7 @@ async function instance(
     () => bus.close(),
     () => http.close(),
   );
-  return Object.assign(http, { mcp });
+  return Object.assign(http, { mcp, client });
 }
 
 const fleetName = () => `fleet:${Math.random().toString(36).slice(2)}`;
@@ -153,6 +158,24 @@ describe("2025-era sessions shared through Redis, no sticky routing", () => {
     );
     expect(refused.status).toBe(429);
     expect(JSON.stringify(refused.messages)).toMatch(/Too many open sessions \(2\)/);
+  });
+
+  it("answers 503 with Retry-After, saying to retry, while the registry's Redis is away", async () => {
+    const own = await RedisServer.start();
+    closers.push(() => own.stop());
+    const a = await instance(fleetName(), 100, own.url);
+    const session = await rawSession(a.url);
+    await own.stop();
+    await until(() => !a.client.isReady);
+    for (const [message, headers] of [
+      [call(2, "tools/list"), session.headers],
+      [initializeMessage(), {}],
+    ] as const) {
+      const reply = await rawPost(a.url, message, headers);
+      expect(reply.status).toBe(503);
+      expect(reply.headers.get("retry-after")).toBe("1");
+      expect(JSON.stringify(reply.messages)).toMatch(/shared store it cannot reach right now; retry shortly/);
+    }
   });
 
   it("a session nobody uses expires on every instance", async () => {

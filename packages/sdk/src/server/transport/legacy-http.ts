@@ -9,6 +9,7 @@ import {
   parseInboundMessage,
   readRequestId,
 } from "../../protocol/jsonrpc.js";
+import { describeError } from "../../protocol/logger.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import {
   isLegacyProtocolVersion,
@@ -49,6 +50,29 @@ export function isLegacyPost(headers: IncomingMessage["headers"], value: unknown
 
 function refusal(status: number, message: string): HttpError {
   return new HttpError(status, message, { rpcCode: ErrorCode.InvalidRequest });
+}
+
+const SESSIONS_UNAVAILABLE =
+  "Service Unavailable: this server keeps 2025-era sessions in a shared store it cannot reach right now; retry shortly";
+
+/**
+ * A shared session registry that cannot answer is an outage the client waits out, not a fault of its
+ * request: 503 with Retry-After, and the cause in the log only.
+ */
+async function orUnavailable<T>(server: Server, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof McpError || error instanceof HttpError) throw error;
+    server.logger.error(
+      { ...describeError(error) },
+      "the session registry is unavailable (check that Redis is reachable)",
+    );
+    throw new HttpError(503, SESSIONS_UNAVAILABLE, {
+      headers: { "retry-after": "1" },
+      rpcCode: ErrorCode.InternalError,
+    });
+  }
 }
 
 /**
@@ -153,7 +177,7 @@ export class LegacyHttp {
   ): Promise<void> {
     let opened: Awaited<ReturnType<LegacyEndpoint["open"]>>;
     try {
-      opened = await this.endpoint.open(request, auth);
+      opened = await orUnavailable(this.endpoint.server, () => this.endpoint.open(request, auth));
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       sendJson(
@@ -191,7 +215,7 @@ export class LegacyHttp {
     if (id === undefined) {
       throw refusal(400, "Bad Request: no Mcp-Session-Id header; send initialize first to open a session");
     }
-    const session = await this.endpoint.find(id, auth);
+    const session = await orUnavailable(this.endpoint.server, () => this.endpoint.find(id, auth));
     if (!session) {
       throw refusal(404, "Session not found: it ended or expired; send initialize to open a new session");
     }
