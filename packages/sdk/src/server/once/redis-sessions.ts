@@ -11,24 +11,30 @@ export interface RedisSessionRegistryOptions {
   timeoutMs?: number;
 }
 
-// KEYS: session, principal's set. ARGV: now, expiry, idle ms, cap, id, record.
-const CREATE = `redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+// Scores are Redis's own clock, as the keys' expiry is: a slot frees exactly when its session expires,
+// whatever the instances' clocks say.
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+// KEYS: session, principal's set. ARGV: idle ms, cap, id, record.
+const CREATE = `${NOW}redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
 local held = redis.call('ZCARD', KEYS[2])
-if held >= tonumber(ARGV[4]) then return held end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call('SET', KEYS[1], ARGV[6], 'PX', ARGV[3])
+if held >= tonumber(ARGV[2]) then return held end
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[1])
 return -1`;
 
-// KEYS: session, principal's set. ARGV: expiry, idle ms, id.
-const LOAD = `local record = redis.call('GET', KEYS[1])
+// KEYS: session, principal's set. ARGV: idle ms, id.
+const LOAD = `${NOW}local record = redis.call('GET', KEYS[1])
 if not record then
-  redis.call('ZREM', KEYS[2], ARGV[3])
+  redis.call('ZREM', KEYS[2], ARGV[2])
   return false
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('ZADD', KEYS[2], 'XX', ARGV[1], ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[1]), ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return record`;
 
 const REMOVE = `redis.call('ZREM', KEYS[2], ARGV[1])
@@ -68,8 +74,6 @@ export class RedisSessionRegistry implements SessionRegistry {
       "2",
       session,
       set,
-      String(limits.now),
-      String(limits.now + limits.idleMs),
       idle,
       String(limits.maxPerPrincipal),
       id,
@@ -82,16 +86,7 @@ export class RedisSessionRegistry implements SessionRegistry {
 
   async load(id: string, principal: string, limits: SessionLimits): Promise<SessionRecord | undefined> {
     const [session, set] = this.#keys(id, principal);
-    const reply = await this.#send([
-      "EVAL",
-      LOAD,
-      "2",
-      session,
-      set,
-      String(limits.now + limits.idleMs),
-      String(Math.ceil(limits.idleMs)),
-      id,
-    ]);
+    const reply = await this.#send(["EVAL", LOAD, "2", session, set, String(Math.ceil(limits.idleMs)), id]);
     if (typeof reply !== "string") return undefined;
     const record = JSON.parse(reply) as SessionRecord;
     return record.principal === principal ? record : undefined;
