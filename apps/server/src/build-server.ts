@@ -89,11 +89,14 @@ export async function buildServer(
     (await openSharedState(config.redis, app.log.child({ component: "shared-state" })));
   const { approvals } = sharedState;
   if (sharedState.kind === "redis") {
-    app.log.info(sharedState.description, "approvals and once-rounds are shared through Redis");
+    app.log.info(
+      sharedState.description,
+      "approvals, once-rounds, notifications and 2025-era sessions are shared through Redis",
+    );
   } else {
     app.log.warn(
       sharedState.description,
-      "approvals and once-rounds are kept in this process: right for one instance; set REDIS_URL for a fleet",
+      "approvals, once-rounds, notifications and 2025-era sessions are kept in this process: right for one instance; set REDIS_URL for a fleet",
     );
   }
   const verifier = options.verifier ?? createTokenVerifier(config.auth);
@@ -105,6 +108,8 @@ export async function buildServer(
     approvalUrl: (release) => new URL(`${APPROVALS_PATH}/${release}`, config.publicUrl).href,
     approvals,
     onceStore: sharedState.onceStore,
+    ...(sharedState.bus ? { bus: sharedState.bus } : {}),
+    ...(sharedState.sessions ? { sessions: sharedState.sessions } : {}),
   });
   // A verifier passed in is not the issuer's, so there is nothing of the issuer's to watch.
   const issuerHealth = options.verifier

@@ -153,7 +153,8 @@ describe("two instances sharing one Redis", () => {
   it("say where their state lives when they start, without the URL", async () => {
     const lines = a.logs.lines();
     expect(lines.find((line) => line.stateStore === "redis")).toMatchObject({
-      msg: "approvals and once-rounds are shared through Redis",
+      msg: "approvals, once-rounds, notifications and 2025-era sessions are shared through Redis",
+      sharedThroughRedis: "approvals, once-rounds, notifications, sessions",
       redisHost: "127.0.0.1",
       redisPort: redis.port,
       redisTls: "no",

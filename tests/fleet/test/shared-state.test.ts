@@ -1,4 +1,3 @@
-import { DevelopmentBrowser, firstPostForm } from "@roundtrip/local-auth";
 import {
   Client,
   type ClientOptions,
@@ -11,6 +10,7 @@ import {
 import { useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
 import { RedisServer } from "@roundtrip/test-services";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { approveThroughProxy as approval } from "../src/approval.js";
 import { Fleet } from "../src/fleet.js";
 import { UPSTREAM_HEADER } from "../src/proxy.js";
 
@@ -92,21 +92,7 @@ function completedRequests(): number {
 /** The release an approval URL names. */
 const releaseOf = (url: string) => /rel-[0-9a-f]{32}/.exec(url)?.[0] ?? "";
 
-/** Signs alice in on the approval page and presses Approve, every request through the proxy. */
-async function approveThroughProxy(url: string): Promise<void> {
-  const browser = new DevelopmentBrowser("alice");
-  const proxy = new URL(fleet.publicUrl).origin;
-  const page = await browser.visit(new URL(`${new URL(url).pathname}/sign-in`, proxy), proxy);
-  expect(page.status).toBe(200);
-  const form = firstPostForm(page.html);
-  if (!form) throw new Error(`no Approve form on the page: ${page.html}`);
-  const approved = await browser.fetch(new URL(form.action, proxy), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams(form.fields),
-  });
-  expect(approved.status).toBe(200);
-}
+const approveThroughProxy = (url: string) => approval(fleet.publicUrl, url);
 
 describe("three instances behind round-robin nginx, one Redis", () => {
   it("complete the whole deploy flow, approval page included, whichever instance serves each step", async () => {

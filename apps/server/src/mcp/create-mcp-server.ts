@@ -1,5 +1,5 @@
 import { type Logger, McpServer } from "@roundtrip/sdk";
-import type { OnceStore } from "@roundtrip/sdk/server";
+import type { NotificationBus, OnceStore, SessionRegistry } from "@roundtrip/sdk/server";
 import type { RequestStateSecurity } from "@roundtrip/sealing";
 import type { ApprovalStore } from "../approvals/approval-store.js";
 import { registerIncidentBrief } from "./prompts/incident-brief.js";
@@ -21,6 +21,9 @@ export interface McpServerSettings {
   approvals: ApprovalStore;
   /** The ledger of rounds that run once (deploy, create_service); shared by every instance of a fleet. */
   onceStore: OnceStore;
+  /** List changes and 2025-era sessions across a fleet; both default to this process. */
+  bus?: NotificationBus;
+  sessions?: SessionRegistry;
 }
 
 const INSTRUCTIONS =
@@ -36,6 +39,8 @@ export function createMcpServer(settings: McpServerSettings): McpServer {
       logger: settings.logger,
       instructions: INSTRUCTIONS,
       once: { store: settings.onceStore },
+      ...(settings.bus ? { bus: settings.bus } : {}),
+      ...(settings.sessions ? { legacy: { sessions: settings.sessions } } : {}),
     },
   );
   registerCreateService(mcp, settings.logger);

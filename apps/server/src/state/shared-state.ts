@@ -1,17 +1,27 @@
 import type { Logger } from "@roundtrip/sdk";
-import { RedisOnceStore } from "@roundtrip/sdk/redis";
-import { MemoryOnceStore, type OnceStore } from "@roundtrip/sdk/server";
+import { RedisNotificationBus, RedisOnceStore, RedisSessionRegistry } from "@roundtrip/sdk/redis";
+import {
+  MemoryOnceStore,
+  type NotificationBus,
+  type OnceStore,
+  type SessionRegistry,
+} from "@roundtrip/sdk/server";
 import { type ApprovalStore, MemoryApprovalStore } from "../approvals/approval-store.js";
 import { RedisApprovalStore } from "../approvals/redis-approval-store.js";
 
 /**
- * Everything a fleet must share that is not in the sealed requestState: deploy approvals and the
- * ledger of rounds that run once. In one process, or in one Redis for every instance.
+ * Everything a fleet must share that is not in the sealed requestState: deploy approvals, the
+ * ledger of rounds that run once, the notification bus (list changes, and what a 2025-era session
+ * needs from the instance holding its stream or its question) and those sessions' facts. In one
+ * process, or in one Redis for every instance.
  */
 export interface SharedState {
   readonly kind: "process" | "redis";
   readonly approvals: ApprovalStore;
   readonly onceStore: OnceStore;
+  /** Undefined in one process: the SDK's in-process defaults serve it. */
+  readonly bus: NotificationBus | undefined;
+  readonly sessions: SessionRegistry | undefined;
   /** Where the state lives, for the startup log: never the URL, which may hold a password. */
   readonly description: Record<string, string | number>;
   close(): Promise<void>;
@@ -22,6 +32,8 @@ export function processState(): SharedState {
     kind: "process",
     approvals: new MemoryApprovalStore(),
     onceStore: new MemoryOnceStore(),
+    bus: undefined,
+    sessions: undefined,
     description: { stateStore: "process" },
     async close() {},
   };
@@ -53,7 +65,7 @@ export async function redisState(url: string, logger: Logger): Promise<SharedSta
     down = true;
     logger.warn(
       { ...description, reason: error.message },
-      "shared state unavailable; once-rounds refuse until Redis is back",
+      "shared state unavailable; once-rounds and 2025-era sessions refuse, and list changes stay on this instance, until Redis is back",
     );
   });
   client.on("ready", () => {
@@ -61,12 +73,18 @@ export async function redisState(url: string, logger: Logger): Promise<SharedSta
     down = false;
   });
   client.connect().catch(() => {});
+  // Its own connection (a subscribed one can send nothing else), reconnecting like the client; the
+  // client's error log already reports the outage.
+  const bus = new RedisNotificationBus({ client });
   return {
     kind: "redis",
     approvals: new RedisApprovalStore({ client }),
     onceStore: new RedisOnceStore({ client }),
-    description,
+    bus,
+    sessions: new RedisSessionRegistry({ client }),
+    description: { ...description, sharedThroughRedis: "approvals, once-rounds, notifications, sessions" },
     async close() {
+      await bus.close();
       if (client.isOpen) await client.close();
     },
   };

@@ -10,6 +10,7 @@ export {
 } from "./legacy/event-store.js";
 export type { LegacyBridgeOptions, LegacyOptions } from "./legacy/options.js";
 export type { LegacySessionFacts } from "./legacy/session-facts.js";
+export type { SessionLimits, SessionRecord, SessionRegistry } from "./legacy/shared-sessions.js";
 export type {
   InputContext,
   McpContext,
@@ -76,6 +77,12 @@ export type {
   ToolHandler,
 } from "./mcp/tools.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
+export {
+  type BusEvent,
+  type BusListener,
+  InProcessNotificationBus,
+  type NotificationBus,
+} from "./notification-bus.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./once/memory-once-store.js";
 export type { OnceRecord, OnceStore, OnceTtl } from "./once/once-store.js";
 export { DEFAULT_PARAMS_LIMITS, type ParamsLimits } from "./params-limits.js";

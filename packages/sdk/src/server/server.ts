@@ -35,6 +35,7 @@ import { checkInputRequest } from "./input-request-check.js";
 import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./legacy/options.js";
 import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
+import { InProcessNotificationBus, type NotificationBus } from "./notification-bus.js";
 import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
 import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
 import { ToolError } from "./tool-error.js";
@@ -64,6 +65,11 @@ export interface ServerOptions {
   exposeErrors?: boolean;
   /** Depth and size allowed for `arguments` and `inputResponses`; defaults 64 levels and 4 MiB. */
   paramsLimits?: ParamsLimits;
+  /**
+   * Carries list changes and resource updates to every instance of a fleet (a RedisNotificationBus
+   * from `@roundtrip/sdk/redis`). Default: this process only.
+   */
+  bus?: NotificationBus;
 }
 
 /** Hears what the server announces to every connection, and its close: how legacy sessions get them. */
@@ -157,6 +163,8 @@ export class Server {
   readonly #subscriptions = new SubscriptionRegistry();
   readonly #broadcast = new Set<BroadcastListener>();
   readonly #legacy: ResolvedLegacyOptions | undefined;
+  readonly #bus: NotificationBus;
+  readonly #unsubscribe: () => void;
   #toolCache: Map<string, Tool> | undefined;
   #capabilities: ServerCapabilities | undefined;
 
@@ -165,6 +173,15 @@ export class Server {
     this.#options = options;
     this.logger = options.logger ?? stderrLogger;
     this.#legacy = resolveLegacyOptions(options.legacy);
+    this.#bus = options.bus ?? new InProcessNotificationBus();
+    this.#unsubscribe = this.#bus.subscribe((event) => {
+      if (event.type === "notification") this.#deliver(event.method, event.params);
+    });
+  }
+
+  /** Where this server's broadcasts travel, to every instance that shares it. */
+  get bus(): NotificationBus {
+    return this.#bus;
   }
 
   /** How 2025-era clients are served; undefined when that era is switched off. */
@@ -182,7 +199,22 @@ export class Server {
     return () => this.#broadcast.delete(listener);
   }
 
+  /** A change made here must never fail the request that made it: a bus outage is only logged. */
   #announce(method: string, params?: Record<string, unknown>): void {
+    this.#bus
+      .publish({ type: "notification", method, ...(params ? { params } : {}) })
+      .catch((error: unknown) => {
+        this.logger.error(
+          { notification: method, ...describeError(error) },
+          "the other instances did not hear this notification: the notification bus is unavailable (check that Redis is reachable); listeners on this instance got it",
+        );
+      });
+  }
+
+  #deliver(method: string, params: Record<string, unknown> | undefined): void {
+    // Another instance changed its tools: this one's list may be stale too.
+    if (method === NotificationMethod.toolsListChanged) this.#toolCache = undefined;
+    this.#subscriptions.deliver(method, params);
     for (const listener of this.#broadcast) listener.notify(method, params);
   }
 
@@ -245,31 +277,21 @@ export class Server {
 
   notifyToolsListChanged(): void {
     this.#toolCache = undefined;
-    this.#subscriptions.publish((f) => f.toolsListChanged === true, NotificationMethod.toolsListChanged);
     this.#announce(NotificationMethod.toolsListChanged);
   }
   notifyPromptsListChanged(): void {
-    this.#subscriptions.publish((f) => f.promptsListChanged === true, NotificationMethod.promptsListChanged);
     this.#announce(NotificationMethod.promptsListChanged);
   }
   notifyResourcesListChanged(): void {
-    this.#subscriptions.publish(
-      (f) => f.resourcesListChanged === true,
-      NotificationMethod.resourcesListChanged,
-    );
     this.#announce(NotificationMethod.resourcesListChanged);
   }
   notifyResourceUpdated(uri: string): void {
-    this.#subscriptions.publish(
-      (f) => f.resourceSubscriptions?.includes(uri) === true,
-      NotificationMethod.resourceUpdated,
-      { uri },
-    );
     this.#announce(NotificationMethod.resourceUpdated, { uri });
   }
 
   /** Ends every open subscription stream with its final result. */
   close(): void {
+    this.#unsubscribe();
     this.#subscriptions.closeAll();
     for (const listener of [...this.#broadcast]) listener.close();
   }

@@ -5,6 +5,15 @@ import { NotificationMethod, type SubscriptionFilter } from "../protocol/schemas
 import { META } from "../protocol/versions.js";
 import type { RequestContext } from "./context.js";
 
+/** Which filters a broadcast notification is for. */
+const WANTS: Record<string, (filter: SubscriptionFilter, params: Record<string, unknown>) => boolean> = {
+  [NotificationMethod.toolsListChanged]: (f) => f.toolsListChanged === true,
+  [NotificationMethod.promptsListChanged]: (f) => f.promptsListChanged === true,
+  [NotificationMethod.resourcesListChanged]: (f) => f.resourcesListChanged === true,
+  [NotificationMethod.resourceUpdated]: (f, params) =>
+    typeof params.uri === "string" && f.resourceSubscriptions?.includes(params.uri) === true,
+};
+
 interface Listener {
   id: RequestId;
   filter: SubscriptionFilter;
@@ -74,13 +83,12 @@ export class SubscriptionRegistry {
     return this.#listeners.size;
   }
 
-  publish(
-    wants: (filter: SubscriptionFilter) => boolean,
-    method: string,
-    params: Record<string, unknown> = {},
-  ): void {
+  /** Sends a notification to the streams whose filter asked for it; unknown methods reach none. */
+  deliver(method: string, params: Record<string, unknown> = {}): void {
+    const wants = WANTS[method];
+    if (!wants) return;
     for (const listener of this.#listeners) {
-      if (!wants(listener.filter)) continue;
+      if (!wants(listener.filter, params)) continue;
       const message: JsonRpcNotification = notification(method, {
         ...params,
         _meta: { [META.subscriptionId]: listener.id },

@@ -6,7 +6,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { createMessage, elicitForm, inputRequired, listRoots } from "../../protocol/input-required.js";
+import {
+  createMessage,
+  elicitForm,
+  elicitUrl,
+  inputRequired,
+  listRoots,
+} from "../../protocol/input-required.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
 import { recordingLogger } from "../../test-support/in-process.js";
 import { toElicitationSchema } from "../mcp/elicitation-schema.js";
@@ -124,6 +130,27 @@ describe("the input-required bridge for 2025-era sessions", () => {
     expect(asked).toEqual([askName().params]);
     expect(text(await peer.client.callTool({ name: "capital", arguments: {} }))).toBe("The model says Paris");
     expect(text(await peer.client.callTool({ name: "roots", arguments: {} }))).toBe("Roots: file:///work");
+    await peer.close();
+  });
+
+  it("asks a URL elicitation with the elicitationId 2025-11-25 requires, which v1 clients check", async () => {
+    const mcp = new McpServer({ name: "url", version: "1.0.0" }, { logger: recordingLogger() });
+    mcp.tool("approve", {}, (_args, ctx) => {
+      const reply = ctx.inputResponses?.approval as { action?: string } | undefined;
+      if (reply?.action === "accept") return "approved";
+      return inputRequired({ inputRequests: { approval: elicitUrl("Approve it", "https://example.com/a") } });
+    });
+    const http = await serve(mcp);
+    const peer = await connectV1(http.url, { elicitation: { url: {} } });
+    const asked: Record<string, unknown>[] = [];
+    peer.client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params as Record<string, unknown>);
+      return { action: "accept" };
+    });
+    expect(text(await peer.client.callTool({ name: "approve", arguments: {} }))).toBe("approved");
+    expect(asked).toEqual([
+      { mode: "url", message: "Approve it", url: "https://example.com/a", elicitationId: expect.any(String) },
+    ]);
     await peer.close();
   });
 

@@ -15,6 +15,7 @@ import type { AuthInfo } from "../auth-info.js";
 import type { TransportInfo } from "../context.js";
 import type { Server } from "../server.js";
 import { bridgeRequest } from "./bridge.js";
+import { FleetSessions } from "./fleet-sessions.js";
 import {
   initializeResult,
   negotiateVersion,
@@ -22,6 +23,7 @@ import {
   serveSessionMethod,
 } from "./legacy-methods.js";
 import type { ResolvedLegacyOptions } from "./options.js";
+import type { ClientAnswer } from "./outbound-requests.js";
 import { LegacySession, type MessageSender } from "./session.js";
 import { InMemorySessionRegistry, principalOf } from "./session-registry.js";
 
@@ -48,9 +50,15 @@ export class LegacyEndpoint {
   readonly server: Server;
   readonly options: ResolvedLegacyOptions;
   readonly registry: InMemorySessionRegistry;
+  readonly #fleet: FleetSessions | undefined;
   readonly #detach: () => void;
 
-  constructor(server: Server, options: ResolvedLegacyOptions) {
+  /** `adopt` prepares a session this instance serves although another instance opened it. */
+  constructor(
+    server: Server,
+    options: ResolvedLegacyOptions,
+    adopt: (session: LegacySession) => void = () => {},
+  ) {
     this.server = server;
     this.options = options;
     this.registry = new InMemorySessionRegistry({
@@ -58,6 +66,24 @@ export class LegacyEndpoint {
       maxPerPrincipal: options.maxSessionsPerPrincipal,
       now: options.now,
     });
+    this.#fleet = options.sessions
+      ? new FleetSessions({
+          shared: options.sessions,
+          bus: server.bus,
+          local: this.registry,
+          limits: () => ({
+            idleMs: options.sessionIdleMs,
+            maxPerPrincipal: options.maxSessionsPerPrincipal,
+            now: options.now(),
+          }),
+          adopt,
+          onError: (what, error) =>
+            server.logger.error(
+              { ...describeError(error) },
+              `${what} did not reach the other instances: the session registry or bus is unavailable (check that Redis is reachable)`,
+            ),
+        })
+      : undefined;
     this.#detach = server.addBroadcastListener({
       notify: (method, params) => this.#broadcast(method, params),
       close: () => this.registry.close(),
@@ -65,10 +91,10 @@ export class LegacyEndpoint {
   }
 
   /** `initialize`: a new session on the version both sides speak. Throws McpError on bad params or the cap. */
-  open(
+  async open(
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
-  ): { session: LegacySession; response: JsonRpcResponse } {
+  ): Promise<{ session: LegacySession; response: JsonRpcResponse }> {
     const params = readInitializeParams(request.params);
     const protocolVersion = negotiateVersion(params.protocolVersion);
     const session = new LegacySession({
@@ -79,6 +105,12 @@ export class LegacyEndpoint {
       now: this.options.now(),
     });
     this.registry.add(session);
+    try {
+      await this.#fleet?.create(session);
+    } catch (error) {
+      session.close();
+      throw error;
+    }
     return {
       session,
       response: resultResponse(request.id, { ...initializeResult(this.server, protocolVersion) }),
@@ -86,8 +118,9 @@ export class LegacyEndpoint {
   }
 
   /** The session `id` names, when it is live and belongs to the caller. */
-  find(id: string, auth: AuthInfo | undefined): LegacySession | undefined {
-    const session = this.registry.get(id, principalOf(auth));
+  async find(id: string, auth: AuthInfo | undefined): Promise<LegacySession | undefined> {
+    const principal = principalOf(auth);
+    const session = this.#fleet ? await this.#fleet.find(id, principal) : this.registry.get(id, principal);
     session?.touch(this.options.now());
     return session;
   }
@@ -114,7 +147,11 @@ export class LegacyEndpoint {
         );
       }
       const own = serveSessionMethod(this.server, session, request.method, request.params);
-      if (own) return resultResponse(request.id, own);
+      if (own) {
+        // ping changes nothing; setLevel and (un)subscribe change what every instance must know.
+        if (request.method !== LegacyMethod.ping) await this.#fleet?.share(session);
+        return resultResponse(request.id, own);
+      }
       const { signal } = controller;
       return await bridgeRequest({
         request,
@@ -144,30 +181,41 @@ export class LegacyEndpoint {
   }
 
   /** A notification from the client: initialized, cancelled; anything else has no effect. */
-  notify(session: LegacySession, message: JsonRpcNotification): void {
-    if (message.method === LegacyMethod.initialized) session.initialized = true;
-    else if (message.method === NotificationMethod.cancelled) {
+  async notify(session: LegacySession, message: JsonRpcNotification): Promise<void> {
+    if (message.method === LegacyMethod.initialized) {
+      session.initialized = true;
+      await this.#fleet?.share(session);
+    } else if (message.method === NotificationMethod.cancelled) {
       const params = CancelledParamsSchema.safeParse(message.params);
-      if (params.success && params.data.requestId !== undefined) session.cancel(params.data.requestId);
+      if (params.success && params.data.requestId !== undefined) {
+        session.cancel(params.data.requestId);
+        this.#fleet?.forwardCancel(session.id, params.data.requestId);
+      }
     }
   }
 
   /** A response from the client: it answers one of the server's requests, or it is ignored. */
   answer(session: LegacySession, message: Record<string, unknown>): void {
     const { id } = message;
-    const settled =
-      isRequestId(id) &&
-      session.outbound.settle(
-        id,
-        "error" in message && typeof message.error === "object" && message.error !== null
-          ? { error: normalizedError(message.error as Record<string, unknown>) }
-          : { result: message.result },
-      );
+    const answer: ClientAnswer =
+      "error" in message && typeof message.error === "object" && message.error !== null
+        ? { error: normalizedError(message.error as Record<string, unknown>) }
+        : { result: message.result };
+    const settled = isRequestId(id) && session.outbound.settle(id, answer);
+    // Another instance may be the one that asked: it settles the answer there.
+    if (!settled && isRequestId(id) && this.#fleet) return this.#fleet.forwardAnswer(session.id, id, answer);
     // Only the fact is logged: an answer may hold what the user typed.
     if (!settled) this.server.logger.warn({}, "ignored a response to no request this server is waiting on");
   }
 
+  /** DELETE: the session ends on every instance. */
+  async end(session: LegacySession): Promise<void> {
+    if (this.#fleet) await this.#fleet.end(session);
+    else this.registry.remove(session.id);
+  }
+
   close(): void {
+    this.#fleet?.close();
     this.#detach();
     this.registry.close();
   }

@@ -1,4 +1,5 @@
 import { type EventStore, InMemoryEventStore } from "./event-store.js";
+import type { SessionRegistry } from "./shared-sessions.js";
 
 export interface LegacyBridgeOptions {
   /** Input-required rounds one legacy request may take before it fails. Default 10. */
@@ -15,6 +16,11 @@ export interface LegacyOptions {
   maxSessionsPerPrincipal?: number;
   /** Where SSE events are kept for `Last-Event-ID` resumption. Default: an InMemoryEventStore. */
   eventStore?: EventStore;
+  /**
+   * Session facts shared by a fleet, so any instance serves any session without sticky routing
+   * (a RedisSessionRegistry, with the server's `bus` on the same Redis). Default: this process only.
+   */
+  sessions?: SessionRegistry;
   /** Bounds on the rounds an input-required result takes when it is asked as real client requests. */
   bridge?: LegacyBridgeOptions;
   /** The current time in ms, for session expiry. Defaults to the system clock; tests pin it. */
@@ -25,6 +31,7 @@ export interface ResolvedLegacyOptions {
   readonly sessionIdleMs: number;
   readonly maxSessionsPerPrincipal: number;
   readonly eventStore: EventStore;
+  readonly sessions: SessionRegistry | undefined;
   readonly maxRounds: number;
   readonly timeoutMs: number;
   readonly now: () => number;
@@ -53,6 +60,7 @@ export function resolveLegacyOptions(
       positive(given.maxSessionsPerPrincipal, DEFAULT_MAX_SESSIONS_PER_PRINCIPAL, "maxSessionsPerPrincipal"),
     ),
     eventStore: given.eventStore ?? new InMemoryEventStore(),
+    sessions: given.sessions,
     maxRounds: Math.floor(positive(given.bridge?.maxRounds, DEFAULT_BRIDGE_MAX_ROUNDS, "bridge.maxRounds")),
     timeoutMs: positive(given.bridge?.timeoutMs, DEFAULT_BRIDGE_TIMEOUT_MS, "bridge.timeoutMs"),
     now: given.now ?? Date.now,

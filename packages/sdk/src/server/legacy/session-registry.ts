@@ -2,6 +2,9 @@ import { McpError } from "../../protocol/errors.js";
 import type { AuthInfo } from "../auth-info.js";
 import type { LegacySession } from "./session.js";
 
+export const sessionLimitMessage = (held: number): string =>
+  `Too many open sessions (${held}) for this client: end one with DELETE, or let an idle one expire, then initialize again`;
+
 /**
  * Who a session belongs to: the validated token's issuer, client and subject, or anonymous. A
  * session is only ever served to the principal that opened it.
@@ -14,31 +17,17 @@ export function principalOf(auth: AuthInfo | undefined): string {
 /** Refused when a principal already holds as many sessions as it may. */
 export class SessionLimitExceeded extends McpError {}
 
-/**
- * The open 2025-era sessions of one transport. An interface so that a shared registry (Redis) can
- * keep session facts for a fleet; live streams stay with the instance that holds them.
- */
-export interface SessionRegistry {
-  /** Adds a session; throws SessionLimitExceeded when its principal is at the cap. */
-  add(session: LegacySession): void;
-  /** The session, when it exists, has not expired and belongs to `principal`. */
-  get(id: string, principal: string): LegacySession | undefined;
-  /** Ends and forgets a session. */
-  remove(id: string): void;
-  /** Every live session (for list-changed and resource-updated notifications). */
-  sessions(): Iterable<LegacySession>;
-  /** Ends every session. */
-  close(): void;
-}
-
 export interface InMemorySessionRegistryOptions {
   idleMs: number;
   maxPerPrincipal: number;
   now: () => number;
 }
 
-/** Sessions in process memory, ended after `idleMs` without activity and capped per principal. */
-export class InMemorySessionRegistry implements SessionRegistry {
+/**
+ * The sessions this process holds live, ended after `idleMs` without activity and capped per
+ * principal. In a fleet these are the local halves of sessions whose facts a SessionRegistry shares.
+ */
+export class InMemorySessionRegistry {
   readonly #sessions = new Map<string, LegacySession>();
   readonly #perPrincipal = new Map<string, number>();
   readonly #options: InMemorySessionRegistryOptions;
@@ -56,10 +45,7 @@ export class InMemorySessionRegistry implements SessionRegistry {
     this.#expireIdle();
     const held = this.#perPrincipal.get(session.principal) ?? 0;
     if (held >= this.#options.maxPerPrincipal) {
-      throw new SessionLimitExceeded(
-        -32600,
-        `Too many open sessions (${held}) for this client: end one with DELETE, or let an idle one expire, then initialize again`,
-      );
+      throw new SessionLimitExceeded(-32600, sessionLimitMessage(held));
     }
     this.#sessions.set(session.id, session);
     this.#perPrincipal.set(session.principal, held + 1);
@@ -75,6 +61,11 @@ export class InMemorySessionRegistry implements SessionRegistry {
       return undefined;
     }
     return session;
+  }
+
+  /** The session with this id, whoever it belongs to and however idle: for messages between instances. */
+  held(id: string): LegacySession | undefined {
+    return this.#sessions.get(id);
   }
 
   remove(id: string): void {

@@ -14,6 +14,8 @@ export interface LegacySessionInit {
   clientInfo: Implementation | undefined;
   principal: string;
   now: number;
+  /** Set when this instance serves a session another instance opened. */
+  id?: string;
 }
 
 /** 192 random bits, base64url: visible ASCII only, as session ids must be, and unguessable. */
@@ -24,10 +26,11 @@ export function newSessionId(): string {
 /**
  * One 2025-era session: what `initialize` settled, the requests it is serving (so a
  * `notifications/cancelled` can stop one), the requests the server has sent its client, and the
- * resources it subscribed to. Everything here lives in this process.
+ * resources it subscribed to. Everything here lives in this process; a fleet shares the facts through
+ * a SessionRegistry.
  */
 export class LegacySession implements LegacySessionFacts {
-  readonly id = newSessionId();
+  readonly id: string;
   readonly principal: string;
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities;
@@ -44,6 +47,7 @@ export class LegacySession implements LegacySessionFacts {
   #closed = false;
 
   constructor(init: LegacySessionInit) {
+    this.id = init.id ?? newSessionId();
     this.protocolVersion = init.protocolVersion;
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
@@ -59,14 +63,14 @@ export class LegacySession implements LegacySessionFacts {
     this.#lastSeen = now;
   }
 
+  /** Something of it lives here: a request in flight, a wait for the client, an open stream. */
+  get busy(): boolean {
+    return this.#inFlight.size > 0 || this.outbound.size > 0 || this.#openStreams > 0;
+  }
+
   /** Idle: nothing in flight, no stream open and no message for `idleMs`. */
   isIdle(now: number, idleMs: number): boolean {
-    return (
-      this.#inFlight.size === 0 &&
-      this.outbound.size === 0 &&
-      this.#openStreams === 0 &&
-      now - this.#lastSeen >= idleMs
-    );
+    return !this.busy && now - this.#lastSeen >= idleMs;
   }
 
   /** Registers a request being served; undefined when its id is already in flight on this session. */

@@ -105,3 +105,13 @@ export class RedisOnceStore implements OnceStore {
     return this.#client.sendCommand(args, { timeout: this.#timeout });
   }
 }
+
+export type { SessionLimits, SessionRecord, SessionRegistry } from "../legacy/shared-sessions.js";
+export type { BusEvent, BusListener, NotificationBus } from "../notification-bus.js";
+export {
+  type RedisBusClient,
+  RedisNotificationBus,
+  type RedisNotificationBusOptions,
+  type RedisSubscriber,
+} from "./redis-bus.js";
+export { RedisSessionRegistry, type RedisSessionRegistryOptions } from "./redis-sessions.js";

@@ -76,7 +76,7 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
       const auth = options.authenticate ? await options.authenticate(req) : undefined;
       if (sessionMethod) {
         if (req.method === "GET") return await legacy.get(req, res, auth, negotiate(req.headers.accept));
-        return legacy.delete(req, res, auth);
+        return await legacy.delete(req, res, auth);
       }
       const contentType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
       if (contentType !== "application/json") {

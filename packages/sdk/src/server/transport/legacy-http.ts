@@ -9,6 +9,7 @@ import {
   parseInboundMessage,
   readRequestId,
 } from "../../protocol/jsonrpc.js";
+import { describeError } from "../../protocol/logger.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import {
   isLegacyProtocolVersion,
@@ -51,6 +52,29 @@ function refusal(status: number, message: string): HttpError {
   return new HttpError(status, message, { rpcCode: ErrorCode.InvalidRequest });
 }
 
+const SESSIONS_UNAVAILABLE =
+  "Service Unavailable: this server keeps 2025-era sessions in a shared store it cannot reach right now; retry shortly";
+
+/**
+ * A shared session registry that cannot answer is an outage the client waits out, not a fault of its
+ * request: 503 with Retry-After, and the cause in the log only.
+ */
+async function orUnavailable<T>(server: Server, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof McpError || error instanceof HttpError) throw error;
+    server.logger.error(
+      { ...describeError(error) },
+      "the session registry is unavailable (check that Redis is reachable)",
+    );
+    throw new HttpError(503, SESSIONS_UNAVAILABLE, {
+      headers: { "retry-after": "1" },
+      rpcCode: ErrorCode.InternalError,
+    });
+  }
+}
+
 /**
  * Streamable HTTP for 2025-era sessions, on the endpoint that serves 2026-07-28: POST (JSON or SSE
  * answers, on which the server's own requests for that request travel), GET (the session's stream
@@ -64,7 +88,7 @@ export class LegacyHttp {
   #nextStream = 1;
 
   constructor(server: Server, options: ResolvedLegacyOptions) {
-    this.endpoint = new LegacyEndpoint(server, options);
+    this.endpoint = new LegacyEndpoint(server, options, (session) => this.#adopt(session));
     this.#options = options;
   }
 
@@ -76,7 +100,7 @@ export class LegacyHttp {
     accept: Accepted,
   ): Promise<void> {
     if (isRecord(value) && typeof value.method !== "string" && ("result" in value || "error" in value)) {
-      const session = this.#session(req, auth);
+      const session = await this.#session(req, auth);
       this.endpoint.answer(session, value);
       return sendJson(res, 202, undefined);
     }
@@ -91,9 +115,9 @@ export class LegacyHttp {
     if (inbound.kind === "request" && inbound.message.method === LegacyMethod.initialize) {
       return this.#initialize(res, inbound.message, auth, accept);
     }
-    const session = this.#session(req, auth);
+    const session = await this.#session(req, auth);
     if (inbound.kind === "notification") {
-      this.endpoint.notify(session, inbound.message);
+      await this.endpoint.notify(session, inbound.message);
       return sendJson(res, 202, undefined);
     }
     let stream: SessionStream | undefined;
@@ -125,7 +149,7 @@ export class LegacyHttp {
     accept: Accepted,
   ): Promise<void> {
     if (!accept.sse) throw refusal(406, "Not Acceptable: the GET stream is text/event-stream; accept it");
-    const session = this.#session(req, auth);
+    const session = await this.#session(req, auth);
     const lastEventId = headerText(req.headers, HEADER.lastEventId);
     if (lastEventId !== undefined) return this.#resume(res, session, lastEventId);
     const standalone = this.#standalone(session);
@@ -135,9 +159,9 @@ export class LegacyHttp {
     standalone.attach(res, session.holdOpen());
   }
 
-  delete(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): void {
-    const session = this.#session(req, auth);
-    this.endpoint.registry.remove(session.id);
+  async delete(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
+    const session = await this.#session(req, auth);
+    await this.endpoint.end(session);
     sendJson(res, 200, undefined);
   }
 
@@ -145,15 +169,15 @@ export class LegacyHttp {
     this.endpoint.close();
   }
 
-  #initialize(
+  async #initialize(
     res: ServerResponse,
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
     accept: Accepted,
-  ): void {
-    let opened: ReturnType<LegacyEndpoint["open"]>;
+  ): Promise<void> {
+    let opened: Awaited<ReturnType<LegacyEndpoint["open"]>>;
     try {
-      opened = this.endpoint.open(request, auth);
+      opened = await orUnavailable(this.endpoint.server, () => this.endpoint.open(request, auth));
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       sendJson(
@@ -164,9 +188,7 @@ export class LegacyHttp {
       return;
     }
     const { session, response } = opened;
-    const standalone = this.#standalone(session);
-    session.setStandalone((message) => standalone.send(message));
-    session.onClose(() => this.#forgetStreams(session));
+    this.#adopt(session);
     const headers = { [HEADER.sessionId]: session.id };
     if (!accept.json) {
       const stream = this.#newStream(session);
@@ -181,12 +203,19 @@ export class LegacyHttp {
    * The session a request names, checked as 2025-11-25 requires: the header is present (else 400),
    * the session is live and the caller's (else 404), and MCP-Protocol-Version names its version.
    */
-  #session(req: IncomingMessage, auth: AuthInfo | undefined): LegacySession {
+  /** Where a session's messages not tied to a request go on this instance, and what its end frees. */
+  #adopt(session: LegacySession): void {
+    const standalone = this.#standalone(session);
+    session.setStandalone((message) => standalone.send(message));
+    session.onClose(() => this.#forgetStreams(session));
+  }
+
+  async #session(req: IncomingMessage, auth: AuthInfo | undefined): Promise<LegacySession> {
     const id = headerText(req.headers, HEADER.sessionId);
     if (id === undefined) {
       throw refusal(400, "Bad Request: no Mcp-Session-Id header; send initialize first to open a session");
     }
-    const session = this.endpoint.find(id, auth);
+    const session = await orUnavailable(this.endpoint.server, () => this.endpoint.find(id, auth));
     if (!session) {
       throw refusal(404, "Session not found: it ended or expired; send initialize to open a new session");
     }

@@ -72,7 +72,7 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       continue;
     }
     if (inbound.kind === "notification") {
-      if (legacy && session) legacy.notify(session, inbound.message);
+      if (legacy && session) await legacy.notify(session, inbound.message);
       if (inbound.message.method === NotificationMethod.cancelled) {
         const params = CancelledParamsSchema.safeParse(inbound.message.params);
         if (params.success) inFlight.get(params.data.requestId)?.abort();
@@ -91,7 +91,7 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
     }
     if (legacy && !hasEnvelope(request.params) && (session || request.method === LegacyMethod.initialize)) {
       if (request.method === LegacyMethod.initialize) {
-        session = openSession(legacy, request, session, write);
+        session = await openSession(legacy, request, session, write);
         continue;
       }
       const current = session as LegacySession;
@@ -150,14 +150,14 @@ function hasEnvelope(params: Record<string, unknown> | undefined): boolean {
 }
 
 /** `initialize` on stdio: the process has one session, so a second initialize replaces the first. */
-function openSession(
+async function openSession(
   legacy: LegacyEndpoint,
   request: JsonRpcRequest,
   previous: LegacySession | undefined,
   write: (message: JsonRpcMessage) => void,
-): LegacySession | undefined {
+): Promise<LegacySession | undefined> {
   try {
-    const { session, response } = legacy.open(request, undefined);
+    const { session, response } = await legacy.open(request, undefined);
     previous?.close();
     session.setStandalone(write);
     write(response);

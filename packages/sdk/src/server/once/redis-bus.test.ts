@@ -1,0 +1,101 @@
+import { RedisServer } from "@roundtrip/test-services";
+import { createClient } from "redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { META } from "../../protocol/versions.js";
+import { recordingLogger, start } from "../../test-support/in-process.js";
+import { rpcRequest } from "../../test-support/messages.js";
+import { McpServer } from "../mcp/mcp-server.js";
+import { until } from "../mcp/test-support/once.js";
+import { RedisNotificationBus } from "./redis-bus.js";
+
+let redis: RedisServer;
+const closers: (() => unknown)[] = [];
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+}, 120_000);
+
+afterAll(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+  await redis?.stop();
+});
+
+/** One instance of a fleet: its own connections to the shared Redis, as a deployed server has. */
+async function instance(url: string, channel: string) {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
+  });
+  client.on("error", () => {});
+  await client.connect();
+  const bus = new RedisNotificationBus({ client, channel });
+  await bus.ready();
+  const logger = recordingLogger();
+  const mcp = new McpServer({ name: "fleet", version: "1" }, { bus, logger });
+  mcp.tool("base", {}, () => "ok");
+  closers.push(
+    () => client.destroy(),
+    () => bus.close(),
+    () => mcp.server.close(),
+  );
+  return { mcp, bus, logger, client };
+}
+
+function listenToTools(mcp: McpServer, id: string) {
+  return start(
+    mcp.server,
+    rpcRequest("subscriptions/listen", { notifications: { toolsListChanged: true } }, { id }),
+  );
+}
+
+describe("RedisNotificationBus, with a real redis-server", () => {
+  it("a listen stream on one instance hears a tool added on another, once", async () => {
+    const channel = `bus:${Math.random()}`;
+    const a = await instance(redis.url, channel);
+    const b = await instance(redis.url, channel);
+    const listen = listenToTools(a.mcp, "on-a");
+    await listen.notifications.next();
+    b.mcp.tool("added-on-b", {}, () => "ok");
+    expect(await listen.notifications.next()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+      params: { _meta: { [META.subscriptionId]: "on-a" } },
+    });
+    // A's own change follows, heard once although A also receives its own PUBLISH.
+    a.mcp.tool("added-on-a", {}, () => "ok");
+    await listen.notifications.next();
+    b.mcp.tool("second-on-b", {}, () => "ok");
+    await listen.notifications.next();
+    a.mcp.server.close();
+    const done = await listen.done;
+    expect(done.notifications.map((n) => n.method)).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "notifications/tools/list_changed",
+      "notifications/tools/list_changed",
+      "notifications/tools/list_changed",
+    ]);
+  });
+
+  it("with Redis down, a change still reaches this instance's streams, and the failure is logged", async () => {
+    const own = await RedisServer.start();
+    closers.push(() => own.stop());
+    const a = await instance(own.url, "bus:down");
+    const listen = listenToTools(a.mcp, "local");
+    await listen.notifications.next();
+    await own.stop();
+    await until(() => !a.client.isReady);
+    // Registering must not throw although the bus cannot publish.
+    a.mcp.tool("while-down", {}, () => "ok");
+    expect((await listen.notifications.next()).method).toBe("notifications/tools/list_changed");
+    const logged = () => a.logger.records.find((r) => r.level === "error");
+    await until(() => logged() !== undefined);
+    const record = logged();
+    expect(record?.message).toMatch(
+      /other instances did not hear this notification.*check that Redis is reachable/,
+    );
+    expect(record?.fields).toMatchObject({ notification: "notifications/tools/list_changed" });
+    a.mcp.server.close();
+    await listen.done;
+  });
+});

@@ -1,0 +1,208 @@
+import { RedisServer } from "@roundtrip/test-services";
+import { createClient } from "redis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { elicitForm, inputRequired } from "../../protocol/input-required.js";
+import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
+import { recordingLogger } from "../../test-support/in-process.js";
+import { initializeMessage, RawStream, rawPost, rawSession } from "../legacy/test-support/raw-session.js";
+import { toElicitationSchema } from "../mcp/elicitation-schema.js";
+import { acceptedContent } from "../mcp/input-responses.js";
+import { McpServer } from "../mcp/mcp-server.js";
+import { until } from "../mcp/test-support/once.js";
+import { RedisNotificationBus } from "./redis-bus.js";
+import { RedisSessionRegistry } from "./redis-sessions.js";
+
+const Name = z.object({ name: z.string() });
+let redis: RedisServer;
+const closers: (() => unknown)[] = [];
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+}, 120_000);
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** One instance of a fleet over HTTP: its own Redis connections, the bus and the session registry. */
+async function instance(
+  fleet: string,
+  maxSessionsPerPrincipal = 100,
+  url = redis.url,
+): Promise<RunningHttpServer & { mcp: McpServer; client: { isReady: boolean } }> {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
+  });
+  client.on("error", () => {});
+  await client.connect();
+  const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus` });
+  await bus.ready();
+  const sessions = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });
+  const mcp = new McpServer(
+    { name: "fleet", version: "1.0.0" },
+    { bus, logger: recordingLogger(), legacy: { sessions, maxSessionsPerPrincipal } },
+  );
+  mcp.tool("greet", {}, (_args, ctx) => {
+    const answer = acceptedContent(ctx.inputResponses, "name", Name);
+    if (!answer)
+      return inputRequired({ inputRequests: { name: elicitForm("Name?", toElicitationSchema(Name)) } });
+    return `Hello, ${answer.name}!`;
+  });
+  mcp.resource("a", { uri: "test://a", mimeType: "text/plain" }, () => "A");
+  const http = await startHttpServer(mcp.server);
+  closers.push(
+    () => client.destroy(),
+    () => bus.close(),
+    () => http.close(),
+  );
+  return Object.assign(http, { mcp, client });
+}
+
+const fleetName = () => `fleet:${Math.random().toString(36).slice(2)}`;
+const call = (id: number | string, method: string, params: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params,
+});
+
+describe("2025-era sessions shared through Redis, no sticky routing", () => {
+  it("a session opened on one instance is served on another, and DELETE anywhere ends it everywhere", async () => {
+    const fleet = fleetName();
+    const [a, b] = [await instance(fleet), await instance(fleet)];
+    const session = await rawSession(a.url, undefined, { elicitation: {} });
+    const listed = await rawPost(b.url, call(2, "tools/list"), session.headers);
+    expect(listed.status).toBe(200);
+    expect((listed.messages[0]?.result as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([
+      "greet",
+    ]);
+    expect((await rawPost(b.url, { jsonrpc: "2.0", id: 3, method: "ping" }, session.headers)).status).toBe(
+      200,
+    );
+    const deleted = await fetch(b.url, { method: "DELETE", headers: session.headers });
+    expect(deleted.status).toBe(200);
+    for (const url of [a.url, b.url]) {
+      expect((await rawPost(url, call(4, "tools/list"), session.headers)).status).toBe(404);
+    }
+  });
+
+  it("the client's answer posted to another instance reaches the instance that asked", async () => {
+    const fleet = fleetName();
+    const [a, b] = [await instance(fleet), await instance(fleet)];
+    const session = await rawSession(a.url, undefined, { elicitation: {} });
+    const asking = await RawStream.post(
+      b.url,
+      call(7, "tools/call", { name: "greet", arguments: {} }),
+      session.headers,
+    );
+    const question = (await asking.next())?.message as { id: string; method: string };
+    expect(question.method).toBe("elicitation/create");
+    const answered = await rawPost(
+      a.url,
+      { jsonrpc: "2.0", id: question.id, result: { action: "accept", content: { name: "Ada" } } },
+      session.headers,
+    );
+    expect(answered.status).toBe(202);
+    const response = (await asking.next())?.message as { id: number; result: { content: unknown[] } };
+    expect(response.id).toBe(7);
+    expect(response.result.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
+    asking.close();
+  });
+
+  it("the GET stream on one instance hears a list change and a subscribed update made on another", async () => {
+    const fleet = fleetName();
+    const [a, b] = [await instance(fleet), await instance(fleet)];
+    const session = await rawSession(a.url);
+    const stream = await RawStream.get(a.url, session.headers);
+    // Subscribed through B: A, which holds the stream, must learn of it.
+    const subscribed = await rawPost(
+      b.url,
+      call(2, "resources/subscribe", { uri: "test://a" }),
+      session.headers,
+    );
+    expect(subscribed.status).toBe(200);
+    b.mcp.server.notifyResourceUpdated("test://other");
+    b.mcp.server.notifyResourceUpdated("test://a");
+    b.mcp.tool("added", {}, () => "ok");
+    expect((await stream.next())?.message).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "test://a" },
+    });
+    expect((await stream.next())?.message).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+    });
+    stream.close();
+  });
+
+  it("the per-principal cap counts the sessions of every instance", async () => {
+    const fleet = fleetName();
+    const [a, b] = [await instance(fleet, 2), await instance(fleet, 2)];
+    await rawSession(a.url);
+    await rawSession(b.url);
+    const refused = await rawPost(
+      b.url,
+      call(1, "initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "x", version: "1" },
+      }),
+    );
+    expect(refused.status).toBe(429);
+    expect(JSON.stringify(refused.messages)).toMatch(/Too many open sessions \(2\)/);
+  });
+
+  it("answers 503 with Retry-After, saying to retry, while the registry's Redis is away", async () => {
+    const own = await RedisServer.start();
+    closers.push(() => own.stop());
+    const a = await instance(fleetName(), 100, own.url);
+    const session = await rawSession(a.url);
+    await own.stop();
+    await until(() => !a.client.isReady);
+    for (const [message, headers] of [
+      [call(2, "tools/list"), session.headers],
+      [initializeMessage(), {}],
+    ] as const) {
+      const reply = await rawPost(a.url, message, headers);
+      expect(reply.status).toBe(503);
+      expect(reply.headers.get("retry-after")).toBe("1");
+      expect(JSON.stringify(reply.messages)).toMatch(/shared store it cannot reach right now; retry shortly/);
+    }
+  });
+
+  it("a session nobody uses expires on every instance", async () => {
+    const fleet = fleetName();
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    closers.push(() => client.destroy());
+    const registry = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });
+    const record = {
+      principal: "p",
+      protocolVersion: "2025-11-25",
+      clientCapabilities: {},
+      initialized: true,
+      subscriptions: [],
+    };
+    const limits = { idleMs: 200, maxPerPrincipal: 1, now: Date.now() };
+    await registry.create("s1", record, limits);
+    expect(await registry.load("s1", "p", limits)).toEqual(record);
+    expect(await registry.load("s1", "someone else", limits)).toBeUndefined();
+    await expect(registry.create("s2", record, limits)).rejects.toThrow(/Too many open sessions \(1\)/);
+    // Loading would push the expiry back, so only the cap is polled: its slot frees once s1 expires.
+    await until(() =>
+      registry.create("s2", record, { ...limits, now: Date.now() }).then(
+        () => true,
+        () => false,
+      ),
+    );
+    expect(await registry.load("s1", "p", { ...limits, now: Date.now() })).toBeUndefined();
+  });
+});
