@@ -203,7 +203,10 @@ export class LegacyEndpoint {
         : { result: message.result };
     const settled = isRequestId(id) && session.outbound.settle(id, answer);
     // Another instance may be the one that asked: it settles the answer there.
-    if (!settled && isRequestId(id) && this.#fleet) return this.#fleet.forwardAnswer(session.id, id, answer);
+    if (!settled && isRequestId(id) && this.#fleet) {
+      this.#fleet.forwardAnswer(session.id, id, answer);
+      return;
+    }
     // Only the fact is logged: an answer may hold what the user typed.
     if (!settled) this.server.logger.warn({}, "ignored a response to no request this server is waiting on");
   }
