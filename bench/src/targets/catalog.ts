@@ -6,6 +6,7 @@ import { floorApp } from "./floor.js";
 import { type Listening, listenFastify, listenNode } from "./listen.js";
 import { officialNodeHandler } from "./official.js";
 import { officialSessionfulHandler } from "./official-sessionful.js";
+import { onceInMemory, onceInRedis } from "./once-ledger.js";
 import { benchMcpServer } from "./roundtrip-mcp.js";
 import { benchLowLevelServer } from "./roundtrip-server.js";
 
@@ -14,6 +15,8 @@ export type ServerKind =
   | "floor"
   | "roundtrip-mcp"
   | "roundtrip-mcp-fastify"
+  | "roundtrip-mcp-once"
+  | "roundtrip-mcp-once-redis"
   | "roundtrip-server-sealed"
   | "roundtrip-server-envelope"
   | "roundtrip-server-open"
@@ -32,6 +35,8 @@ const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
     await app.register(mcpFastify, { server: benchMcpServer() });
     return listenFastify(app);
   },
+  "roundtrip-mcp-once": onceInMemory,
+  "roundtrip-mcp-once-redis": onceInRedis,
   "roundtrip-server-sealed": () => {
     const handle = createNodeHandler(benchLowLevelServer("aes-gcm"));
     return listenNode((req, res) => void handle(req, res));
@@ -142,6 +147,20 @@ export const TARGETS: readonly Target[] = [
     server: "official-hmac",
     flow: "add",
     label: "official SDK v2, single-round tools/call",
+    protectsState: true,
+  },
+  {
+    name: "roundtrip-once",
+    server: "roundtrip-mcp-once",
+    flow: "greet",
+    label: "the baseline with greet as a once-tool, ledger in this process (MemoryOnceStore)",
+    protectsState: true,
+  },
+  {
+    name: "roundtrip-once-redis",
+    server: "roundtrip-mcp-once-redis",
+    flow: "greet",
+    label: "the baseline with greet as a once-tool, ledger in redis-server on loopback (RedisOnceStore)",
     protectsState: true,
   },
   {

@@ -1,4 +1,5 @@
 import { acceptedContent, elicitForm, inputRequired, inputResponse, McpServer } from "@roundtrip/sdk";
+import type { OnceStore } from "@roundtrip/sdk/server";
 import * as z from "zod";
 import {
   ADD_TOOL,
@@ -16,17 +17,28 @@ import { quietLogger } from "./quiet-logger.js";
 const NameAnswer = z.object({ name: z.string() });
 const QUESTION = elicitForm(NAME_QUESTION, NAME_FORM);
 
-/** The scenario on the high-level McpServer, with its default sealing of requestState. */
-export function benchMcpServer(): McpServer {
+/**
+ * The scenario on the high-level McpServer, with its default sealing of requestState. With `once`,
+ * greet is a once-tool on that ledger: the same flow, each completing round claimed and recorded.
+ */
+export function benchMcpServer(options: { once?: OnceStore } = {}): McpServer {
   const mcp = new McpServer(
     { name: "roundtrip-bench", version: "1.0.0" },
-    // Every bench session is anonymous, so all of them belong to one principal: lift its cap (100 by
-    // default) for the idle-session measurement. Nothing on the 2026-07-28 path reads it.
-    { logger: quietLogger, legacy: { maxSessionsPerPrincipal: 1_000_000 } },
+    {
+      logger: quietLogger,
+      // Every bench session is anonymous, so all of them belong to one principal: lift its cap (100 by
+      // default) for the idle-session measurement. Nothing on the 2026-07-28 path reads it.
+      legacy: { maxSessionsPerPrincipal: 1_000_000 },
+      ...(options.once ? { once: { store: options.once } } : {}),
+    },
   );
   mcp.tool(
     GREET_TOOL,
-    { description: "Greets the user by name, asking for it", input: z.object({ greeting: z.string() }) },
+    {
+      description: "Greets the user by name, asking for it",
+      input: z.object({ greeting: z.string() }),
+      once: options.once !== undefined,
+    },
     ({ greeting }, ctx) => {
       if (ctx.requestState === GREET_STATE) {
         const answer = inputResponse(ctx.inputResponses, NAME_KEY);

@@ -1,0 +1,34 @@
+import { createNodeHandler } from "@roundtrip/sdk";
+import { RedisOnceStore } from "@roundtrip/sdk/redis";
+import { MemoryOnceStore } from "@roundtrip/sdk/server";
+import { RedisServer } from "@roundtrip/test-services";
+import { createClient } from "redis";
+import { type Listening, listenNode } from "./listen.js";
+import { benchMcpServer } from "./roundtrip-mcp.js";
+
+/** greet as a once-tool on one process's ledger. */
+export function onceInMemory(): Promise<Listening> {
+  const handle = createNodeHandler(benchMcpServer({ once: new MemoryOnceStore() }));
+  return listenNode((req, res) => void handle(req, res));
+}
+
+/**
+ * greet as a once-tool on a real redis-server on loopback, started for this server process and
+ * stopped with it: what a fleet's ledger costs each flow.
+ */
+export async function onceInRedis(): Promise<Listening> {
+  const redis = await RedisServer.start();
+  const client = createClient({ url: redis.url, disableOfflineQueue: true });
+  client.on("error", () => {});
+  await client.connect();
+  const handle = createNodeHandler(benchMcpServer({ once: new RedisOnceStore({ client }) }));
+  const listening = await listenNode((req, res) => void handle(req, res));
+  return {
+    ...listening,
+    async close() {
+      await listening.close();
+      await client.close();
+      await redis.stop();
+    },
+  };
+}
