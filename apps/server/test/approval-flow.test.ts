@@ -233,31 +233,8 @@ describe("MemoryApprovalStore", () => {
   const alice = { clientId: "mcp-interactive", issuer: "https://as.test", subject: "alice" };
 
   it("refuses a sign-in answer that leaves out iss when the issuer promises to send it (RFC 9207)", async () => {
-    const client = mcpClient(app.url, aliceToken, watch, {
-      onElicit: (params) =>
-        params.mode === "url" ? { action: "cancel" } : { action: "accept", content: { confirm: true } },
-    });
-    let approvalUrl = "";
-    const first = await client.session.callTool(
-      "deploy",
-      { service: "web", env: "staging" },
-      { allowInputRequired: true },
-    );
-    if (!isInputRequiredResult(first)) throw new Error("deploy should ask for confirmation first");
-    const second = await client.session.callTool(
-      "deploy",
-      { service: "web", env: "staging" },
-      {
-        allowInputRequired: true,
-        requestState: first.requestState,
-        inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
-      },
-    );
-    if (!isInputRequiredResult(second)) throw new Error("deploy should ask for approval next");
-    const request = second.inputRequests?.approval;
-    if (request?.method === "elicitation/create" && request.params.mode === "url")
-      approvalUrl = request.params.url;
-    const page = `${app.origin}${new URL(approvalUrl).pathname}`;
+    const { release } = await askForApproval();
+    const page = `${app.origin}/approvals/${release}`;
     const dropIss = (url: URL) => {
       if (url.pathname === "/callback") url.searchParams.delete("iss");
       return viaInstance(app.origin)(url);
