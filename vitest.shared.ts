@@ -11,8 +11,8 @@ export function roundtripVitestConfig(name: string, options: { testTimeout?: num
   return defineConfig({
     test: {
       include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-      testTimeout: options.testTimeout ?? 20_000,
-      hookTimeout: 30_000,
+      testTimeout: options.testTimeout ?? 60_000,
+      hookTimeout: 120_000,
       reporters: resultsDir
         ? ["default", ["json", { outputFile: join(resultsDir, `${name}.json`) }]]
         : ["default"],

@@ -3,6 +3,6 @@ import { roundtripVitestConfig } from "../../vitest.shared.ts";
 
 // The suites run the built CLI as child processes against a real server and authorization server;
 // the global setup compiles it once, since a per-process TypeScript loader would cost seconds per run.
-export default mergeConfig(roundtripVitestConfig("client", { testTimeout: 60_000 }), {
+export default mergeConfig(roundtripVitestConfig("client", { testTimeout: 180_000 }), {
   test: { globalSetup: ["test/support/build-cli.ts"] },
 });

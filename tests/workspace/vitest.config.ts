@@ -1,3 +1,3 @@
 import { roundtripVitestConfig } from "../../vitest.shared.ts";
 
-export default roundtripVitestConfig("workspace", { testTimeout: 60_000 });
+export default roundtripVitestConfig("workspace", { testTimeout: 120_000 });

@@ -120,7 +120,7 @@ describe("deploy approval through the approval page", () => {
     expect(approved.status).toBe(200);
     expect(textOf(await done)).toBe(`Deployed ${release} of api to production`);
     expect(urls[0]).toBe(`https://mcp.roundtrip.test${path}`);
-  }, 30_000);
+  }, 120_000);
 
   it("asks for the URL again after five rounds without an approval, and a decline deploys nothing", async () => {
     const modes: string[] = [];

@@ -40,7 +40,7 @@ beforeAll(async () => {
   await chmod(keyFile, 0o600);
   a = await instance();
   b = await instance();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   for (const client of clients) client.destroy();

@@ -50,7 +50,7 @@ afterAll(async () => {
     await fleet?.close();
     vi.unstubAllEnvs();
   }
-}, 60_000);
+}, 180_000);
 
 function context(): Record<string, unknown> {
   return {

@@ -37,7 +37,7 @@ afterAll(async () => {
   await fleet?.close();
   await redis?.stop();
   vi.unstubAllEnvs();
-}, 60_000);
+}, 180_000);
 
 const DEPLOY = { service: "ledger", env: "production" };
 const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };

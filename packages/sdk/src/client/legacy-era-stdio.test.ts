@@ -36,7 +36,7 @@ describe("Client and the official v1 server over stdio", () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["add", "greet", "plan", "where"]));
     expect(text(await mcp.callTool("add", { a: 20, b: 22 }))).toBe("42");
-  }, 30_000);
+  }, 120_000);
 
   it("answers elicitation, sampling and roots requests written on stdout with the callbacks", async () => {
     const mcp = spawnOfficial({
@@ -47,5 +47,5 @@ describe("Client and the official v1 server over stdio", () => {
     });
     expect(text(await mcp.callTool("plan", {}))).toBe("Porto: wine");
     expect(text(await mcp.callTool("where", {}))).toBe("file:///srv");
-  }, 30_000);
+  }, 120_000);
 });
