@@ -1,4 +1,4 @@
 import { roundtripVitestConfig } from "../../vitest.shared.ts";
 
 // Real processes on a shared 2-core machine: a rolling restart alone takes several seconds.
-export default roundtripVitestConfig("fleet", { testTimeout: 120_000 });
+export default roundtripVitestConfig("fleet", { testTimeout: 300_000 });

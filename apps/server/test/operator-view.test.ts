@@ -130,7 +130,7 @@ describe("an authorization server that does not answer", () => {
     issuer.down = false;
     // The retry backs off from 1 s; on a loaded machine give it a few rounds.
     await vi.waitFor(async () => expect((await readiness(server)).status).toBe(200), {
-      timeout: 20_000,
+      timeout: 60_000,
       interval: 100,
     });
 

@@ -32,7 +32,7 @@ function runDemo(args: string[] = []): Promise<{ code: number | null; output: st
 beforeAll(async () => {
   await ensureTool("moto_server");
   await ensureTool("redis-server");
-}, 300_000);
+}, 480_000);
 
 describe("pnpm demo, unattended", () => {
   it("runs two instances on one KMS key and one Redis, walks every example round by round, and stops everything", async () => {

@@ -6,9 +6,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import { killOnExit } from "./children.js";
 
 /** A cold start unwraps the keys through KMS; on a shared 2-core machine give it a long while. */
-export const START_WITHIN_MS = 60_000;
+export const START_WITHIN_MS = 180_000;
 /** A drained instance has nothing in flight longer than a round; shutdown gets this long. */
-const STOP_WITHIN_MS = 20_000;
+const STOP_WITHIN_MS = 60_000;
 
 /** The built server, as `node apps/server/dist/main.js` runs in production. */
 function mainScript(): string {

@@ -8,7 +8,7 @@ import { ensureTool } from "@roundtrip/test-services";
 import { killOnExit } from "./children.js";
 
 /** nginx starts in milliseconds; a busy CI machine gets plenty of slack. */
-const READY_WITHIN_MS = 20_000;
+const READY_WITHIN_MS = 60_000;
 
 /** Response header naming every upstream nginx tried for a request, comma-separated, last one answered. */
 export const UPSTREAM_HEADER = "x-upstream";

@@ -22,7 +22,7 @@ import { UPSTREAM_HEADER } from "../src/proxy.js";
 let redis: RedisServer;
 let fleet: Fleet;
 let alice: string;
-const LOGS_WITHIN = { timeout: 10_000, interval: 50 };
+const LOGS_WITHIN = { timeout: 30_000, interval: 50 };
 
 beforeAll(async () => {
   useDummyAwsEnvironment();
@@ -199,7 +199,7 @@ describe("three instances behind round-robin nginx, one Redis", () => {
           const ready = (await (await fetch(`${instance.origin}/readyz`)).json()) as { status: string };
           expect(ready.status).toBe("ready");
         },
-        { timeout: 15_000, interval: 100 },
+        { timeout: 60_000, interval: 100 },
       );
     }
     another(await round(fleet.publicUrl, "deploy", DEPLOY));

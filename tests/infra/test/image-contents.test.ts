@@ -87,7 +87,7 @@ beforeAll(async () => {
       localAuthDir = await buildApp(stages, localAuth, context);
     })(),
   ]);
-}, 600_000);
+}, 900_000);
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");

@@ -9,7 +9,7 @@ export interface MotoServer {
 }
 
 /** Generous: Python starts slowly on a busy CI machine; a ready server answers within a second. */
-export const READY_WITHIN_MS = 60_000;
+export const READY_WITHIN_MS = 180_000;
 const POLL_EVERY_MS = 50;
 
 /**

@@ -4,7 +4,7 @@ import { APP_DIR, CLI_COMMAND, cliEnvironment } from "./run-cli.js";
 /** Keys as a terminal sends them. */
 export const KEY = { enter: "\r", down: "\x1b[B", up: "\x1b[A", space: " ", backspace: "\x7f" } as const;
 
-const WAIT_MS = 20_000;
+const WAIT_MS = 60_000;
 // Built from a string so the escape character is not a literal control character in a regex.
 const ESC = String.fromCharCode(27);
 const ANSI = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]|${ESC}[()][0-9A-Za-z]|${ESC}[=>78]`, "g");

@@ -4,7 +4,7 @@ import type { LogLine } from "./log-capture.js";
 
 const APP_DIR = fileURLToPath(new URL("../..", import.meta.url));
 /** tsx compiles main.ts on a cold start, slowly on a busy machine; a started server logs within seconds. */
-export const CHILD_START_WITHIN_MS = 90_000;
+export const CHILD_START_WITHIN_MS = 180_000;
 
 export interface ChildExit {
   code: number | null;

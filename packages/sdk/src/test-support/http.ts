@@ -23,6 +23,9 @@ export async function startHttpServer(
   const http = createServer((req, res) => {
     void handle(req, res);
   });
+  // fetch reuses idle connections; past Node's 5 s keep-alive the server may close one just as a
+  // test's next request goes out on it, which a suite stalled by a busy machine otherwise hits.
+  http.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const { port } = http.address() as AddressInfo;
   return {

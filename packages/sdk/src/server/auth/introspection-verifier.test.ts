@@ -5,6 +5,9 @@ import { InvalidTokenError } from "./errors.js";
 import { introspectionVerifier } from "./introspection-verifier.js";
 import { type IssuerServer, startIssuerServer } from "./test-support/issuer-server.js";
 
+// Held calls arrive one by one on a machine that may be busy with other suites.
+const HELD_WITHIN = { timeout: 30_000, interval: 20 };
+
 const AUDIENCE = "https://mcp.example/mcp";
 
 let as: IssuerServer;
@@ -87,9 +90,9 @@ describe("introspectionVerifier concurrency", () => {
     );
     // The two beyond the queue are refused without waiting for the authorization server.
     expect(await Promise.all([outcomes[3], outcomes[4]])).toEqual([503, 503]);
-    await vi.waitFor(() => expect(held.length).toBe(2));
+    await vi.waitFor(() => expect(held.length).toBe(2), HELD_WITHIN);
     for (const res of held.splice(0)) activeAnswer(res);
-    await vi.waitFor(() => expect(held.length).toBe(1));
+    await vi.waitFor(() => expect(held.length).toBe(1), HELD_WITHIN);
     for (const res of held.splice(0)) activeAnswer(res);
     expect(await Promise.all(outcomes.slice(0, 3))).toEqual(["accepted", "accepted", "accepted"]);
     expect(mostInFlight).toBe(2);
