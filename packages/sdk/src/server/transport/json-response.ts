@@ -25,10 +25,12 @@ export function sendJson(
 }
 
 /** A JSON-RPC error without id where the refusal has a code, so JSON-RPC clients can read it too. */
+export function httpErrorBody(error: HttpError): unknown {
+  return error.rpcCode === undefined
+    ? { error: error.message }
+    : errorResponse(undefined, { code: error.rpcCode, message: error.message });
+}
+
 export function sendHttpError(res: ResponseWriter, error: HttpError): void {
-  const body =
-    error.rpcCode === undefined
-      ? undefined
-      : errorResponse(undefined, { code: error.rpcCode, message: error.message });
-  sendJson(res, error.status, body ?? { error: error.message }, { ...error.headers });
+  sendJson(res, error.status, httpErrorBody(error), { ...error.headers });
 }
