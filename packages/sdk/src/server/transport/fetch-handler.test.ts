@@ -169,6 +169,15 @@ describe("createFetchHandler: an SSE response the client leaves", () => {
   });
 });
 
+describe("createFetchHandler: Host policy", () => {
+  it("403 for a Host outside allowedHosts, and serves one inside it", async () => {
+    const refusing = await serveFetch(fixtureServer().server, { allowedHosts: ["localhost"] });
+    expect((await post(refusing.url, rpcRequest("tools/list"))).status).toBe(403);
+    const admitting = await serveFetch(fixtureServer().server, { allowedHosts: ["127.0.0.1"] });
+    expect((await post(admitting.url, rpcRequest("tools/list"))).status).toBe(200);
+  });
+});
+
 describe("createFetchHandler: body size", () => {
   it("413 for a declared length or a chunked body over maxBodyBytes, and serves one under it", async () => {
     const http = await serveFetch(fixtureServer().server, { maxBodyBytes: 1024 });
