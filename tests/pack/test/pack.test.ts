@@ -44,6 +44,10 @@ const APP_DEPENDENCIES = [
   "redis@6.3.1",
   "typescript@5.9.3",
   "@types/node@20",
+  // The frameworks the README mounts the handlers on, at the versions the SDK's own tests run.
+  "hono@4.13.19",
+  "express@5.3.0",
+  "@types/express@5.0.6",
 ];
 
 /** Peers and shared packages the app and the SDK must resolve to one copy of: [package, dependency]. */

@@ -24,7 +24,7 @@ export interface Authentication {
    * Verifies the request's bearer token once, whoever asks first (the rate limiter for its key, the
    * MCP transport for the principal): both get the same answer, and the token is checked only once.
    */
-  authenticate: AuthenticateHook;
+  authenticate: AuthenticateHook<IncomingMessage>;
   /**
    * Reads the tools a request's body calls, once Fastify has it. When one of them needs a scope of
    * its own, the verdict reached before the body was known is dropped, so that the transport's
@@ -85,7 +85,7 @@ export function createAuthentication(
   // Own properties only: a tool named "constructor" or "__proto__" must find no scopes, not Object's.
   const scopesOfTools = (names: readonly string[]) =>
     names.flatMap((name) => (Object.hasOwn(auth.toolScopes, name) ? (auth.toolScopes[name] ?? []) : []));
-  const check = bearerAuth({
+  const check = bearerAuth<IncomingMessage>({
     verifier: unavailableWhenUnreachable(
       options.verifier ?? createTokenVerifier(auth),
       auth.issuer,
@@ -97,7 +97,7 @@ export function createAuthentication(
     scopesForRequest: (_target, req) => scopesOfTools(bodyTools.of(req)),
   });
   const verdicts = new WeakMap<IncomingMessage, Promise<AuthInfo>>();
-  const authenticate: AuthenticateHook = (req) => {
+  const authenticate: AuthenticateHook<IncomingMessage> = (req) => {
     let verdict = verdicts.get(req);
     if (verdict === undefined) {
       verdict = check(req);

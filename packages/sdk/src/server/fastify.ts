@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyPluginAsync } from "fastify";
-import { ErrorCode } from "../protocol/errors.js";
 import type { ServerSource } from "./server.js";
 import {
   createNodeHandler,
   DEFAULT_MAX_BODY_BYTES,
   type HttpHandlerOptions,
 } from "./transport/http-server.js";
+import { httpErrorBody } from "./transport/json-response.js";
+import { bodyTooLarge } from "./transport/request-body.js";
 
 export interface McpFastifyOptions extends HttpHandlerOptions {
   /** A low-level Server or an McpServer. */
@@ -31,8 +32,8 @@ export const mcpFastify: FastifyPluginAsync<McpFastifyOptions> = async (app: Fas
     scope.setErrorHandler(
       (error: { code?: string; statusCode?: number; message: string }, request, reply) => {
         if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-          const message = `Request body exceeds ${limit} bytes; send a smaller request or raise maxBodyBytes`;
-          void reply.status(413).send({ jsonrpc: "2.0", error: { code: ErrorCode.InvalidRequest, message } });
+          const refusal = bodyTooLarge(limit);
+          void reply.status(refusal.status).send(httpErrorBody(refusal));
           return;
         }
         const status = error.statusCode ?? 500;

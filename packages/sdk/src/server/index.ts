@@ -103,6 +103,11 @@ export {
   type ToolLookup,
 } from "./server.js";
 export { ToolError } from "./tool-error.js";
+export {
+  createFetchHandler,
+  type FetchHandlerOptions,
+  type FetchMcpHandler,
+} from "./transport/fetch-handler.js";
 // What an authenticate hook throws to refuse a request with its own status and headers.
 export { HttpError } from "./transport/http-errors.js";
 export {
@@ -112,4 +117,5 @@ export {
   type NodeMcpHandler,
 } from "./transport/http-server.js";
 export { hostAllowed, LOOPBACK_HOST_NAMES, type OriginPolicy } from "./transport/origin-policy.js";
+export type { HeaderRecord, RequestHead } from "./transport/request-head.js";
 export { type StdioServerOptions, serveStdio } from "./transport/stdio-server.js";

@@ -1,4 +1,5 @@
-import type { IncomingMessage } from "node:http";
+import { headerText } from "../../protocol/http-headers.js";
+import type { RequestHead } from "../transport/request-head.js";
 
 export type BearerCredentials =
   | { kind: "absent" }
@@ -12,7 +13,7 @@ const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
  * The bearer token of a request, from the Authorization header only. A token in the query string is
  * refused outright (MCP forbids it: URLs end up in logs and Referer headers), even next to a valid header.
  */
-export function bearerCredentialsOf(req: IncomingMessage): BearerCredentials {
+export function bearerCredentialsOf(req: RequestHead): BearerCredentials {
   const query = new URL(req.url ?? "/", "http://request.invalid").searchParams;
   if (query.has("access_token")) {
     return {
@@ -20,7 +21,7 @@ export function bearerCredentialsOf(req: IncomingMessage): BearerCredentials {
       problem: "Access tokens are not accepted in the query string; send them in the Authorization header",
     };
   }
-  const header = req.headers.authorization;
+  const header = headerText(req.headers, "authorization");
   if (header === undefined) return { kind: "absent" };
   const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
   // Another scheme (Basic, DPoP...) carries no bearer credentials; the challenge asks for them.

@@ -1,5 +1,5 @@
-import type { IncomingHttpHeaders } from "node:http";
 import { decodeHeaderValue, HEADER } from "../../protocol/http-headers.js";
+import type { HeaderRecord } from "../transport/request-head.js";
 
 /** What a Streamable HTTP request addresses, as its `Mcp-Method` and `Mcp-Name` headers say. */
 export interface RequestTarget {
@@ -16,7 +16,7 @@ function single(value: string | string[] | undefined): string | undefined {
  * Read before the body: the transport later rejects (400, -32020) any request whose body disagrees with
  * these headers, before a handler runs, so a policy decided on them cannot be dodged by lying in them.
  */
-export function requestTargetOf(headers: IncomingHttpHeaders): RequestTarget {
+export function requestTargetOf(headers: HeaderRecord): RequestTarget {
   const method = single(headers[HEADER.method]);
   const name = single(headers[HEADER.name]);
   return {

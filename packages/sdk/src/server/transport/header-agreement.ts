@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from "node:http";
 import { carrierTargetField, isCarrierMethod } from "../../protocol/carriers.js";
 import { McpError } from "../../protocol/errors.js";
 import {
@@ -14,8 +13,9 @@ import type { RequestMeta } from "../../protocol/schemas/envelope.js";
 import type { Tool } from "../../protocol/schemas/tools.js";
 import { META } from "../../protocol/versions.js";
 import type { ToolLookup } from "../server.js";
+import type { HeaderRecord } from "./request-head.js";
 
-function requireHeader(headers: IncomingHttpHeaders, name: string, label: string): string {
+function requireHeader(headers: HeaderRecord, name: string, label: string): string {
   const raw = headerText(headers, name);
   if (raw === undefined)
     throw McpError.headerMismatch(`Header mismatch: required header ${label} is missing`);
@@ -43,7 +43,7 @@ function headerParamsOfTool(tool: Tool): readonly HeaderParam[] | string {
  * the body, so intermediaries can route on them safely.
  */
 export async function checkHeaderAgreement(
-  headers: IncomingHttpHeaders,
+  headers: HeaderRecord,
   request: JsonRpcRequest,
   meta: RequestMeta,
   lookupTool: ToolLookup,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { carrierTarget, isCarrierMethod } from "../../protocol/carriers.js";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
+import { headerText } from "../../protocol/http-headers.js";
 import {
   errorResponse,
   type JsonRpcNotification,
@@ -19,12 +20,15 @@ import { sendHttpError, sendJson } from "./json-response.js";
 import { isLegacyPost, LegacyHttp } from "./legacy-http.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
 import { DEFAULT_MAX_BODY_BYTES, decodeJson, readBody, withinLimit } from "./request-body.js";
+import type { RequestHead } from "./request-head.js";
+import type { ResponseWriter } from "./response-writer.js";
 import { SseStream } from "./sse.js";
 
 // server/index.ts and fastify.ts take the whole transport's surface from this module.
 export { DEFAULT_MAX_BODY_BYTES };
 
-export interface HttpHandlerOptions {
+/** `Req` is what the authenticate hook is handed: Node's IncomingMessage, or a RequestHead from fetch. */
+export interface HttpHandlerOptions<Req extends RequestHead = IncomingMessage> {
   /** Largest request body accepted, in bytes (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
   /** Browser origins allowed to call; default: loopback origins only. */
@@ -36,19 +40,45 @@ export interface HttpHandlerOptions {
    * HttpError (401/403 with its WWW-Authenticate challenge). A 2025-era request is authenticated a
    * second time with `target`, the method and tool its body names, since it carries no Mcp-Name header.
    */
-  authenticate?: (req: IncomingMessage, target?: RequestTarget) => Promise<AuthInfo | undefined>;
+  authenticate?: (req: Req, target?: RequestTarget) => Promise<AuthInfo | undefined>;
 }
 
 /** A Node `req`/`res` handler for the Streamable HTTP transport; `body` is the pre-read body, if any. */
 export type NodeMcpHandler = (req: IncomingMessage, res: ServerResponse, body?: unknown) => Promise<void>;
 
 /**
- * Streamable HTTP, server side, for plain `node:http` or any framework that exposes Node's `req`/`res`.
- * 2026-07-28: POST only; one JSON-RPC message per body; JSON responses, or SSE when the request
- * produces notifications; a client disconnect aborts the request's handler. 2025-era clients (unless
- * the server's `legacy` option is false) get sessions on the same endpoint: see LegacyHttp.
+ * Streamable HTTP for plain `node:http` or any framework that exposes Node's `req`/`res`: Node's
+ * request and response are what the exchange reads and writes, as they stand.
  */
-export function createNodeHandler(source: ServerSource, options: HttpHandlerOptions = {}): NodeMcpHandler {
+export function createNodeHandler(
+  source: ServerSource,
+  options: HttpHandlerOptions<IncomingMessage> = {},
+): NodeMcpHandler {
+  return createHttpExchange(source, options, readBody);
+}
+
+/** One exchange: the request's head, where its answer goes, and its body when a framework read it first. */
+export type HttpExchange<Req extends RequestHead> = (
+  req: Req,
+  res: ResponseWriter,
+  preRead?: unknown,
+) => Promise<void>;
+
+/** How a host hands over the body it has not read yet, bounded by `limit` bytes. */
+export type BodyReader<Req> = (req: Req, limit: number) => Promise<unknown>;
+
+/**
+ * Streamable HTTP, server side, whatever the host: the Node and fetch handlers adapt their request
+ * and response to this and nothing else. 2026-07-28: POST only; one JSON-RPC message per body; JSON
+ * responses, or SSE when the request produces notifications; a client disconnect ("close" before
+ * the response finished) aborts the request's handler. 2025-era clients (unless the server's
+ * `legacy` option is false) get sessions on the same endpoint: see LegacyHttp.
+ */
+export function createHttpExchange<Req extends RequestHead>(
+  source: ServerSource,
+  options: HttpHandlerOptions<Req>,
+  readBody: BodyReader<Req>,
+): HttpExchange<Req> {
   const server = serverOf(source);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const negotiate = acceptNegotiator();
@@ -66,8 +96,8 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
         );
       }
       if (
-        !hostAllowed(req.headers.host, options.allowedHosts) ||
-        !originAllowed(req.headers.origin, options.allowedOrigins)
+        !hostAllowed(headerText(req.headers, "host"), options.allowedHosts) ||
+        !originAllowed(headerText(req.headers, "origin"), options.allowedOrigins)
       ) {
         throw new HttpError(403, "Forbidden: Origin or Host is not allowed for this server", {
           rpcCode: ErrorCode.InvalidRequest,
@@ -75,16 +105,18 @@ export function createNodeHandler(source: ServerSource, options: HttpHandlerOpti
       }
       const auth = options.authenticate ? await options.authenticate(req) : undefined;
       if (sessionMethod) {
-        if (req.method === "GET") return await legacy.get(req, res, auth, negotiate(req.headers.accept));
+        if (req.method === "GET") {
+          return await legacy.get(req, res, auth, negotiate(headerText(req.headers, "accept")));
+        }
         return await legacy.delete(req, res, auth);
       }
-      const contentType = req.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
+      const contentType = headerText(req.headers, "content-type")?.split(";")[0]?.trim().toLowerCase();
       if (contentType !== "application/json") {
         throw new HttpError(415, "Unsupported Media Type: send the JSON-RPC message as application/json", {
           rpcCode: ErrorCode.InvalidRequest,
         });
       }
-      const accept = negotiate(req.headers.accept);
+      const accept = negotiate(headerText(req.headers, "accept"));
       if (!accept.json && !accept.sse) {
         throw new HttpError(406, "Not Acceptable: accept application/json and text/event-stream", {
           rpcCode: ErrorCode.InvalidRequest,
@@ -128,8 +160,8 @@ interface Admitted {
 
 async function serveMessage(
   server: Server,
-  req: IncomingMessage,
-  res: ServerResponse,
+  req: RequestHead,
+  res: ResponseWriter,
   value: unknown,
   { auth, accept }: Admitted,
 ): Promise<void> {

@@ -1,34 +1,36 @@
-import type { ServerResponse } from "node:http";
 import { errorResponse } from "../../protocol/jsonrpc.js";
 import type { HttpError } from "./http-errors.js";
+import type { ResponseWriter } from "./response-writer.js";
 
 /** `body` as JSON, or no body when it is undefined; nothing once a stream has sent its headers. */
 export function sendJson(
-  res: ServerResponse,
+  res: ResponseWriter,
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent) return;
   if (body === undefined) {
-    res.writeHead(status, headers).end();
+    res.writeHead(status, headers);
+    res.end();
     return;
   }
   const text = JSON.stringify(body);
-  res
-    .writeHead(status, {
-      ...headers,
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(text),
-    })
-    .end(text);
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  res.end(text);
 }
 
 /** A JSON-RPC error without id where the refusal has a code, so JSON-RPC clients can read it too. */
-export function sendHttpError(res: ServerResponse, error: HttpError): void {
-  const body =
-    error.rpcCode === undefined
-      ? undefined
-      : errorResponse(undefined, { code: error.rpcCode, message: error.message });
-  sendJson(res, error.status, body ?? { error: error.message }, { ...error.headers });
+export function httpErrorBody(error: HttpError): unknown {
+  return error.rpcCode === undefined
+    ? { error: error.message }
+    : errorResponse(undefined, { code: error.rpcCode, message: error.message });
+}
+
+export function sendHttpError(res: ResponseWriter, error: HttpError): void {
+  sendJson(res, error.status, httpErrorBody(error), { ...error.headers });
 }

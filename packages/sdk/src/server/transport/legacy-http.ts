@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { HEADER, headerText } from "../../protocol/http-headers.js";
 import { isRecord } from "../../protocol/is-record.js";
@@ -26,6 +25,8 @@ import type { Server } from "../server.js";
 import type { Accepted } from "./accept-negotiation.js";
 import { HttpError } from "./http-errors.js";
 import { sendJson } from "./json-response.js";
+import type { HeaderRecord, RequestHead } from "./request-head.js";
+import type { ResponseWriter } from "./response-writer.js";
 import { SessionStream } from "./session-stream.js";
 import { SseStream } from "./sse.js";
 
@@ -37,14 +38,14 @@ const NEEDS_SSE =
  * does; `initialize`, anything on an Mcp-Session-Id and anything whose MCP-Protocol-Version header
  * names a 2025 version does. Reads a few properties only, so the modern path stays as fast.
  */
-export function isLegacyPost(headers: IncomingMessage["headers"], value: unknown): boolean {
+export function isLegacyPost(headers: HeaderRecord, value: unknown): boolean {
   if (!isRecord(value)) return false;
   const params = value.params;
   const meta = isRecord(params) ? params._meta : undefined;
   if (isRecord(meta) && typeof meta[META.protocolVersion] === "string") return false;
   if (headers[HEADER.sessionId] !== undefined) return true;
   if (value.method === LegacyMethod.initialize) return true;
-  const version = headers[HEADER.protocolVersion];
+  const version = headerText(headers, HEADER.protocolVersion);
   return version !== undefined && isLegacyProtocolVersion(version);
 }
 
@@ -93,8 +94,8 @@ export class LegacyHttp {
   }
 
   async post(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: RequestHead,
+    res: ResponseWriter,
     value: unknown,
     auth: AuthInfo | undefined,
     accept: Accepted,
@@ -143,8 +144,8 @@ export class LegacyHttp {
   }
 
   async get(
-    req: IncomingMessage,
-    res: ServerResponse,
+    req: RequestHead,
+    res: ResponseWriter,
     auth: AuthInfo | undefined,
     accept: Accepted,
   ): Promise<void> {
@@ -159,7 +160,7 @@ export class LegacyHttp {
     standalone.attach(res, session.holdOpen());
   }
 
-  async delete(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
+  async delete(req: RequestHead, res: ResponseWriter, auth: AuthInfo | undefined): Promise<void> {
     const session = await this.#session(req, auth);
     await this.endpoint.end(session);
     sendJson(res, 200, undefined);
@@ -170,7 +171,7 @@ export class LegacyHttp {
   }
 
   async #initialize(
-    res: ServerResponse,
+    res: ResponseWriter,
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
     accept: Accepted,
@@ -210,7 +211,7 @@ export class LegacyHttp {
     session.onClose(() => this.#forgetStreams(session));
   }
 
-  async #session(req: IncomingMessage, auth: AuthInfo | undefined): Promise<LegacySession> {
+  async #session(req: RequestHead, auth: AuthInfo | undefined): Promise<LegacySession> {
     const id = headerText(req.headers, HEADER.sessionId);
     if (id === undefined) {
       throw refusal(400, "Bad Request: no Mcp-Session-Id header; send initialize first to open a session");
@@ -236,7 +237,7 @@ export class LegacyHttp {
     return session;
   }
 
-  async #resume(res: ServerResponse, session: LegacySession, lastEventId: string): Promise<void> {
+  async #resume(res: ResponseWriter, session: LegacySession, lastEventId: string): Promise<void> {
     const streamId = streamOfEvent(lastEventId);
     const stream = streamId === undefined ? undefined : this.#streams.get(session.id)?.get(streamId);
     const missed: [string, JsonRpcMessage][] = [];

@@ -7,7 +7,7 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** The whole body, refused beyond `limit` bytes as soon as it gets there. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(bodyTooLarge(limit));
   // Already read to the end by someone else: no more events will come.
   if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
@@ -19,7 +19,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         cleanup();
         // The rest is read and dropped: a client still sending would otherwise stall before it reads the 413.
         req.resume();
-        reject(tooLarge(limit));
+        reject(bodyTooLarge(limit));
         return;
       }
       chunks.push(chunk);
@@ -46,12 +46,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 /** A body a framework read for us, held to the same limit as one read here. */
 export function withinLimit(body: unknown, limit: number): unknown {
   if ((Buffer.isBuffer(body) || typeof body === "string") && Buffer.byteLength(body) > limit) {
-    throw tooLarge(limit);
+    throw bodyTooLarge(limit);
   }
   return body;
 }
 
-function tooLarge(limit: number): HttpError {
+export function bodyTooLarge(limit: number): HttpError {
   return new HttpError(
     413,
     `Request body exceeds ${limit} bytes; send a smaller request or raise maxBodyBytes`,

@@ -1,6 +1,6 @@
-import type { ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { EventStore } from "../legacy/event-store.js";
+import type { ResponseWriter } from "./response-writer.js";
 import { SseStream } from "./sse.js";
 
 /**
@@ -12,7 +12,7 @@ export class SessionStream {
   readonly id: string;
   readonly #store: EventStore;
   #sse: SseStream | undefined;
-  #res: ServerResponse | undefined;
+  #res: ResponseWriter | undefined;
   #release: (() => void) | undefined;
   #queue: Promise<void> = Promise.resolve();
   #ended = false;
@@ -34,7 +34,7 @@ export class SessionStream {
    * Writes this stream's events to `res` from now on (after `replay`, when resuming). `release` runs
    * when the response goes away.
    */
-  attach(res: ServerResponse, release?: () => void, headers: Record<string, string> = {}): SseStream {
+  attach(res: ResponseWriter, release?: () => void, headers: Record<string, string> = {}): SseStream {
     // A client that reconnects replaces its old response, which is ended rather than left hanging.
     this.#sse?.close();
     this.#detach();

@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { ResponseWriter } from "./response-writer.js";
 
 const KEEP_ALIVE_MS = 15_000;
 
@@ -7,10 +7,10 @@ const KEEP_ALIVE_MS = 15_000;
  * Keep-alive comments stop idle proxies from cutting a long-lived stream.
  */
 export class SseStream {
-  readonly #res: ServerResponse;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #res: ResponseWriter;
+  #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(res: ServerResponse) {
+  constructor(res: ResponseWriter) {
     this.#res = res;
     res.writeHead(200, {
       "content-type": "text/event-stream",
@@ -18,8 +18,10 @@ export class SseStream {
       "x-accel-buffering": "no",
     });
     res.flushHeaders();
-    this.#timer = setInterval(() => this.#write(": keep-alive\n\n"), KEEP_ALIVE_MS);
-    this.#timer.unref();
+    const timer = setInterval(() => this.#write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+    // Deno and Workers hand out numeric timer ids, which have no unref.
+    (timer as { unref?: () => void }).unref?.();
+    this.#timer = timer;
     res.once("close", () => this.#stop());
   }
 
