@@ -266,15 +266,24 @@ describe.each(WIRES)("calls over %s", (wire) => {
     return error as McpError;
   }
 
-  it("answers a bad argument with -32602 naming the field", async () => {
-    const { client } = await connectTo(catalog(), wire);
-    const error = await failure(client.callTool("add", { a: 1, b: "2" }));
-    expect(error.code).toBe(-32602);
-    expect(error.message).toBe(
+  it("answers a bad argument with an isError result naming the field, without running the tool", async () => {
+    const mcp = catalog();
+    let ran = false;
+    mcp.tool("guarded", { input: z.object({ n: z.number() }) }, () => {
+      ran = true;
+      return "ran";
+    });
+    const { client } = await connectTo(mcp, wire);
+    const zod = await client.callTool("add", { a: 1, b: "2" });
+    expect(zod.isError).toBe(true);
+    expect(textOf(zod)).toBe(
       "Invalid arguments for tool 'add': field 'b': Invalid input: expected number, received string",
     );
-    const raw = await failure(client.callTool("search", { q: "x" }));
-    expect(raw.message).toMatch(/^Invalid arguments for tool 'search': field 'q': /);
+    const raw = await client.callTool("search", { q: "x" });
+    expect(raw.isError).toBe(true);
+    expect(textOf(raw)).toMatch(/^Invalid arguments for tool 'search': field 'q': /);
+    expect((await client.callTool("guarded", { n: "one" })).isError).toBe(true);
+    expect(ran).toBe(false);
   });
 
   it("answers an unknown tool, an unknown prompt and a missing resource with -32602", async () => {
