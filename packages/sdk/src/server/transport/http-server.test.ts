@@ -385,6 +385,23 @@ describe("Streamable HTTP: the status table", () => {
     expect(reply.messages).toHaveLength(1);
   });
 
+  it.each([
+    ["-32022", -32022, 400, rpcRequest("tools/list", {}, { protocolVersion: "2025-11-25" })],
+    ["-32601", -32601, 404, rpcRequest("no/such/method")],
+    ["-32602 for a malformed envelope", -32602, 400, { ...rpcRequest("tools/list"), params: {} }],
+    ["-32020", -32020, 400, rpcRequest("tools/call", { name: "echo", arguments: {} })],
+  ])(
+    "answers %s with its own status to a client that accepts only event streams",
+    async (_label, code, status, request) => {
+      const headers: Record<string, string | undefined> = { accept: "text/event-stream" };
+      if (request.method === "tools/call") headers["mcp-name"] = "other";
+      const reply = await post(http.url, request, { headers });
+      expect(reply.status).toBe(status);
+      expect(reply.contentType).toBe("application/json");
+      expect(reply.messages).toMatchObject([{ id: request.id, error: { code } }]);
+    },
+  );
+
   it("treats q=0 as refusal: JSON refused means an SSE answer", async () => {
     const reply = await post(http.url, rpcRequest("tools/list"), {
       headers: { accept: "application/json;q=0, text/event-stream" },
