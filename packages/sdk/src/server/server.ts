@@ -23,7 +23,7 @@ import type { Tool } from "../protocol/schemas/tools.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import type { AuthInfo } from "./auth-info.js";
-import { assertCapabilitiesFor } from "./capability-gate.js";
+import { assertCapabilitiesFor, withDeclaredContext } from "./capability-gate.js";
 import {
   createRequestContext,
   type NotificationSink,
@@ -472,7 +472,8 @@ export class Server {
     const resultType = result.resultType ?? "complete";
     if (resultType === "input_required") {
       this.#checkInputRequired(context, result);
-      return result;
+      const inputRequests = withDeclaredContext(result.inputRequests, context.clientCapabilities);
+      return inputRequests === result.inputRequests ? result : { ...result, inputRequests };
     }
     const complete = result.resultType === undefined ? { ...result, resultType } : result;
     if (!CACHEABLE_METHODS.has(context.method)) return complete;
