@@ -210,9 +210,22 @@ describe("registration and listing", () => {
       /tool 'scalar' input schema must describe an object/,
     );
     expect(() =>
-      mcp.tool("conditional", { input: { type: "object", dependentRequired: { a: ["b"] } } }, () => "x"),
+      mcp.tool(
+        "remote",
+        { input: { type: "object", properties: { a: { $ref: "https://schemas.example.com/a.json" } } } },
+        () => "x",
+      ),
     ).toThrow(
-      /tool 'conditional' input JSON Schema cannot be used for validation .*pass a zod schema instead/,
+      /tool 'remote' input JSON Schema's \$ref "https:\/\/schemas.example.com\/a.json" does not resolve inside the schema, and references are never fetched; move the referenced schema under \$defs/,
+    );
+    expect(() =>
+      mcp.tool(
+        "dialect",
+        { input: { $schema: "https://example.com/my-dialect", type: "object" } },
+        () => "x",
+      ),
+    ).toThrow(
+      /tool 'dialect' input JSON Schema declares \$schema "https:\/\/example.com\/my-dialect", a dialect/,
     );
     expect(() => mcp.tool("dates", { input: z.object({ at: z.date() }) }, () => "x")).toThrow(
       /cannot be expressed as JSON Schema/,
