@@ -102,6 +102,7 @@ export {
   serverOf,
   type ToolLookup,
 } from "./server.js";
+export type { SubscriptionLimits } from "./subscriptions.js";
 export { ToolError } from "./tool-error.js";
 // What an authenticate hook throws to refuse a request with its own status and headers.
 export { HttpError } from "./transport/http-errors.js";
