@@ -114,6 +114,16 @@ describe("raw JSON Schema inputs", () => {
     expect(text).not.toContain("987654321");
   });
 
+  it("answers a property name with an unpaired surrogate with an isError result, not a failure", async () => {
+    const args = JSON.parse('{"method": "post", "address": "1 Main St", "\\ud800": 1}') as Record<
+      string,
+      unknown
+    >;
+    expect(problemOf(await call("ship", args))).toBe(
+      "Invalid arguments for tool 'ship': a property name is not well-formed Unicode (it holds an unpaired surrogate)",
+    );
+  });
+
   it("validates a schema that declares draft-07 as draft-07", async () => {
     expect(await call("airport", { code: "OSL" })).toMatchObject({
       content: [{ type: "text", text: "OSL" }],

@@ -37,6 +37,8 @@ const WRAPPERS = new Set([
 /** Keywords whose message begins with the rejected number itself, which a message must not carry. */
 const QUOTES_VALUE = new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]);
 
+const UNPAIRED_SURROGATE = "a property name is not well-formed Unicode (it holds an unpaired surrogate)";
+
 function dialectOf(schema: Schema, what: string): SchemaDraft {
   const declared = schema.$schema;
   if (declared === undefined) return "2020-12";
@@ -107,7 +109,14 @@ export function jsonSchemaValidator(schema: Readonly<Schema>, what: string): (va
   checkReferences(own, what);
   const validator = new Validator(own, draft, true);
   return (value) => {
-    const result = validator.validate(value);
+    let result: ReturnType<Validator["validate"]>;
+    try {
+      result = validator.validate(value);
+    } catch (error) {
+      // The validator builds a URI for every property it visits, which an unpaired surrogate cannot be.
+      if (error instanceof URIError) return [UNPAIRED_SURROGATE];
+      throw error;
+    }
     return result.valid ? [] : describeErrors(result.errors);
   };
 }
