@@ -84,6 +84,12 @@ describe("commands against the reference server", () => {
     expect(JSON.stringify(run.json())).toContain("Service web was not created");
   });
 
+  it("arguments the tool's schema refuses are its error result (exit 5), naming the field", async () => {
+    const run = await cli(["call", "create_service", "name:=7"]);
+    expect(run.code, run.stderr).toBe(5);
+    expect(JSON.stringify(run.json())).toMatch(/Invalid arguments for tool 'create_service': field 'name'/);
+  });
+
   it("a missing answer without a terminal fails with exit 4 naming the key", async () => {
     const file = await answers({ runtime: { runtime: "node22" } });
     const run = await cli(["call", "create_service", "name=api", "--answers", file]);

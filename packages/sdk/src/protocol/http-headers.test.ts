@@ -178,12 +178,30 @@ describe("checkParamHeaders", () => {
     }
   });
 
-  it("compares integers numerically", () => {
-    expect(() => checkParamHeaders(params, { days: 10 }, { "mcp-param-days": "010" })).not.toThrow();
-    expect(() => checkParamHeaders(params, { days: -3 }, { "mcp-param-days": "-3" })).not.toThrow();
-    expect(mismatchOf(() => checkParamHeaders(params, { days: 10 }, { "mcp-param-days": "1e1" }))).toContain(
-      "Mcp-Param-Days",
+  it("compares integers numerically, reading the header as a JSON number literal", () => {
+    for (const header of ["10", "10.0", "1e1", "1.0E+1", "100e-1"]) {
+      expect(() => checkParamHeaders(params, { days: 10 }, { "mcp-param-days": header })).not.toThrow();
+    }
+    expect(() => checkParamHeaders(params, { days: -3 }, { "mcp-param-days": "-3.00" })).not.toThrow();
+    for (const header of ["010", "+10", "10.5", "1e-1", "10.0000000000000001", "1e400", "ten", ""]) {
+      expect(
+        mismatchOf(() => checkParamHeaders(params, { days: 10 }, { "mcp-param-days": header })),
+      ).toContain("Mcp-Param-Days");
+    }
+    expect(mismatchOf(() => checkParamHeaders(params, { days: -3 }, { "mcp-param-days": "3" }))).toContain(
+      "body value '-3'",
     );
+  });
+
+  it("looks up annotated arguments as own properties, never on the prototype", () => {
+    const inherited = headerParamsOf(
+      tool({ constructor: { type: "string", "x-mcp-header": "Kind" } }),
+    ) as HeaderParam[];
+    expect(() => checkParamHeaders(inherited, {}, {})).not.toThrow();
+    expect(paramHeaders(inherited, {})).toEqual({});
+    expect(() =>
+      checkParamHeaders(inherited, { constructor: "box" }, { "mcp-param-kind": "box" }),
+    ).not.toThrow();
   });
 
   it("reports a missing header, a header without argument, and a mismatch, each as -32020", () => {

@@ -87,13 +87,40 @@ export function headerParamsOf(tool: Pick<Tool, "inputSchema">): HeaderParam[] |
   return visit(tool.inputSchema as SchemaNode, []) ?? found;
 }
 
+/**
+ * The argument at `path`, own properties only: the arguments are the peer's JSON, and a path segment
+ * such as `__proto__` or `constructor` must find the argument or nothing, never the prototype.
+ */
 function valueAt(args: Record<string, unknown> | undefined, path: string[]): unknown {
   let value: unknown = args;
   for (const key of path) {
-    if (typeof value !== "object" || value === null) return undefined;
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, key)) return undefined;
     value = (value as Record<string, unknown>)[key];
   }
   return value;
+}
+
+/** A JSON number literal: no leading zeros, no `+`, which some readers take for octal or a string. */
+const DECIMAL = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Whether an integer parameter's header text is numerically the body's value, as Streamable HTTP's
+ * Server Validation asks ("42.0" and "42" are equal). Compared digit by digit rather than through
+ * Number(), which would round "42.0000000000000001" to 42 and agree with a value the header does not carry.
+ */
+function integerHeaderMatches(text: string, value: unknown): boolean {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) return false;
+  const match = DECIMAL.exec(text);
+  if (!match) return false;
+  const [, sign, whole = "", fraction = "", exponent = "0"] = match;
+  // The literal is `significant × 10^scale`, with neither leading nor trailing zeros in `significant`.
+  const digits = (whole + fraction).replace(/^0+/, "");
+  if (digits === "") return value === 0;
+  const significant = digits.replace(/0+$/, "");
+  const scale = Number(exponent) - fraction.length + (digits.length - significant.length);
+  if (scale < 0 || (sign === "-") !== value < 0) return false;
+  const expected = String(Math.abs(value));
+  return significant.length + scale === expected.length && expected === significant + "0".repeat(scale);
 }
 
 /** The wire form of one argument value, or undefined when there is nothing to send. */
@@ -161,7 +188,7 @@ export function checkParamHeaders(
       throw McpError.headerMismatch(`Header mismatch: ${name} header has invalid characters or encoding`);
     const agrees =
       param.type === "integer"
-        ? typeof value === "number" && /^-?\d+$/.test(decoded) && Number(decoded) === value
+        ? integerHeaderMatches(decoded, value)
         : param.type === "boolean"
           ? typeof value === "boolean" && decoded === String(value)
           : decoded === value;

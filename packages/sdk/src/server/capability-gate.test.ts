@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpError } from "../protocol/errors.js";
 import {
   createMessage,
@@ -10,6 +10,12 @@ import {
 import { errorResponse } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { InputRequest } from "../protocol/schemas/input-required.js";
+import {
+  resultOf as httpResultOf,
+  post,
+  type RunningHttpServer,
+  startHttpServer,
+} from "../test-support/http.js";
 import { errorOf, handle, recordingLogger, resultOf } from "../test-support/in-process.js";
 import { rpcRequest } from "../test-support/messages.js";
 import { assertErrorResponse } from "../test-support/wire-schema.js";
@@ -153,5 +159,53 @@ describe("the capability gate on the wire", () => {
       rpcRequest("tools/call", { name: "t" }, { capabilities: { elicitation: {} } }),
     );
     expect(resultOf(handled).resultType).toBe("input_required");
+  });
+});
+
+describe("includeContext and sampling.context, on the wire", () => {
+  const withContext = (includeContext: "none" | "thisServer" | "allServers") =>
+    createMessage({
+      messages: [{ role: "user", content: { type: "text", text: "summarize" } }],
+      maxTokens: 5,
+      includeContext,
+    });
+  let http: RunningHttpServer;
+  beforeAll(async () => {
+    const server = new Server({ name: "context", version: "1" }, { logger: recordingLogger() });
+    server.onCallTool(() =>
+      inputRequired({
+        inputRequests: {
+          mine: withContext("thisServer"),
+          all: withContext("allServers"),
+          none: withContext("none"),
+          name: form,
+        },
+        requestState: "s",
+      }),
+    );
+    http = await startHttpServer(server);
+  });
+  afterAll(() => http.close());
+
+  async function askedWith(capabilities: ClientCapabilities) {
+    const reply = await post(http.url, rpcRequest("tools/call", { name: "t" }, { capabilities }));
+    return httpResultOf(reply).inputRequests as Record<string, { params: Record<string, unknown> }>;
+  }
+
+  it("drops thisServer and allServers for a client that did not declare sampling.context", async () => {
+    const asked = await askedWith({ sampling: {}, elicitation: {} });
+    expect(asked.mine?.params).not.toHaveProperty("includeContext");
+    expect(asked.all?.params).not.toHaveProperty("includeContext");
+    expect(asked.mine?.params.messages).toEqual([
+      { role: "user", content: { type: "text", text: "summarize" } },
+    ]);
+    expect(asked.none?.params.includeContext).toBe("none");
+    expect(asked.name).toEqual(form);
+  });
+
+  it("sends them to a client that declared sampling.context", async () => {
+    const asked = await askedWith({ sampling: { context: {} }, elicitation: {} });
+    expect(asked.mine?.params.includeContext).toBe("thisServer");
+    expect(asked.all?.params.includeContext).toBe("allServers");
   });
 });

@@ -1,4 +1,5 @@
 import { McpError } from "../protocol/errors.js";
+import { isRecord } from "../protocol/is-record.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { InputRequest } from "../protocol/schemas/input-required.js";
 
@@ -57,4 +58,26 @@ export function assertCapabilitiesFor(
     if (missing) merge(required, missing);
   }
   if (Object.keys(required).length > 0) throw McpError.missingCapability(required as ClientCapabilities);
+}
+
+/**
+ * A sampling request's `includeContext` is advisory (the client MAY ignore it) and its values other than
+ * "none" are deprecated: they SHOULD reach only a client that declared `sampling.context`. For any
+ * other client the field is dropped rather than the question refused, so the request still goes out,
+ * without asking for context the client never said it can attach. Returns `inputRequests` itself when
+ * nothing needs dropping.
+ */
+export function withDeclaredContext<T>(inputRequests: T, capabilities: ClientCapabilities): T {
+  if (capabilities.sampling?.context !== undefined || !isRecord(inputRequests)) return inputRequests;
+  let stripped: Record<string, unknown> | undefined;
+  for (const [key, request] of Object.entries(inputRequests)) {
+    if (!isRecord(request) || request.method !== "sampling/createMessage" || !isRecord(request.params)) {
+      continue;
+    }
+    const { includeContext, ...params } = request.params;
+    if (includeContext === undefined || includeContext === "none") continue;
+    stripped ??= { ...inputRequests };
+    stripped[key] = { ...request, params };
+  }
+  return (stripped as T | undefined) ?? inputRequests;
 }

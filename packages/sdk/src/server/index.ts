@@ -102,6 +102,7 @@ export {
   serverOf,
   type ToolLookup,
 } from "./server.js";
+export type { SubscriptionLimits } from "./subscriptions.js";
 export { ToolError } from "./tool-error.js";
 export {
   createFetchHandler,

@@ -23,7 +23,7 @@ import type { Tool } from "../protocol/schemas/tools.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import type { AuthInfo } from "./auth-info.js";
-import { assertCapabilitiesFor } from "./capability-gate.js";
+import { assertCapabilitiesFor, withDeclaredContext } from "./capability-gate.js";
 import {
   createRequestContext,
   type NotificationSink,
@@ -37,7 +37,7 @@ import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
 import { InProcessNotificationBus, type NotificationBus } from "./notification-bus.js";
 import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
-import { honouredFilter, SubscriptionRegistry } from "./subscriptions.js";
+import { honouredFilter, type SubscriptionLimits, SubscriptionRegistry } from "./subscriptions.js";
 import { ToolError } from "./tool-error.js";
 
 export interface CachePolicy {
@@ -70,6 +70,11 @@ export interface ServerOptions {
    * from `@roundtrip/sdk/redis`). Default: this process only.
    */
   bus?: NotificationBus;
+  /**
+   * `subscriptions/listen` streams: at most 16 open per principal on this instance, each ending with
+   * its result after 10 idle minutes or 1 hour in all, unless set otherwise here.
+   */
+  subscriptions?: SubscriptionLimits;
 }
 
 /** Hears what the server announces to every connection, and its close: how legacy sessions get them. */
@@ -160,7 +165,7 @@ export class Server {
   readonly #options: ServerOptions;
   readonly #handlers: Handlers = {};
   readonly #middleware: Middleware[] = [];
-  readonly #subscriptions = new SubscriptionRegistry();
+  readonly #subscriptions: SubscriptionRegistry;
   readonly #broadcast = new Set<BroadcastListener>();
   readonly #legacy: ResolvedLegacyOptions | undefined;
   readonly #bus: NotificationBus;
@@ -173,6 +178,7 @@ export class Server {
     this.#options = options;
     this.logger = options.logger ?? stderrLogger;
     this.#legacy = resolveLegacyOptions(options.legacy);
+    this.#subscriptions = new SubscriptionRegistry(options.subscriptions);
     this.#bus = options.bus ?? new InProcessNotificationBus();
     this.#unsubscribe = this.#bus.subscribe((event) => {
       if (event.type === "notification") this.#deliver(event.method, event.params);
@@ -472,7 +478,8 @@ export class Server {
     const resultType = result.resultType ?? "complete";
     if (resultType === "input_required") {
       this.#checkInputRequired(context, result);
-      return result;
+      const inputRequests = withDeclaredContext(result.inputRequests, context.clientCapabilities);
+      return inputRequests === result.inputRequests ? result : { ...result, inputRequests };
     }
     const complete = result.resultType === undefined ? { ...result, resultType } : result;
     if (!CACHEABLE_METHODS.has(context.method)) return complete;

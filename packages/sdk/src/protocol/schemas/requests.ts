@@ -64,6 +64,13 @@ export const RequestParamsAfterEnvelope: Readonly<Record<RequestMethod, z.ZodTyp
   ) as Record<RequestMethod, z.ZodType>,
 );
 
+/** The list methods that take a `cursor` and may answer with a `nextCursor`. */
+export const PAGINATED_METHODS: ReadonlySet<string> = new Set(
+  Object.entries(RequestParamsByMethod)
+    .filter(([, schema]) => schema === PaginatedParamsSchema)
+    .map(([method]) => method),
+);
+
 /** Methods whose complete results carry ttlMs/cacheScope. */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   "server/discover",

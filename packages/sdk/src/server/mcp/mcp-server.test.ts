@@ -210,9 +210,22 @@ describe("registration and listing", () => {
       /tool 'scalar' input schema must describe an object/,
     );
     expect(() =>
-      mcp.tool("conditional", { input: { type: "object", dependentRequired: { a: ["b"] } } }, () => "x"),
+      mcp.tool(
+        "remote",
+        { input: { type: "object", properties: { a: { $ref: "https://schemas.example.com/a.json" } } } },
+        () => "x",
+      ),
     ).toThrow(
-      /tool 'conditional' input JSON Schema cannot be used for validation .*pass a zod schema instead/,
+      /tool 'remote' input JSON Schema's \$ref "https:\/\/schemas.example.com\/a.json" does not resolve inside the schema, and references are never fetched; move the referenced schema under \$defs/,
+    );
+    expect(() =>
+      mcp.tool(
+        "dialect",
+        { input: { $schema: "https://example.com/my-dialect", type: "object" } },
+        () => "x",
+      ),
+    ).toThrow(
+      /tool 'dialect' input JSON Schema declares \$schema "https:\/\/example.com\/my-dialect", a dialect/,
     );
     expect(() => mcp.tool("dates", { input: z.object({ at: z.date() }) }, () => "x")).toThrow(
       /cannot be expressed as JSON Schema/,
@@ -266,15 +279,24 @@ describe.each(WIRES)("calls over %s", (wire) => {
     return error as McpError;
   }
 
-  it("answers a bad argument with -32602 naming the field", async () => {
-    const { client } = await connectTo(catalog(), wire);
-    const error = await failure(client.callTool("add", { a: 1, b: "2" }));
-    expect(error.code).toBe(-32602);
-    expect(error.message).toBe(
+  it("answers a bad argument with an isError result naming the field, without running the tool", async () => {
+    const mcp = catalog();
+    let ran = false;
+    mcp.tool("guarded", { input: z.object({ n: z.number() }) }, () => {
+      ran = true;
+      return "ran";
+    });
+    const { client } = await connectTo(mcp, wire);
+    const zod = await client.callTool("add", { a: 1, b: "2" });
+    expect(zod.isError).toBe(true);
+    expect(textOf(zod)).toBe(
       "Invalid arguments for tool 'add': field 'b': Invalid input: expected number, received string",
     );
-    const raw = await failure(client.callTool("search", { q: "x" }));
-    expect(raw.message).toMatch(/^Invalid arguments for tool 'search': field 'q': /);
+    const raw = await client.callTool("search", { q: "x" });
+    expect(raw.isError).toBe(true);
+    expect(textOf(raw)).toMatch(/^Invalid arguments for tool 'search': field 'q': /);
+    expect((await client.callTool("guarded", { n: "one" })).isError).toBe(true);
+    expect(ran).toBe(false);
   });
 
   it("answers an unknown tool, an unknown prompt and a missing resource with -32602", async () => {

@@ -11,6 +11,7 @@ import { type OnceOptions, OnceRounds } from "./once-rounds.js";
 import { type PromptConfig, type PromptHandler, PromptRegistry } from "./prompts.js";
 import { type ResourceConfig, type ResourceHandler, ResourceRegistry } from "./resources.js";
 import type { Infer, SchemaLike } from "./schema.js";
+import { singlePageLists } from "./single-page-lists.js";
 import {
   type NoInput,
   type ResolverMapFor,
@@ -88,6 +89,7 @@ export class McpServer {
     this.server.use(
       requestStateBoundary(security, { defaultAudience: name, logger, ...(now ? { now } : {}) }),
     );
+    this.server.use(singlePageLists());
     this.#once = new OnceRounds({
       options: once ?? {},
       logger,

@@ -1,9 +1,13 @@
 import * as z from "zod";
+import { jsonSchemaValidator } from "./json-schema-validation.js";
 
 /** A JSON Schema document, as a plain object. */
 export type JsonSchema = { [keyword: string]: unknown };
 
-/** What a registration accepts as a schema: a zod (v4) schema or a raw JSON Schema 2020-12 object. */
+/**
+ * What a registration accepts as a schema: a zod (v4) schema, or a raw JSON Schema object (2020-12
+ * unless its `$schema` says otherwise), validated as JSON Schema rather than converted to zod.
+ */
 export type SchemaLike = z.ZodType | JsonSchema;
 
 /** The value a schema admits: zod's output type, or a plain object for a raw JSON Schema. */
@@ -54,9 +58,9 @@ export interface CompileOptions {
 export function compileSchema<T>(schema: SchemaLike, options: CompileOptions): CompiledSchema<T> {
   const { what } = options;
   let jsonSchema: JsonSchema;
-  let validator: z.ZodType;
+  let parse: (value: unknown) => ParseOutcome<T>;
   if (isZodSchema(schema)) {
-    validator = schema;
+    parse = zodParser<T>(schema);
     try {
       jsonSchema = z.toJSONSchema(schema, {
         target: "draft-2020-12",
@@ -70,13 +74,11 @@ export function compileSchema<T>(schema: SchemaLike, options: CompileOptions): C
     }
   } else if (typeof schema === "object" && schema !== null && !Array.isArray(schema)) {
     jsonSchema = structuredClone(schema);
-    try {
-      validator = z.fromJSONSchema(jsonSchema as z.core.JSONSchema.JSONSchema);
-    } catch (error) {
-      throw new TypeError(
-        `The ${what} JSON Schema cannot be used for validation (${(error as Error).message}); remove that keyword or pass a zod schema instead`,
-      );
-    }
+    const problemsOf = jsonSchemaValidator(jsonSchema, what);
+    parse = (value) => {
+      const problems = problemsOf(value);
+      return problems.length === 0 ? { ok: true, value: value as T } : { ok: false, problems };
+    };
   } else {
     throw new TypeError(`The ${what} schema must be a zod schema or a JSON Schema object`);
   }
@@ -85,5 +87,5 @@ export function compileSchema<T>(schema: SchemaLike, options: CompileOptions): C
       `The ${what} schema must describe an object (JSON Schema "type": "object" at the root), such as z.object({...})`,
     );
   }
-  return { jsonSchema, parse: zodParser<T>(validator) };
+  return { jsonSchema, parse };
 }

@@ -149,10 +149,9 @@ export class ToolRegistry {
       );
     }
     const parsed = tool.input.parse(params.arguments ?? {});
+    // A tool execution error, not a protocol error: the model reads it and can correct its arguments.
     if (!parsed.ok) {
-      throw McpError.invalidParams(
-        `Invalid arguments for tool '${params.name}': ${parsed.problems.join("; ")}`,
-      );
+      return toolError(`Invalid arguments for tool '${params.name}': ${parsed.problems.join("; ")}`);
     }
     if (tool.graph) return this.#callWithResolvers(tool, tool.graph, parsed.value, params, request);
     const handler = tool.handler as HandBuiltToolHandler<SchemaLike, SchemaLike>;

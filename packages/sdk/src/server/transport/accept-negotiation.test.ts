@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptNegotiator, parseAccept } from "./accept-negotiation.js";
+import { acceptNegotiator, answersAsEvent, parseAccept } from "./accept-negotiation.js";
 
 describe("parseAccept", () => {
   it.each([
@@ -42,5 +42,15 @@ describe("acceptNegotiator", () => {
     expect(other("text/event-stream")).toEqual({ json: false, sse: true });
     expect(one("application/json")).toEqual({ json: true, sse: false });
     expect(other("text/event-stream")).toEqual({ json: false, sse: true });
+  });
+});
+
+describe("answersAsEvent", () => {
+  it("streams a lone response only to a client without JSON, and only a 200", () => {
+    const sseOnly = parseAccept("text/event-stream");
+    expect(answersAsEvent(sseOnly, 200)).toBe(true);
+    expect(answersAsEvent(sseOnly, 400)).toBe(false);
+    expect(answersAsEvent(sseOnly, 404)).toBe(false);
+    expect(answersAsEvent(parseAccept("application/json, text/event-stream"), 200)).toBe(false);
   });
 });

@@ -39,3 +39,13 @@ export function acceptNegotiator(): (accept: string | undefined) => Accepted {
     return lastAccepted;
   };
 }
+
+/**
+ * Whether a lone response goes out as one SSE event rather than as JSON: only to a client that takes no
+ * JSON, and only with status 200. An error's status (400 for -32022, 404 for -32601) is part of the
+ * answer whatever Accept says, and an event stream can only be a 200, so the error goes as JSON: RFC
+ * 9110 §12.5.1 lets a server disregard Accept rather than hide the status.
+ */
+export function answersAsEvent(accept: Accepted, status: number): boolean {
+  return !accept.json && status === 200;
+}

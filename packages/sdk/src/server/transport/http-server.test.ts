@@ -385,6 +385,23 @@ describe("Streamable HTTP: the status table", () => {
     expect(reply.messages).toHaveLength(1);
   });
 
+  it.each([
+    ["-32022", -32022, 400, rpcRequest("tools/list", {}, { protocolVersion: "2025-11-25" })],
+    ["-32601", -32601, 404, rpcRequest("no/such/method")],
+    ["-32602 for a malformed envelope", -32602, 400, { ...rpcRequest("tools/list"), params: {} }],
+    ["-32020", -32020, 400, rpcRequest("tools/call", { name: "echo", arguments: {} })],
+  ])(
+    "answers %s with its own status to a client that accepts only event streams",
+    async (_label, code, status, request) => {
+      const headers: Record<string, string | undefined> = { accept: "text/event-stream" };
+      if (request.method === "tools/call") headers["mcp-name"] = "other";
+      const reply = await post(http.url, request, { headers });
+      expect(reply.status).toBe(status);
+      expect(reply.contentType).toBe("application/json");
+      expect(reply.messages).toMatchObject([{ id: request.id, error: { code } }]);
+    },
+  );
+
   it("treats q=0 as refusal: JSON refused means an SSE answer", async () => {
     const reply = await post(http.url, rpcRequest("tools/list"), {
       headers: { accept: "application/json;q=0, text/event-stream" },
@@ -654,7 +671,15 @@ describe("Streamable HTTP: Mcp-Param-* headers", () => {
     ["the string differs in case", { region: "Oslo" }, { "mcp-param-region": "oslo" }],
     ["the header is present without its argument", { region: "Oslo" }, { "mcp-param-days": "3" }],
     ["the integer differs", { days: 3 }, { "mcp-param-days": "4" }],
-    ["the integer is written as a decimal", { days: 3 }, { "mcp-param-days": "3.0" }],
+    ["the integer has a fraction", { days: 3 }, { "mcp-param-days": "3.5" }],
+    [
+      "the integer differs only past double precision",
+      { days: 3 },
+      { "mcp-param-days": "3.0000000000000001" },
+    ],
+    ["the integer has a leading zero", { days: 7 }, { "mcp-param-days": "007" }],
+    ["the integer has a plus sign", { days: 7 }, { "mcp-param-days": "+7" }],
+    ["the integer is hexadecimal", { days: 10 }, { "mcp-param-days": "0xA" }],
     ["the integer header is not a number", { days: 3 }, { "mcp-param-days": "three" }],
     ["the boolean differs", { metric: true }, { "mcp-param-metric": "false" }],
     ["the boolean is spelled otherwise", { metric: true }, { "mcp-param-metric": "1" }],
@@ -676,14 +701,54 @@ describe("Streamable HTTP: Mcp-Param-* headers", () => {
     expect(errorOf(reply).code).toBe(-32020);
   });
 
-  it("compares integers numerically", async () => {
-    const reply = await post(http.url, call({ days: 7 }), {
+  it.each(["7", "7.0", "7.000", "0.7e1", "70E-1", "7e0"])(
+    "compares integers numerically: %s agrees with 7",
+    async (header) => {
+      const reply = await post(http.url, call({ days: 7 }), {
+        tool: WEATHER_TOOL,
+        headers: { "mcp-param-days": header },
+      });
+      expect(reply.status).toBe(200);
+    },
+  );
+
+  it("compares negative integers and zero numerically", async () => {
+    const negative = await post(http.url, call({ days: -2 }), {
       tool: WEATHER_TOOL,
-      headers: { "mcp-param-days": "007" },
+      headers: { "mcp-param-days": "-2.0" },
     });
-    expect(reply.status).toBe(200);
-    const negative = await post(http.url, call({ days: -2 }), { tool: WEATHER_TOOL });
     expect(negative.status).toBe(200);
+    const zero = await post(http.url, call({ days: 0 }), {
+      tool: WEATHER_TOOL,
+      headers: { "mcp-param-days": "-0" },
+    });
+    expect(zero.status).toBe(200);
+  });
+
+  it("reads an annotated argument named like an Object member from the arguments only", async () => {
+    // Parsed, not written as a literal: `__proto__` in a literal would set the prototype, not a property.
+    const properties = JSON.parse(
+      '{"__proto__": {"type": "boolean", "x-mcp-header": "Proto"}, "constructor": {"type": "string", "x-mcp-header": "Kind"}}',
+    ) as Record<string, unknown>;
+    const tool = { name: "inherit", inputSchema: { type: "object" as const, properties } };
+    const server = new Server({ name: "inherit", version: "1.0.0" });
+    server.onListTools(() => ({ tools: [tool] }));
+    server.onCallTool(() => ({ content: [] }));
+    const own = await startHttpServer(server);
+    try {
+      const absent = rpcRequest("tools/call", { name: tool.name, arguments: {} });
+      expect((await post(own.url, absent, { tool })).status).toBe(200);
+      const present = rpcRequest("tools/call", {
+        name: tool.name,
+        arguments: JSON.parse('{"__proto__": true, "constructor": "box"}') as Record<string, unknown>,
+      });
+      expect(mcpHeaders(present, tool)).toMatchObject({ "mcp-param-proto": "true", "mcp-param-kind": "box" });
+      expect((await post(own.url, present, { tool })).status).toBe(200);
+      const missing = await post(own.url, present, { tool, headers: { "mcp-param-kind": undefined } });
+      expect(errorOf(missing).code).toBe(-32020);
+    } finally {
+      await own.close();
+    }
   });
 
   it("matches the header name case-insensitively", async () => {

@@ -13,7 +13,7 @@ import { RequestAbort } from "../../protocol/request-abort.js";
 import type { RequestTarget } from "../auth/request-target.js";
 import type { AuthInfo } from "../auth-info.js";
 import { type Server, type ServerSource, serverOf } from "../server.js";
-import { type Accepted, acceptNegotiator } from "./accept-negotiation.js";
+import { type Accepted, acceptNegotiator, answersAsEvent } from "./accept-negotiation.js";
 import { checkHeaderAgreement } from "./header-agreement.js";
 import { HttpError, statusForError } from "./http-errors.js";
 import { sendHttpError, sendJson } from "./json-response.js";
@@ -206,11 +206,10 @@ async function serveMessage(
   });
   if (abort.aborted) return;
   if (stream) return stream.end(handled.message);
-  // A client that takes only event streams gets even a lone response as one event.
-  if (!accept.json) return new SseStream(res).end(handled.message);
   const status =
     "error" in handled.message
       ? statusForError(handled.message.error.code, handled.refusedBeforeDispatch)
       : 200;
+  if (answersAsEvent(accept, status)) return new SseStream(res).end(handled.message);
   sendJson(res, status, handled.message);
 }

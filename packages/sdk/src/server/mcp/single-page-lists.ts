@@ -1,0 +1,20 @@
+import { McpError } from "../../protocol/errors.js";
+import { PAGINATED_METHODS } from "../../protocol/schemas/requests.js";
+import type { Middleware } from "../middleware.js";
+
+/**
+ * McpServer lists every tool, prompt and resource in one page and never hands out a `nextCursor`, so
+ * any cursor a client sends is one this server did not issue: refused with -32602 as pagination asks,
+ * rather than ignored, which would serve the first page again as if it were the page after.
+ */
+export function singlePageLists(): Middleware {
+  return (request, next) => {
+    const cursor = request.params.cursor;
+    if (cursor === undefined || !PAGINATED_METHODS.has(request.method)) return next();
+    return Promise.reject(
+      McpError.invalidParams(
+        `Invalid cursor: this server did not issue it; ${request.method} returns every entry in one page, so send it without a cursor`,
+      ),
+    );
+  };
+}
