@@ -10,6 +10,7 @@ import { describeFailure } from "./error-report.js";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { stdoutWriter } from "./json-output.js";
 import { processTerminal, type Terminal } from "./terminal.js";
+import { safeBlock } from "./terminal/safe-text.js";
 import { CLIENT_VERSION } from "./version.js";
 
 const EXIT_CODES_HELP = `
@@ -177,7 +178,8 @@ export async function main(
     const failure = describeFailure(error, server);
     if (json)
       stdoutWriter(true).document({ status: "error", exitCode: failure.code, error: failure.message });
-    terminal.notice(`roundtrip: ${failure.message}`);
+    // The message may quote the server (its error message, its names): escaped, and kept under this line.
+    terminal.notice(`roundtrip: ${safeBlock(failure.message, "  ")}`);
     return failure.code;
   }
 }
