@@ -142,6 +142,28 @@ describe("questions in a terminal", () => {
     expect(url).toBe("https://review.example.com/changes/42?tab=diff");
   });
 
+  it("a browser that cannot be started is said, and the flow goes on with the URL to copy", async () => {
+    const cli = run(["call", "visit"], { BROWSER: join(home, "no-such-browser") });
+    await cli.waitFor("Go to this page?");
+    cli.type(KEY.enter);
+    await cli.waitFor("couldn't open a browser; copy the URL above");
+    expect(await cli.exited, cli.screen()).toBe(0);
+    expect(cli.screen()).toContain("page accepted");
+  });
+
+  it("a form of one yes-or-no field is one y/N question", async () => {
+    const file = join(home, "choices.json");
+    await writeFile(file, JSON.stringify({ runtime: { runtime: "node22" }, tier: { tier: "small" } }));
+    const cli = run(["call", "create_service", "name=api", "--answers", file]);
+    await cli.waitFor("asks: Create api on node22, size small?");
+    await cli.waitFor("confirm (Create it) (y/N)");
+    cli.type(`y${KEY.enter}`);
+    expect(await cli.exited, cli.screen()).toBe(0);
+    expect(cli.screen()).toContain("Created service api on node22, size small");
+    expect(cli.screen()).not.toContain("Answer this form?");
+    expect(cli.screen()).not.toContain("Send these answers?");
+  });
+
   it("--no-browser offers no browser; declining a URL is sent as decline", async () => {
     const cli = run(["call", "visit", "--no-browser"]);
     await cli.waitFor("Go to this page?");

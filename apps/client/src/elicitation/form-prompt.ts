@@ -10,7 +10,8 @@ const UNSET = Symbol("unset");
 /**
  * A form-mode elicitation in the terminal: who asks and what, one prompt per field (each validated as
  * typed), then a review where every answer can be changed before anything is sent. Decline and cancel
- * are offered before the first field and again at the review.
+ * are offered before the first field and again at the review. A form that is one yes-or-no question
+ * is asked as that question alone: its answer is what is sent.
  */
 export async function askForm(
   params: ElicitRequestFormParams,
@@ -20,6 +21,14 @@ export async function askForm(
   const fields = formFields(params.requestedSchema);
   terminal.notice("");
   terminal.notice(`${terminal.strong(askerLabel(asker))} asks: ${safeBlock(params.message, UNDER_LABEL)}`);
+  const only = fields.length === 1 ? fields[0] : undefined;
+  if (only?.kind === "boolean") {
+    const yes = await askConfirm(terminal, {
+      message: messageOf(only),
+      default: (only.default as boolean | undefined) ?? false,
+    });
+    return { action: "accept", content: { [only.name]: yes } };
+  }
   const start = await askSelect(terminal, {
     message: "Answer this form?",
     choices: [

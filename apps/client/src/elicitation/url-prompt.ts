@@ -32,6 +32,6 @@ export async function askUrl(
     ],
   });
   if (choice === "decline" || choice === "cancel") return { action: choice };
-  if (choice === "open") await openInBrowser(url.href);
+  if (choice === "open") await openInBrowser(url.href, process.env, (line) => terminal.notice(line));
   return { action: "accept" };
 }
