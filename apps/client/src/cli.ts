@@ -9,8 +9,8 @@ import { listAllTools, toolsCommand } from "./commands/tools.js";
 import { describeFailure } from "./error-report.js";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { stdoutWriter } from "./json-output.js";
-import { processTerminal, type Terminal } from "./terminal.js";
 import { safeBlock } from "./terminal/safe-text.js";
+import { processTerminal, type Terminal } from "./terminal.js";
 import { CLIENT_VERSION } from "./version.js";
 
 const EXIT_CODES_HELP = `
@@ -29,26 +29,29 @@ Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROU
 ROUNDTRIP_SAMPLING_PROVIDER, ROUNDTRIP_SAMPLING_BASE_URL, ROUNDTRIP_SAMPLING_MODEL,
 ROUNDTRIP_SAMPLING_API_KEY_ENV, BROWSER.`;
 
-/** Runs one command line and returns the exit code; never calls process.exit, so tests can use it too. */
-export async function main(
-  argv: readonly string[],
-  terminal: Terminal = processTerminal(),
-): Promise<ExitCodeValue> {
+/**
+ * Runs one command line and returns the exit code; never calls process.exit, so tests can use it too.
+ * Without a `given` terminal, the process's own is used, set up once the global options are known.
+ */
+export async function main(argv: readonly string[], given?: Terminal): Promise<ExitCodeValue> {
   let exitCode: ExitCodeValue = ExitCode.ok;
   let json = false;
   let server: string | undefined;
+  let terminal = given ?? processTerminal();
   const program = new Command("roundtrip")
     .description("Call MCP 2026-07-28 servers, answering their questions (forms, URLs, sampling, roots) here")
     .version(CLIENT_VERSION, "-V, --version")
     .option("-s, --server <url>", "the MCP endpoint (else ROUNDTRIP_SERVER, else the config file)")
     .option("--json", "print one JSON document on stdout (results and errors)")
+    .option("-v, --verbose", "print each round: which keys the server asked, which were answered")
     .showHelpAfterError()
     .addHelpText("after", EXIT_CODES_HELP)
     .exitOverride()
     .hook("preAction", (_program, action) => {
-      const flags = action.optsWithGlobals() as { json?: boolean; server?: string };
+      const flags = action.optsWithGlobals() as { json?: boolean; server?: string; verbose?: boolean };
       json = flags.json === true;
       server = flags.server;
+      terminal = given ?? processTerminal({ json, verbose: flags.verbose === true });
     });
 
   const writer = () => stdoutWriter(json);
