@@ -90,9 +90,9 @@ describe("rounds, as -v shows them", () => {
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stderr.split("\n");
     expect(lines.filter((line) => line.startsWith("⇄ "))).toEqual([
-      "⇄ round 1: tools/call deploy → asks for approval (URL at approve.example)",
+      "⇄ round 1: tools/call deploy → asks for approval (URL https://approve.example/releases/7)",
       "⇄ round 2: tools/call deploy answering approval (+requestState) → state only, nothing to answer: the server is still working",
-      "⇄ round 3: tools/call deploy (+requestState) → asks for approval (URL at approve.example)",
+      "⇄ round 3: tools/call deploy (+requestState) → asks for approval (URL https://approve.example/releases/7)",
       "⇄ round 4: tools/call deploy answering approval (+requestState) → the result",
     ]);
     // Without a terminal a wait is one plain line, however many polls it takes: no spinner, no CR.

@@ -83,7 +83,7 @@ export async function driveFlow(
   const progress = new RoundProgress(policy.terminal, request, options.server);
   const waits = new UrlWaits(policy.terminal);
   const onRound: RoundHook = async ({ round, result }) => {
-    progress.received(round, result);
+    progress.received(round, result, options.resume !== undefined && round === SAVED_ROUND);
     const requests = result.inputRequests ?? {};
     const withState = result.requestState !== undefined;
     const wait = waits.waitOf(requests);

@@ -8,14 +8,10 @@ const SLOW_ROUND_MS = 1_000;
 function asked(key: string, request: InputRequest): string {
   const name = safeInline(key);
   if (request.method === "elicitation/create") {
-    if (request.params.mode !== "url") return `${name} (form)`;
-    let host: string;
-    try {
-      host = new URL(request.params.url).host;
-    } catch {
-      host = "an invalid URL";
-    }
-    return `${name} (URL at ${safeInline(host)})`;
+    const { params } = request;
+    return params.mode === "url"
+      ? `${name} (URL ${safeInline(params.url)})`
+      : `${name} (form: "${safeInline(params.message)}")`;
   }
   return `${name} (${request.method === "sampling/createMessage" ? "sampling" : "roots"})`;
 }
@@ -23,7 +19,7 @@ function asked(key: string, request: InputRequest): string {
 /**
  * What the person sees of the rounds themselves: while a request is out, a status once it is slow; with
  * -v, one line per round in the form `⇄ round 2: tools/call deploy answering confirm (+requestState) →
- * asks for approval (URL at example.com)`. Keys are shown, answers never.
+ * asks for approval (URL https://example.com/approve)`. Keys are shown, answers never.
  */
 export class RoundProgress {
   readonly #terminal: Terminal;
@@ -50,12 +46,12 @@ export class RoundProgress {
     else this.#terminal.status.show(`waiting for ${this.#host}…`, SLOW_ROUND_MS);
   }
 
-  /** The server answered with round `round` of the call. */
-  received(round: number, result: InputRequiredResult): void {
+  /** The server answered with round `round` of the call; a `saved` one was received by an earlier run. */
+  received(round: number, result: InputRequiredResult, saved = false): void {
     this.#round = round + 1;
     const requests = Object.entries(result.inputRequests ?? {});
     this.#line(
-      round,
+      saved ? `${round}, saved` : `${round}`,
       requests.length > 0
         ? `asks for ${requests.map(([key, request]) => asked(key, request)).join(", ")}`
         : "state only, nothing to answer: the server is still working",
@@ -64,14 +60,14 @@ export class RoundProgress {
 
   /** The server answered with the complete result. */
   completed(isError: boolean): void {
-    this.#line(this.#round, isError ? "an error result" : "the result");
+    this.#line(`${this.#round}`, isError ? "an error result" : "the result");
   }
 
   done(): void {
     this.#terminal.status.clear();
   }
 
-  #line(round: number, outcome: string): void {
+  #line(round: string, outcome: string): void {
     this.#terminal.status.clear();
     if (!this.#terminal.verbose) return;
     const answering =
