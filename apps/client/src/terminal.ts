@@ -57,7 +57,7 @@ export function processTerminal(options: TerminalOptions = {}): Terminal {
     verbose: options.verbose === true && options.json !== true,
     notice: (line) => {
       status.clear();
-      write(`${safeOwnLine(line)}\n`);
+      write(`${safeOwnLine(line, colors)}\n`);
     },
     status,
     strong: (text) => (colors ? styleText(["bold", "yellow"], text) : text),

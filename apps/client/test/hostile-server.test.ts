@@ -126,7 +126,30 @@ describe("a hostile server cannot drive the terminal", () => {
     expect(failed.stderr).not.toMatch(RAW_CONTROL);
     expect(failed.stderr).toContain("refused\\x1b]0;t\\x07\n  \\x1b[1Afake");
 
+    // A key is the server's word too: a detached flow names it, escaped.
+    await server.close();
+    const key = `login${ESC}[1m${ESC}]0;t${BEL}`;
+    server = await startScriptedMcp({
+      serverInfo: HOSTILE_INFO,
+      answer: () => askingUrl(key, FAKE_CONSENT, PHISH),
+    });
+    const detached = await runCli(["--server", server.url, "call", "login", "--detach"], { home });
+    expect(detached.code, detached.stderr).toBe(10);
+    expect(detached.stderr).not.toMatch(RAW_CONTROL);
+    expect(detached.stderr).toContain('waits for "login\\x1b[1m\\x1b]0;t\\x07"');
+    expect(detached.stderr).toContain(
+      `"login\\x1b[1m\\x1b]0;t\\x07": open ${PHISH} (Sign in to continue\\n\\x1b[2K`,
+    );
+
     // --json stays exact: the same text, JSON-escaped.
+    await server.close();
+    server = await startScriptedMcp({
+      serverInfo: HOSTILE_INFO,
+      answer: (call) =>
+        call.params.inputResponses === undefined
+          ? askingUrl("login", FAKE_CONSENT, PHISH)
+          : completeText(`signed in${ESC}]52;c;ZXZpbA==${BEL}\r\n\u202eline two`),
+    });
     const json = await runCli(["--server", server.url, "--json", "call", "login", "--yes"], { home });
     expect(json.json<{ result: { content: { text: string }[] } }>().result.content[0]?.text).toBe(
       `signed in${ESC}]52;c;ZXZpbA==${BEL}\r\n\u202eline two`,

@@ -89,11 +89,11 @@ export class UrlWaits {
   async pause(): Promise<WaitOutcome> {
     if (this.#waited >= MAX_WAIT_MS) return "detach";
     const hosts = [...new Set([...this.#consented.keys()].map((url) => new URL(url).host))];
-    this.#terminal.status.show(`waiting for approval at ${safeInline(hosts.join(", "))} — Ctrl-C to detach`);
     const delay = this.#delay;
     this.#delay = Math.min(this.#delay * 2, MAX_POLL_MS);
     this.#waited += delay;
     const outcome = await new Promise<WaitOutcome>((resolve) => {
+      // Listening before the status says "Ctrl-C to detach": a key pressed on seeing it must detach.
       const stopInterrupts = onInterrupt(this.#terminal, () => {
         clearTimeout(timer);
         resolve("detach");
@@ -102,6 +102,9 @@ export class UrlWaits {
         stopInterrupts();
         resolve("poll");
       }, delay);
+      this.#terminal.status.show(
+        `waiting for approval at ${safeInline(hosts.join(", "))} — Ctrl-C to detach`,
+      );
     });
     this.#terminal.status.clear();
     return outcome;

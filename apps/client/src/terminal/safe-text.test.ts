@@ -41,5 +41,8 @@ describe("server text in a terminal", () => {
     // Server text already escaped stays as it is: escaping twice changes nothing.
     const once = safeInline(`${ESC}[31mred`);
     expect(safeOwnLine(once)).toBe(once);
+    // Only our own styles: not another colour, not conceal, and nothing at all without colours.
+    expect(safeOwnLine(`${ESC}[31m${ESC}[8m`)).toBe("\\x1b[31m\\x1b[8m");
+    expect(safeOwnLine(`${ESC}[1mbold${ESC}[22m`, false)).toBe("\\x1b[1mbold\\x1b[22m");
   });
 });

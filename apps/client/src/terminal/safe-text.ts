@@ -61,20 +61,24 @@ export function safeBlock(text: string, indent = ""): string {
 
 // Built from a string so that the escape character is not a literal control character in the source.
 const ESC = String.fromCharCode(0x1b);
-/** Select Graphic Rendition (colour, bold, dim, reset): the only sequences our own lines contain. */
-const OWN_STYLE = new RegExp(`${ESC}\\[[0-9;]*m`, "y");
+/**
+ * The styles our own lines use (bold, dim, yellow, their ends, and reset), exactly as node:util's
+ * styleText writes them: no other sequence, not even another colour, passes for one of ours.
+ */
+const OWN_STYLE = new RegExp(`${ESC}\\[(?:0|1|2|22|33|39)m`, "y");
 
 /**
- * A line of our own UI as a whole, for the last check before it is written: our styles pass, every
- * other control is escaped. Server text in it must already have gone through safeInline or safeBlock,
- * which escape ESC, so what passes here as a style is ours.
+ * A line of our own UI as a whole, for the last check before it is written: with `styles`, our styles
+ * pass; every other control is escaped. Server text in it must already have gone through safeInline
+ * or safeBlock, which escape ESC, so what passes here as a style is ours; without colours no style
+ * passes at all.
  */
-export function safeOwnLine(line: string): string {
+export function safeOwnLine(line: string, styles = true): string {
   let out = "";
   let at = 0;
   while (at < line.length) {
     OWN_STYLE.lastIndex = at;
-    const style = OWN_STYLE.exec(line);
+    const style = styles ? OWN_STYLE.exec(line) : null;
     if (style) {
       out += style[0];
       at += style[0].length;
