@@ -5,7 +5,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { KEY, ptyCli } from "./support/pty-cli.js";
 import { renderScreen } from "./support/rendered-screen.js";
 import { newHome, runCli } from "./support/run-cli.js";
-import { askingUrl, completeText, type ScriptedMcp, startScriptedMcp } from "./support/scripted-mcp.js";
+import {
+  asking,
+  askingUrl,
+  completeText,
+  type ScriptedMcp,
+  startScriptedMcp,
+} from "./support/scripted-mcp.js";
 
 const ESC = "\x1b";
 const BEL = "\x07";
@@ -154,5 +160,73 @@ describe("a hostile server cannot drive the terminal", () => {
     expect(json.json<{ result: { content: { text: string }[] } }>().result.content[0]?.text).toBe(
       `signed in${ESC}]52;c;ZXZpbA==${BEL}\r\n\u202eline two`,
     );
+  });
+
+  it("form fields, choices, sampling prompts and tool descriptions are shown escaped", async () => {
+    const draw = `${ESC}]8;;${PHISH}${ESC}\\ok${ESC}]8;;${ESC}\\${ESC}[2K\u202e`;
+    const form = {
+      method: "elicitation/create",
+      params: {
+        mode: "form",
+        message: `Pick${ESC}]52;c;eA==${BEL}`,
+        requestedSchema: {
+          type: "object",
+          properties: {
+            plan: {
+              type: "string",
+              title: `Plan${draw}`,
+              description: `Which${ESC}]0;t${BEL}`,
+              oneOf: [
+                { const: "a", title: `Free${draw}` },
+                { const: "b", title: "Pro\n? Fake question" },
+              ],
+            },
+          },
+          required: ["plan"],
+        },
+      },
+    };
+    const sampling = {
+      method: "sampling/createMessage",
+      params: {
+        systemPrompt: `Be nice${draw}`,
+        messages: [{ role: "user", content: { type: "text", text: `Hi${ESC}]52;c;eA==${BEL}\nline` } }],
+        maxTokens: 5,
+        stopSequences: [`\u202e${ESC}[8m`],
+      },
+    };
+    server = await startScriptedMcp({
+      serverInfo: HOSTILE_INFO,
+      answer: (call) => asking("q", call.params.name === "form" ? form : sampling),
+      tools: [{ name: "form", description: `Asks${draw}\nsecond line`, inputSchema: { type: "object" } }],
+    });
+    const home = await newHome();
+    for (const [tool, shown] of [
+      ["form", "Free\\x1b]8;;https://evil.example/phish"],
+      ["sampling", "System prompt: Be nice\\x1b]8;;"],
+    ] as const) {
+      const cli = ptyCli(["--server", server.url, "call", tool], { home });
+      await cli.waitFor(tool === "form" ? "Answer this form?" : "Answer it yourself?");
+      if (tool === "form") {
+        cli.type(KEY.enter);
+        await cli.waitFor("Fake question");
+      }
+      const screen = await renderScreen(cli.raw(), cli.size);
+      cli.type("\x03");
+      expect(await cli.exited).toBe(130);
+      expect(cli.raw()).not.toContain(`${ESC}]`);
+      expect(cli.raw()).not.toContain(BEL);
+      expect(cli.raw()).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+      expect(screen.titles).toEqual([]);
+      expect(screen.lines.join("\n")).toContain(shown);
+      // A choice's newline is shown, not drawn: the fake question stays on the choice's line.
+      if (tool === "form")
+        expect(screen.lines.some((line) => line.trimStart().startsWith("? Fake"))).toBe(false);
+    }
+
+    const tools = await runCli(["--server", server.url, "tools"], { home });
+    expect(tools.code, tools.stderr).toBe(0);
+    expect(tools.stdout).not.toMatch(RAW_CONTROL);
+    expect(tools.stdout).toContain("Asks\\x1b]8;;https://evil.example/phish\\x1b\\ok");
   });
 });

@@ -29,6 +29,8 @@ export async function startScriptedMcp(options: {
   serverInfo: { name: string; title?: string; version: string };
   /** Answers the n-th tools/call (0 first). */
   answer: (call: ScriptedCall, index: number) => ScriptedAnswer;
+  /** What tools/list answers, in one page. */
+  tools?: Record<string, unknown>[];
 }): Promise<ScriptedMcp> {
   const calls: ScriptedCall[] = [];
   const reply = (res: ServerResponse, id: unknown, body: ScriptedAnswer) =>
@@ -69,6 +71,10 @@ export async function startScriptedMcp(options: {
       reply(res, message.id, "result" in answer ? { result: { ...answer.result, _meta: meta } } : answer);
       return;
     }
+    if (message.method === "tools/list" && options.tools) {
+      reply(res, message.id, { result: { resultType: "complete", tools: options.tools, _meta: meta } });
+      return;
+    }
     reply(res, message.id, { error: { code: -32601, message: `no ${message.method} here` } });
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -92,6 +98,11 @@ export function askingUrl(key: string, message: string, url: string, requestStat
       requestState,
     },
   };
+}
+
+/** A round that asks `request` (an elicitation, a sampling request) under `key`. */
+export function asking(key: string, request: Record<string, unknown>): ScriptedAnswer {
+  return { result: { resultType: "input_required", inputRequests: { [key]: request }, requestState: "s" } };
 }
 
 /** A round with nothing to answer: the server is still waiting on something. */
