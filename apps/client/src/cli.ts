@@ -22,7 +22,7 @@ Exit codes:
   4    the server asked for input and there was no answer and no terminal
   5    the tool reported an error result
   6    you refused a sampling request
-  10   --detach saved the flow: finish it with \`roundtrip resume <id>\`
+  10   the flow was saved (--detach, or Ctrl-C while waiting for a page): \`roundtrip resume <id>\`
   130  interrupted
 
 Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROUNDTRIP_TOKEN,
