@@ -9,6 +9,7 @@ import { listAllTools, toolsCommand } from "./commands/tools.js";
 import { describeFailure } from "./error-report.js";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
 import { stdoutWriter } from "./json-output.js";
+import { safeBlock } from "./terminal/safe-text.js";
 import { processTerminal, type Terminal } from "./terminal.js";
 import { CLIENT_VERSION } from "./version.js";
 
@@ -21,33 +22,36 @@ Exit codes:
   4    the server asked for input and there was no answer and no terminal
   5    the tool reported an error result
   6    you refused a sampling request
-  10   --detach saved the flow: finish it with \`roundtrip resume <id>\`
+  10   the flow was saved (--detach, or Ctrl-C while waiting for a page): \`roundtrip resume <id>\`
   130  interrupted
 
 Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROUNDTRIP_TOKEN,
 ROUNDTRIP_SAMPLING_PROVIDER, ROUNDTRIP_SAMPLING_BASE_URL, ROUNDTRIP_SAMPLING_MODEL,
 ROUNDTRIP_SAMPLING_API_KEY_ENV, BROWSER.`;
 
-/** Runs one command line and returns the exit code; never calls process.exit, so tests can use it too. */
-export async function main(
-  argv: readonly string[],
-  terminal: Terminal = processTerminal(),
-): Promise<ExitCodeValue> {
+/**
+ * Runs one command line and returns the exit code; never calls process.exit, so tests can use it too.
+ * Without a `given` terminal, the process's own is used, set up once the global options are known.
+ */
+export async function main(argv: readonly string[], given?: Terminal): Promise<ExitCodeValue> {
   let exitCode: ExitCodeValue = ExitCode.ok;
   let json = false;
   let server: string | undefined;
+  let terminal = given ?? processTerminal();
   const program = new Command("roundtrip")
     .description("Call MCP 2026-07-28 servers, answering their questions (forms, URLs, sampling, roots) here")
     .version(CLIENT_VERSION, "-V, --version")
     .option("-s, --server <url>", "the MCP endpoint (else ROUNDTRIP_SERVER, else the config file)")
     .option("--json", "print one JSON document on stdout (results and errors)")
+    .option("-v, --verbose", "print each round: which keys the server asked, which were answered")
     .showHelpAfterError()
     .addHelpText("after", EXIT_CODES_HELP)
     .exitOverride()
     .hook("preAction", (_program, action) => {
-      const flags = action.optsWithGlobals() as { json?: boolean; server?: string };
+      const flags = action.optsWithGlobals() as { json?: boolean; server?: string; verbose?: boolean };
       json = flags.json === true;
       server = flags.server;
+      terminal = given ?? processTerminal({ json, verbose: flags.verbose === true });
     });
 
   const writer = () => stdoutWriter(json);
@@ -177,7 +181,8 @@ export async function main(
     const failure = describeFailure(error, server);
     if (json)
       stdoutWriter(true).document({ status: "error", exitCode: failure.code, error: failure.message });
-    terminal.notice(`roundtrip: ${failure.message}`);
+    // The message may quote the server (its error message, its names): escaped, and kept under this line.
+    terminal.notice(`roundtrip: ${safeBlock(failure.message, "  ")}`);
     return failure.code;
   }
 }

@@ -38,6 +38,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     info: { name: "roundtrip-cli", title: "roundtrip CLI", version: CLIENT_VERSION },
     capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
     logger: silentLogger,
+    // The flow driver bounds the rounds itself, leaving out the polls for a page being finished.
+    inputRequiredMaxRounds: Number.MAX_SAFE_INTEGER,
     http: auth.provider ? { auth: auth.provider } : {},
   });
   return {

@@ -16,7 +16,7 @@ export const ExitCode = {
   toolError: 5,
   /** The person refused a sampling request: nothing was sent back and the call was abandoned. */
   refused: 6,
-  /** --detach saved the flow as pending: finish it with `roundtrip resume <id>`. */
+  /** The flow was saved as pending (--detach, or Ctrl-C while waiting for a page): `roundtrip resume <id>`. */
   detached: 10,
   /** Interrupted (Ctrl+C); nothing more was sent. */
   interrupted: 130,

@@ -29,7 +29,7 @@ const run = (args: string[], env: Record<string, string> = {}) =>
 describe("questions in a terminal", () => {
   it("a form with every field type: validation as typed, review, edit, send", async () => {
     const cli = run(["call", "signup"]);
-    await cli.waitFor(`[roundtrip 0.0.0-test (${host})] asks: Tell us about yourself`);
+    await cli.waitFor(`roundtrip 0.0.0-test (${host}) asks: Tell us about yourself`);
     await cli.waitFor("Answer this form?");
     cli.type(KEY.enter);
     await cli.waitFor("Name");
@@ -124,9 +124,11 @@ describe("questions in a terminal", () => {
     await writeFile(browser, `#!/bin/sh\nprintf '%s' "$1" > "${opened}"\n`);
     await chmod(browser, 0o700);
     const cli = run(["call", "visit"], { BROWSER: browser });
-    await cli.waitFor("asks you to open a web page: Review the change");
-    await cli.waitFor("https://[review.example.com]/changes/42?tab=diff");
-    await cli.waitFor("It leads to [review.example.com]");
+    await cli.waitFor("asks you to open a web page:");
+    await cli.waitFor("│ Review the change");
+    // Without colours the URL is printed whole, as it can be copied, and the host on a line of its own.
+    await cli.waitFor("URL:  https://review.example.com/changes/42?tab=diff\r\n");
+    await cli.waitFor("Host: review.example.com ");
     await cli.waitFor("Go to this page?");
     await expect(readFile(opened, "utf8")).rejects.toThrow();
     cli.type(KEY.enter);
@@ -138,6 +140,28 @@ describe("questions in a terminal", () => {
       if (url === undefined) await sleep(20);
     }
     expect(url).toBe("https://review.example.com/changes/42?tab=diff");
+  });
+
+  it("a browser that cannot be started is said, and the flow goes on with the URL to copy", async () => {
+    const cli = run(["call", "visit"], { BROWSER: join(home, "no-such-browser") });
+    await cli.waitFor("Go to this page?");
+    cli.type(KEY.enter);
+    await cli.waitFor("couldn't open a browser; copy the URL above");
+    expect(await cli.exited, cli.screen()).toBe(0);
+    expect(cli.screen()).toContain("page accepted");
+  });
+
+  it("a form of one yes-or-no field is one y/N question", async () => {
+    const file = join(home, "choices.json");
+    await writeFile(file, JSON.stringify({ runtime: { runtime: "node22" }, tier: { tier: "small" } }));
+    const cli = run(["call", "create_service", "name=api", "--answers", file]);
+    await cli.waitFor("asks: Create api on node22, size small?");
+    await cli.waitFor("confirm (Create it) (y/N)");
+    cli.type(`y${KEY.enter}`);
+    expect(await cli.exited, cli.screen()).toBe(0);
+    expect(cli.screen()).toContain("Created service api on node22, size small");
+    expect(cli.screen()).not.toContain("Answer this form?");
+    expect(cli.screen()).not.toContain("Send these answers?");
   });
 
   it("--no-browser offers no browser; declining a URL is sent as decline", async () => {

@@ -1,6 +1,6 @@
 // The Roundtrip demo, `pnpm demo`: starts the development authorization server and the reference server
 // on loopback, signs the `roundtrip` CLI in as alice, and walks through every example the server has,
-// one CLI process per step, with a line for each round the server answers. On a terminal the person
+// one CLI process per step, each run with -v so that the CLI itself prints a line for each round. On a terminal the person
 // answers the forms and the sampling request; otherwise (or with --scripted) answers files do. The
 // deploy approval is always given by this script, playing alice's browser on the server's page.
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -63,22 +63,9 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-function resultSummary(round: Round): string {
-  if (round.stateOnly) return "state only, nothing to answer: the client backs off and retries";
-  if (round.inputRequired) return `asks for ${round.asks.map((ask) => ask.text).join(", ")}`;
-  return round.isError ? "an error result" : "the result";
-}
-
+/** The server's side of a round: the rounds themselves are the CLI's -v lines; this keeps what the steps need. */
 function onRound(round: Round): void {
   lastRound = round;
-  const answering = round.answered.length > 0 ? ` answering ${round.answered.join(", ")}` : "";
-  const state = round.withState ? " (+requestState)" : "";
-  say(
-    paint(
-      "dim",
-      `  ⇄ ${fleetRun ? `instance ${round.instance}, ` : ""}round ${round.round}: ${round.method} ${round.target}${answering}${state} → ${resultSummary(round)}`,
-    ),
-  );
   const url = round.asks.find((ask) => ask.key === "approval" && ask.url)?.url;
   if (url) {
     approvalUrl = url;
@@ -144,6 +131,9 @@ function exitMeaning(code: number | null): string | undefined {
   return EXIT_CODE_MEANINGS[code as ExitCodeValue];
 }
 
+/** The commands that run rounds: each gets -v, so the CLI prints its rounds as a person would see them. */
+const ROUND_COMMANDS = new Set(["call", "prompt", "read", "resume"]);
+
 interface RoundtripOptions {
   /** The exit code that counts as success. */
   expect?: ExitCodeValue;
@@ -154,9 +144,10 @@ interface RoundtripOptions {
 
 /** `roundtrip <args>`, shown as typed; fails the step unless it exits with `expect`. */
 async function roundtrip(
-  args: string[],
+  typed: string[],
   { expect = ExitCode.ok, person = false, watch }: RoundtripOptions = {},
 ): Promise<CliResult> {
+  const args = ROUND_COMMANDS.has(typed[0] ?? "") ? [...typed, "-v"] : typed;
   say(paint("bold", `$ ${commandLine(args)}`));
   const run = runCli(args, {
     env: cliEnvironment,
@@ -465,7 +456,12 @@ async function main(): Promise<number> {
   say("Every step runs the CLI as a new process, as if you had typed:");
   say(`  export ROUNDTRIP_SERVER=${stack.url} ROUNDTRIP_HOME=${home}`);
   say(`  alias roundtrip="node ${BIN_FROM_REPOSITORY}"`);
-  say(paint("dim", "Lines starting with ⇄ are the rounds as the server answers them."));
+  say(
+    paint(
+      "dim",
+      "Lines starting with ⇄ are the CLI's own (-v): each round, what it answered, what the server asked.",
+    ),
+  );
 
   const results: { name: string; ok: boolean; detail: string; ms: number }[] = [];
   const failures: { step: string; message: string }[] = [];

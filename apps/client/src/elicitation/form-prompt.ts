@@ -1,6 +1,6 @@
-import { checkbox, confirm, input, select } from "@inquirer/prompts";
 import type { ElicitRequestFormParams, ElicitResult } from "@roundtrip/sdk";
-import { promptContext } from "../prompt-context.js";
+import { askCheckbox, askConfirm, askInput, askSelect } from "../terminal/prompts.js";
+import { safeBlock, safeInline, UNDER_LABEL } from "../terminal/safe-text.js";
 import type { Terminal } from "../terminal.js";
 import { type Asker, askerLabel } from "./asker.js";
 import { displayValue, type FieldValue, type FormField, fieldProblem, formFields } from "./form-fields.js";
@@ -10,28 +10,33 @@ const UNSET = Symbol("unset");
 /**
  * A form-mode elicitation in the terminal: who asks and what, one prompt per field (each validated as
  * typed), then a review where every answer can be changed before anything is sent. Decline and cancel
- * are offered before the first field and again at the review.
+ * are offered before the first field and again at the review. A form that is one yes-or-no question
+ * is asked as that question alone: its answer is what is sent.
  */
 export async function askForm(
   params: ElicitRequestFormParams,
   asker: Asker,
   terminal: Terminal,
 ): Promise<ElicitResult> {
-  const context = promptContext(terminal);
   const fields = formFields(params.requestedSchema);
   terminal.notice("");
-  terminal.notice(`${terminal.strong(askerLabel(asker))} asks: ${params.message}`);
-  const start = await select(
-    {
-      message: "Answer this form?",
-      choices: [
-        { name: "Fill in the form", value: "fill" as const },
-        { name: "Decline (say no to the request)", value: "decline" as const },
-        { name: "Cancel (dismiss it without answering)", value: "cancel" as const },
-      ],
-    },
-    context,
-  );
+  terminal.notice(`${terminal.strong(askerLabel(asker))} asks: ${safeBlock(params.message, UNDER_LABEL)}`);
+  const only = fields.length === 1 ? fields[0] : undefined;
+  if (only?.kind === "boolean") {
+    const yes = await askConfirm(terminal, {
+      message: messageOf(only),
+      default: (only.default as boolean | undefined) ?? false,
+    });
+    return { action: "accept", content: { [only.name]: yes } };
+  }
+  const start = await askSelect(terminal, {
+    message: "Answer this form?",
+    choices: [
+      { name: "Fill in the form", value: "fill" as const },
+      { name: "Decline (say no to the request)", value: "decline" as const },
+      { name: "Cancel (dismiss it without answering)", value: "cancel" as const },
+    ],
+  });
   if (start !== "fill") return { action: start };
 
   const values = new Map<string, FieldValue>();
@@ -41,32 +46,28 @@ export async function askForm(
   while (true) {
     terminal.notice(`Review your answers for ${askerLabel(asker)}:`);
     for (const field of fields) {
-      terminal.notice(`  ${field.label}: ${displayValue(field, values.get(field.name))}`);
+      terminal.notice(
+        `  ${safeInline(field.label)}: ${safeInline(displayValue(field, values.get(field.name)))}`,
+      );
     }
-    const next = await select(
-      {
-        message: "Send these answers?",
-        choices: [
-          { name: "Send", value: "send" as const },
-          ...(fields.length > 0 ? [{ name: "Edit an answer", value: "edit" as const }] : []),
-          { name: "Decline", value: "decline" as const },
-          { name: "Cancel", value: "cancel" as const },
-        ],
-      },
-      context,
-    );
+    const next = await askSelect(terminal, {
+      message: "Send these answers?",
+      choices: [
+        { name: "Send", value: "send" as const },
+        ...(fields.length > 0 ? [{ name: "Edit an answer", value: "edit" as const }] : []),
+        { name: "Decline", value: "decline" as const },
+        { name: "Cancel", value: "cancel" as const },
+      ],
+    });
     if (next === "decline" || next === "cancel") return { action: next };
     if (next === "send") return { action: "accept", content: Object.fromEntries(values) };
-    const name = await select(
-      {
-        message: "Which answer?",
-        choices: fields.map((field) => ({
-          name: `${field.label}: ${displayValue(field, values.get(field.name))}`,
-          value: field.name,
-        })),
-      },
-      context,
-    );
+    const name = await askSelect(terminal, {
+      message: "Which answer?",
+      choices: fields.map((field) => ({
+        name: `${field.label}: ${displayValue(field, values.get(field.name))}`,
+        value: field.name,
+      })),
+    });
     const field = fields.find((f) => f.name === name);
     if (field) setValue(values, field, await askField(field, values.get(field.name), terminal));
   }
@@ -96,89 +97,67 @@ async function askField(
   current: FieldValue | undefined,
   terminal: Terminal,
 ): Promise<FieldValue | typeof UNSET> {
-  const context = promptContext(terminal);
   const message = messageOf(field);
   const check = (value: FieldValue) => fieldProblem(field, value) ?? true;
   switch (field.kind) {
     case "string": {
       const initial = (current as string | undefined) ?? field.default;
-      const text = await input(
-        {
-          message,
-          ...(initial !== undefined ? { default: initial } : {}),
-          validate: (value) => (value === "" && !field.required ? true : check(value)),
-        },
-        context,
-      );
+      const text = await askInput(terminal, {
+        message,
+        ...(initial !== undefined ? { default: initial } : {}),
+        validate: (value) => (value === "" && !field.required ? true : check(value)),
+      });
       return text === "" && !field.required ? UNSET : text;
     }
     case "number":
     case "integer": {
       const initial = (current as number | undefined) ?? field.default;
-      const text = await input(
-        {
-          message,
-          ...(initial !== undefined ? { default: String(initial) } : {}),
-          validate: (value) => {
-            if (value.trim() === "") return field.required ? "a value is required" : true;
-            return check(Number(value.trim()));
-          },
+      const text = await askInput(terminal, {
+        message,
+        ...(initial !== undefined ? { default: String(initial) } : {}),
+        validate: (value) => {
+          if (value.trim() === "") return field.required ? "a value is required" : true;
+          return check(Number(value.trim()));
         },
-        context,
-      );
+      });
       return text.trim() === "" ? UNSET : Number(text.trim());
     }
     case "boolean": {
       const initial = (current as boolean | undefined) ?? field.default;
       if (field.required || initial !== undefined) {
-        return confirm({ message, default: initial ?? false }, context);
+        return askConfirm(terminal, { message, default: initial ?? false });
       }
-      const choice = await select<boolean | typeof UNSET>(
-        {
-          message,
-          choices: [
-            { name: "Yes", value: true },
-            { name: "No", value: false },
-            { name: "Leave unset", value: UNSET },
-          ],
-        },
-        context,
-      );
-      return choice;
+      return askSelect<boolean | typeof UNSET>(terminal, {
+        message,
+        choices: [
+          { name: "Yes", value: true },
+          { name: "No", value: false },
+          { name: "Leave unset", value: UNSET },
+        ],
+      });
     }
     case "select": {
       const initial = (current as string | undefined) ?? field.default;
-      const choice = await select<string | typeof UNSET>(
-        {
-          message,
-          choices: [
-            ...field.options.map((o) => ({ name: o.title, value: o.value as string | typeof UNSET })),
-            ...(field.required ? [] : [{ name: "Leave unset", value: UNSET as string | typeof UNSET }]),
-          ],
-          ...(initial !== undefined ? { default: initial } : {}),
-        },
-        context,
-      );
-      return choice;
+      return askSelect<string | typeof UNSET>(terminal, {
+        message,
+        choices: [
+          ...field.options.map((o) => ({ name: o.title, value: o.value as string | typeof UNSET })),
+          ...(field.required ? [] : [{ name: "Leave unset", value: UNSET as string | typeof UNSET }]),
+        ],
+        ...(initial !== undefined ? { default: initial } : {}),
+      });
     }
     case "multiselect": {
       const initial = (current as string[] | undefined) ?? field.default ?? [];
-      const chosen = await checkbox(
-        {
-          message: `${message} (space to choose, enter when done)`,
-          choices: field.options.map((o) => ({
-            name: o.title,
-            value: o.value,
-            checked: initial.includes(o.value),
-          })),
-          validate: (choices) => {
-            const list = choices.map((c) => c.value);
-            if (list.length === 0 && !field.required) return true;
-            return check(list);
-          },
-        },
-        context,
-      );
+      const chosen = await askCheckbox(terminal, {
+        message: `${message} (space to choose, enter when done)`,
+        choices: field.options.map((o) => ({
+          name: o.title,
+          value: o.value,
+          checked: initial.includes(o.value),
+        })),
+        validate: (list) => (list.length === 0 && !field.required ? true : check([...list])),
+      });
       return chosen.length === 0 && !field.required ? UNSET : chosen;
     }
   }

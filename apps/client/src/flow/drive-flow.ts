@@ -2,6 +2,7 @@ import {
   type CarrierCall,
   type CarrierMethod,
   type Client,
+  type InputRequest,
   InputRequiredRoundsExceededError,
   type RoundHook,
   type RoundsOutcome,
@@ -10,7 +11,9 @@ import {
 import { CliError, ExitCode } from "../exit-codes.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
+import { RoundProgress } from "./round-progress.js";
 import { SessionAnswers } from "./session-answers.js";
+import { UrlWaits } from "./url-waits.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
 
 export interface FlowRequest {
@@ -40,6 +43,13 @@ export interface FlowOptions {
  */
 const SAVED_ROUND = 1;
 
+/**
+ * Rounds one run may take before the flow counts as stuck, as the SDK's own bound would say. Polls for
+ * a page the person agreed to open do not count: they are bounded by time instead (url-waits.ts), so
+ * the connection lifts the SDK's bound and this one applies.
+ */
+export const MAX_ROUNDS = 10;
+
 function carrierCall(request: FlowRequest): CarrierCall {
   if (request.method === "resources/read") return { method: request.method, params: { uri: request.target } };
   const params = { name: request.target, ...(request.arguments ? { arguments: request.arguments } : {}) };
@@ -68,12 +78,41 @@ export async function driveFlow(
   options: FlowOptions,
 ): Promise<FlowOutcome> {
   let waiting: string[] = [];
-  const onRound: RoundHook = async ({ result }) => {
+  let waitedFor: Record<string, InputRequest> = {};
+  let rounds = 0;
+  const progress = new RoundProgress(policy.terminal, request, options.server);
+  const waits = new UrlWaits(policy.terminal);
+  const onRound: RoundHook = async ({ round, result }) => {
+    progress.received(round, result, options.resume !== undefined && round === SAVED_ROUND);
     const requests = result.inputRequests ?? {};
-    // A round with only requestState: the server is waiting on something; the SDK backs off and retries.
-    if (Object.keys(requests).length === 0) return { kind: "answer" };
-    const outcome = await answerRound(requests, policy);
-    if (outcome.kind === "answered") return { kind: "answer", inputResponses: outcome.responses };
+    const withState = result.requestState !== undefined;
+    const wait = waits.waitOf(requests);
+    if (wait) {
+      if ((await waits.pause()) === "detach") {
+        waiting = wait.keys;
+        waitedFor = wait.requests;
+        return { kind: "stop" };
+      }
+      // The poll itself is quick; what is waited on is the page, which the status said already.
+      progress.sent(Object.keys(wait.responses ?? {}), withState);
+      return wait.responses ? { kind: "answer", inputResponses: wait.responses } : { kind: "answer" };
+    }
+    rounds += 1;
+    if (rounds > MAX_ROUNDS) throw stuck(request, MAX_ROUNDS);
+    // A round with only requestState: the server is working on something; the SDK backs off and retries.
+    if (Object.keys(requests).length === 0) {
+      progress.sent([], withState, true);
+      return { kind: "answer" };
+    }
+    const known = waits.known(requests);
+    const rest = Object.fromEntries(Object.entries(requests).filter(([key]) => !(key in known)));
+    const outcome = await answerRound(rest, policy);
+    if (outcome.kind === "answered") {
+      const responses = { ...known, ...outcome.responses };
+      waits.remember(requests, responses);
+      progress.sent(Object.keys(responses), withState);
+      return { kind: "answer", inputResponses: responses };
+    }
     waiting = outcome.waiting;
     return { kind: "stop" };
   };
@@ -83,18 +122,18 @@ export async function driveFlow(
   const session = new SessionAnswers(client, policy);
   let outcome: RoundsOutcome;
   try {
+    if (!resume) progress.sent([], false);
     outcome = await client.runRounds(start, { onRound });
     session.rethrow();
   } catch (error) {
     session.rethrow();
     if (!(error instanceof InputRequiredRoundsExceededError)) throw error;
-    throw new CliError(
-      ExitCode.failure,
-      `the server kept asking for input for more than ${error.maxRounds} rounds of ${request.method} ${request.target}; it may be stuck, try the call again later`,
-      { cause: error },
-    );
+    throw stuck(request, error.maxRounds, error);
+  } finally {
+    progress.done();
   }
   if (outcome.kind === "complete") {
+    progress.completed(request.method === "tools/call" && outcome.result.isError === true);
     if (resume) await options.pending.delete(resume.id);
     return { kind: "complete", result: outcome.result };
   }
@@ -118,7 +157,16 @@ export async function driveFlow(
       serverInfo: policy.asker.info,
     });
   }
-  return { kind: "detached", id, waiting, questions: waitingQuestions(requests, waiting) };
+  const questions = waitingQuestions({ ...waitedFor, ...requests }, waiting);
+  return { kind: "detached", id, waiting, questions };
+}
+
+function stuck(request: FlowRequest, rounds: number, cause?: unknown): CliError {
+  return new CliError(
+    ExitCode.failure,
+    `the server kept asking for input for more than ${rounds} rounds of ${request.method} ${request.target}; it may be stuck, try the call again later`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /**

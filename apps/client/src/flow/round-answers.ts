@@ -1,9 +1,10 @@
 import type { InputRequest, InputResponse, InputResponses, Root } from "@roundtrip/sdk";
-import { highlightHost } from "../browser.js";
 import { type Asker, askerLabel } from "../elicitation/asker.js";
 import { defaultContent, formFields } from "../elicitation/form-fields.js";
+import { urlLines } from "../elicitation/url-lines.js";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { SamplingProvider } from "../sampling/providers/sampling-provider.js";
+import { safeBlock, safeInline, UNDER_LABEL } from "../terminal/safe-text.js";
 import type { Terminal } from "../terminal.js";
 import { type AnswersFile, formAnswer, rootsAnswer, samplingAnswer, urlAnswer } from "./answers-file.js";
 
@@ -50,10 +51,10 @@ async function answerWithoutPerson(
       if (params.mode === "url") {
         if (given !== undefined) return urlAnswer(key, given);
         if (!policy.yes) return NEEDS_PERSON;
-        terminal.notice(
-          `${askerLabel(policy.asker)} asks you to open ${highlightHost(params.url, terminal.strong)}`,
-        );
-        terminal.notice(`  --yes consents for you; the page is not opened here: ${params.message}`);
+        terminal.notice(`${askerLabel(policy.asker)} asks you to open a web page:`);
+        terminal.notice(`${UNDER_LABEL}${safeBlock(params.message, UNDER_LABEL)}`);
+        for (const line of urlLines(new URL(params.url), terminal)) terminal.notice(line);
+        terminal.notice("  --yes consents for you; the page is not opened here.");
         return { action: "accept" };
       }
       const fields = formFields(params.requestedSchema);
@@ -64,7 +65,7 @@ async function answerWithoutPerson(
     case "sampling/createMessage": {
       if (given !== undefined) return samplingAnswer(key, given);
       if (policy.yes && !policy.provider.needsPerson) {
-        terminal.notice(`Sampling "${key}" with ${policy.provider.label} (--yes)`);
+        terminal.notice(`Sampling "${safeInline(key)}" with ${safeInline(policy.provider.label)} (--yes)`);
         return policy.provider.complete(request.params);
       }
       return NEEDS_PERSON;
@@ -124,6 +125,8 @@ export async function answerRound(
         `, and there is no terminal to ask in: put an answer for "${first}" in --answers FILE, pass --yes where a default will do, or use --detach and finish with \`roundtrip resume\``,
     );
   }
+  // Nothing is waited on while the person answers: a spinner would draw over the prompt.
+  policy.terminal.status.clear();
   for (const key of waiting) responses[key] = await askPerson(key, requests[key]!, policy);
   return { kind: "answered", responses };
 }

@@ -1,4 +1,5 @@
 import type { InputRequest } from "@roundtrip/sdk";
+import { safeInline } from "../terminal/safe-text.js";
 
 /** One question a detached flow waits on, as `pending` and the detach notice describe it. */
 export interface WaitingQuestion {
@@ -32,10 +33,10 @@ export function waitingQuestions(
   });
 }
 
-/** One line per question, indented under the flow it belongs to. */
+/** One line per question, indented under the flow it belongs to; the server's words stay on it. */
 export function waitingLines(questions: readonly WaitingQuestion[]): string[] {
   return questions.map((q) => {
-    const what = q.url !== undefined ? `open ${q.url}` : q.kind;
-    return `  "${q.key}": ${what}${q.message ? ` (${q.message})` : ""}`;
+    const what = q.url !== undefined ? `open ${safeInline(q.url)}` : q.kind;
+    return `  "${safeInline(q.key)}": ${what}${q.message ? ` (${safeInline(q.message)})` : ""}`;
   });
 }

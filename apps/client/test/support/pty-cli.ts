@@ -13,6 +13,9 @@ const ANSI = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]|${ESC}[()][0-9A-Za-z]|${ES
 export interface PtyCli {
   /** Everything shown so far, escape sequences removed. */
   screen(): string;
+  /** Every byte written so far, escape sequences and all, to render or to search for raw controls. */
+  raw(): string;
+  readonly size: { cols: number; rows: number };
   /** Waits until `text` appears after everything already waited for, then returns. */
   waitFor(text: string | RegExp): Promise<void>;
   type(keys: string): void;
@@ -24,10 +27,10 @@ export function ptyCli(
   options: { home: string; env?: Record<string, string> },
 ): PtyCli {
   const [command, ...prefix] = CLI_COMMAND;
+  const size = { cols: 400, rows: 50 };
   const term = pty.spawn(command, [...prefix, ...args], {
     name: "xterm-256color",
-    cols: 400,
-    rows: 50,
+    ...size,
     cwd: APP_DIR,
     env: { ...cliEnvironment(options.home, options.env), TERM: "xterm-256color" },
   });
@@ -49,6 +52,8 @@ export function ptyCli(
   const screen = () => raw.replace(ANSI, "");
   return {
     screen,
+    raw: () => raw,
+    size,
     exited,
     type: (keys) => term.write(keys),
     waitFor(text) {

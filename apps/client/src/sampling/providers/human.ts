@@ -1,5 +1,4 @@
 import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk";
-import { promptContext } from "../../prompt-context.js";
 import type { Terminal } from "../../terminal.js";
 import type { SamplingProvider } from "./sampling-provider.js";
 
@@ -12,13 +11,14 @@ export function humanProvider(terminal: Terminal): SamplingProvider {
     label: "you (type the reply)",
     needsPerson: true,
     async complete(_params: CreateMessageRequestParams, signal?: AbortSignal): Promise<CreateMessageResult> {
-      const { input } = await import("@inquirer/prompts");
-      const text = await input(
+      const { askInput } = await import("../../terminal/prompts.js");
+      const text = await askInput(
+        terminal,
         {
           message: "Your reply:",
           validate: (value) => (value.trim() === "" ? "type a reply, or press Ctrl+C to stop" : true),
         },
-        promptContext(terminal, signal),
+        signal,
       );
       return {
         role: "assistant",
