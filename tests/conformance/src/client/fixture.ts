@@ -55,6 +55,9 @@ interface ScenarioContext {
   toolCalls?: ToolCall[];
   client_id?: string;
   client_secret?: string;
+  /** A private_key_jwt client's PKCS#8 key and its JWS algorithm. */
+  private_key_pem?: string;
+  signing_algorithm?: string;
 }
 
 interface ToolCall {
@@ -87,6 +90,9 @@ function authOptions(): OAuthClientOptions | undefined {
   const credentials = {
     ...(context.client_id === undefined ? {} : { clientId: context.client_id }),
     ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+    ...(context.private_key_pem === undefined
+      ? {}
+      : { clientPrivateKey: { key: context.private_key_pem, alg: context.signing_algorithm ?? "ES256" } }),
   };
   if (scenario.startsWith("auth/client-credentials")) return { grant: "client_credentials", ...credentials };
   return {

@@ -1,5 +1,6 @@
 import { secureUrl } from "../../protocol/auth/secure-url.js";
 import type { TokenEndpointAuthMethod } from "./client-authentication.js";
+import { type ClientPrivateKey, checkClientPrivateKey } from "./client-private-key.js";
 import { checkClientMetadataUrl } from "./client-registration.js";
 import { OAuthError } from "./errors.js";
 import type { TokenStore } from "./token-store.js";
@@ -22,6 +23,11 @@ export interface OAuthClientOptions {
   /** A pre-registered client; omit both for a client metadata document or dynamic registration. */
   clientId?: string;
   clientSecret?: string;
+  /**
+   * The key of a pre-registered private_key_jwt client (RFC 7523): its token requests carry a signed
+   * assertion instead of a secret. Set with clientId; the method becomes private_key_jwt.
+   */
+  clientPrivateKey?: ClientPrivateKey;
   /** Used as client_id with authorization servers that advertise client_id_metadata_document_supported. */
   clientMetadataUrl?: string;
   /** Client metadata sent with dynamic registration (RFC 7591); merged over the defaults. */
@@ -56,6 +62,15 @@ export function checkOAuthClientOptions(options: OAuthClientOptions): void {
       "configuration",
       "clientSecret is set without clientId: set both for a pre-registered client",
     );
+  }
+  if (options.clientPrivateKey !== undefined) {
+    if (options.clientId === undefined) {
+      throw new OAuthError(
+        "configuration",
+        "clientPrivateKey is set without clientId: a private_key_jwt client is pre-registered, set both",
+      );
+    }
+    checkClientPrivateKey(options.clientPrivateKey);
   }
   if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
   if (

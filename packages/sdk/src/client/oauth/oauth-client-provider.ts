@@ -1,15 +1,10 @@
 import { parseBearerChallenge } from "../../protocol/auth/challenge.js";
 import type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
-import {
-  authorizationCodeEndpoints,
-  redeemAuthorizationCode,
-  startAuthorization,
-} from "./authorization-code.js";
+import { authorizationCodeEndpoints, startAuthorization } from "./authorization-code.js";
 import { authorizationCodeFrom } from "./authorization-response.js";
 import { ChallengeBudget } from "./challenge-budget.js";
 import { ClientRegistrar } from "./client-registrar.js";
 import type { ClientRegistration } from "./client-registration.js";
-import { endpointUrl } from "./endpoint-url.js";
 import {
   type AuthorizationRedirect,
   checkOAuthClientOptions,
@@ -117,7 +112,7 @@ class OAuthClient implements ClientAuthProvider {
     const endpoint = context && revocationEndpointOf(context.server, this.#allowInsecureHttp);
     if (stored && context && endpoint) {
       const client = this.#clients.clientOf(stored, context);
-      await revokeStoredTokens(endpoint, stored, client, { fetch: this.#fetch });
+      await revokeStoredTokens(context.server, endpoint, stored, client, { fetch: this.#fetch });
     }
     await this.#tokens.delete(key);
   }
@@ -172,32 +167,32 @@ class OAuthClient implements ClientAuthProvider {
       resource: context.resource,
     });
     const params = await redirect.authorize(started.url, signal);
-    const code = authorizationCodeFrom(params, {
+    const callback = authorizationCodeFrom(params, {
       issuer: context.issuer,
       issRequired: server.authorization_response_iss_parameter_supported === true,
       state: started.state,
     });
-    const tokens = await redeemAuthorizationCode(
-      endpoints.tokenEndpoint,
+    const tokens = await requestToken(
+      server,
+      client,
       {
-        code,
+        grantType: "authorization_code",
+        callback,
         redirectUri: redirect.redirectUri,
         codeVerifier: started.codeVerifier,
         resource: context.resource,
       },
-      client,
       this.#requestOptions(signal),
     );
     return this.#save(context, client, tokens, scope);
   }
 
   async #clientCredentials(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
-    const tokenEndpoint = this.#tokenEndpoint(context);
     const client = await this.#clients.clientFor(context, signal);
     const tokens = await requestToken(
-      tokenEndpoint,
-      { grant_type: "client_credentials", scope, resource: context.resource },
+      context.server,
       client,
+      { grantType: "client_credentials", scope, resource: context.resource },
       this.#requestOptions(signal),
     );
     return this.#save(context, client, tokens, scope);
@@ -209,7 +204,7 @@ class OAuthClient implements ClientAuthProvider {
     if (refreshToken === undefined) return undefined;
     const client = this.#clients.clientOf(stored, context);
     const tokens = await refreshTokens(
-      this.#tokenEndpoint(context),
+      context.server,
       { refreshToken, ...(stored.scope === undefined ? {} : { scope: stored.scope }) },
       context.resource,
       client,
@@ -243,12 +238,8 @@ class OAuthClient implements ClientAuthProvider {
     return stored;
   }
 
-  #tokenEndpoint(context: ResourceContext): URL {
-    return endpointUrl(context.server.token_endpoint, "token_endpoint", this.#allowInsecureHttp);
-  }
-
   #requestOptions(signal: AbortSignal | undefined) {
-    return { fetch: this.#fetch, ...(signal ? { signal } : {}) };
+    return { fetch: this.#fetch, allowInsecureHttp: this.#allowInsecureHttp, ...(signal ? { signal } : {}) };
   }
 }
 
