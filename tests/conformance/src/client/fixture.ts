@@ -98,6 +98,8 @@ function authOptions(): OAuthClientOptions | undefined {
   return {
     grant: "authorization_code",
     ...credentials,
+    // The DPoP scenarios' servers require proof-of-possession tokens (RFC 9449).
+    ...(scenario.startsWith("auth/dpop") ? { dpop: true } : {}),
     clientMetadataUrl: CLIENT_METADATA_URL,
     clientMetadata: { client_name: "roundtrip-conformance-client" },
     redirect: { redirectUri: "http://127.0.0.1:3000/callback", authorize: followAuthorization },

@@ -28,6 +28,7 @@ export {
   type RegistrationOptions,
   registerClient,
 } from "./client-registration.js";
+export type { DpopOptions } from "./dpop-proofs.js";
 export { OAuthError, type OAuthErrorCode } from "./errors.js";
 export type { AuthorizationRedirect, OAuthClientOptions } from "./oauth-client-options.js";
 export { type OAuthClientProvider, oauthClientProvider } from "./oauth-client-provider.js";

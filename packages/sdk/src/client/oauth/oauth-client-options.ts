@@ -2,6 +2,7 @@ import { secureUrl } from "../../protocol/auth/secure-url.js";
 import type { TokenEndpointAuthMethod } from "./client-authentication.js";
 import { type ClientPrivateKey, checkClientPrivateKey } from "./client-private-key.js";
 import { checkClientMetadataUrl } from "./client-registration.js";
+import type { DpopOptions } from "./dpop-proofs.js";
 import { OAuthError } from "./errors.js";
 import type { TokenStore } from "./token-store.js";
 
@@ -43,6 +44,12 @@ export interface OAuthClientOptions {
   fetch?: typeof fetch;
   /** How many 403 insufficient_scope step-ups one request may go through (default 2). */
   maxStepUps?: number;
+  /**
+   * Binds tokens to a key (DPoP, RFC 9449): token requests and every MCP request carry a proof, and
+   * `use_dpop_nonce` refusals are retried with the server's nonce. `true` uses a key generated for the
+   * life of the provider; give `{ keyPair }` to keep bound tokens usable across runs.
+   */
+  dpop?: boolean | DpopOptions;
   /** Allows http:// endpoints on hosts other than loopback (which always may use http). Never in production. */
   allowInsecureHttp?: boolean;
   /** Milliseconds since the epoch; for tests. */

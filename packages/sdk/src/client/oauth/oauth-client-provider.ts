@@ -1,10 +1,11 @@
-import { parseBearerChallenge } from "../../protocol/auth/challenge.js";
+import { parseBearerChallenge, parseChallenge } from "../../protocol/auth/challenge.js";
 import type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
 import { authorizationCodeEndpoints, startAuthorization } from "./authorization-code.js";
 import { authorizationCodeFrom } from "./authorization-response.js";
 import { ChallengeBudget } from "./challenge-budget.js";
 import { ClientRegistrar } from "./client-registrar.js";
 import type { ClientRegistration } from "./client-registration.js";
+import { DpopProofs } from "./dpop-proofs.js";
 import {
   type AuthorizationRedirect,
   checkOAuthClientOptions,
@@ -50,6 +51,9 @@ class OAuthClient implements ClientAuthProvider {
   readonly #contexts: ResourceContexts;
   readonly #clients: ClientRegistrar;
   readonly #budget: ChallengeBudget;
+  readonly #dpop: DpopProofs | undefined;
+  /** The last DPoP nonce each endpoint asked for: the same one asked for again is not retried. */
+  readonly #nonces = new Map<string, string>();
   /** The access token last sent to each endpoint, to tell a stale token from a refused fresh one. */
   readonly #sent = new Map<string, string | undefined>();
   /** One challenge at a time per endpoint: concurrent refusals share one sign-in. */
@@ -72,6 +76,12 @@ class OAuthClient implements ClientAuthProvider {
     );
     this.#clients = new ClientRegistrar(options, store, this.#fetch);
     this.#budget = new ChallengeBudget(options.maxStepUps ?? DEFAULT_MAX_STEP_UPS);
+    this.#dpop = options.dpop ? new DpopProofs(options.dpop === true ? {} : options.dpop) : undefined;
+  }
+
+  async proof(resource: URL, method: string, authorization: string): Promise<string | undefined> {
+    const token = /^DPoP (.+)$/i.exec(authorization)?.[1];
+    return this.#dpop && token ? this.#dpop.proof(method, resource, token) : undefined;
   }
 
   async authorization(resource: URL, signal?: AbortSignal): Promise<string | undefined> {
@@ -118,6 +128,7 @@ class OAuthClient implements ClientAuthProvider {
   }
 
   async #answer(challenge: AuthChallenge): Promise<boolean> {
+    if (await this.#takeNonce(challenge)) return true;
     const parsed = parseBearerChallenge(challenge.wwwAuthenticate);
     const stepUp = challenge.status === 403;
     if (stepUp && parsed?.error !== "insufficient_scope") return false;
@@ -154,6 +165,18 @@ class OAuthClient implements ClientAuthProvider {
     return true;
   }
 
+  /** A use_dpop_nonce refusal (RFC 9449 §9) is answered by the same request with the new nonce. */
+  async #takeNonce(challenge: AuthChallenge): Promise<boolean> {
+    const nonce = challenge.dpopNonce;
+    if (!this.#dpop || nonce === undefined || challenge.status !== 401) return false;
+    if (parseChallenge(challenge.wwwAuthenticate, "dpop")?.error !== "use_dpop_nonce") return false;
+    const href = challenge.resource.href;
+    if (this.#nonces.get(href) === nonce) return false;
+    this.#nonces.set(href, nonce);
+    await this.#dpop.rememberNonce(challenge.resource, nonce);
+    return true;
+  }
+
   async #authorizationCode(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
     const redirect = this.#options.redirect as AuthorizationRedirect; // checked by checkOAuthClientOptions
     const { server } = context;
@@ -182,7 +205,7 @@ class OAuthClient implements ClientAuthProvider {
         codeVerifier: started.codeVerifier,
         resource: context.resource,
       },
-      this.#requestOptions(signal),
+      await this.#requestOptions(signal),
     );
     return this.#save(context, client, tokens, scope);
   }
@@ -193,7 +216,7 @@ class OAuthClient implements ClientAuthProvider {
       context.server,
       client,
       { grantType: "client_credentials", scope, resource: context.resource },
-      this.#requestOptions(signal),
+      await this.#requestOptions(signal),
     );
     return this.#save(context, client, tokens, scope);
   }
@@ -208,7 +231,7 @@ class OAuthClient implements ClientAuthProvider {
       { refreshToken, ...(stored.scope === undefined ? {} : { scope: stored.scope }) },
       context.resource,
       client,
-      this.#requestOptions(signal),
+      await this.#requestOptions(signal),
     );
     if (!tokens) {
       await this.#tokens.delete(context.key);
@@ -238,12 +261,21 @@ class OAuthClient implements ClientAuthProvider {
     return stored;
   }
 
-  #requestOptions(signal: AbortSignal | undefined) {
-    return { fetch: this.#fetch, allowInsecureHttp: this.#allowInsecureHttp, ...(signal ? { signal } : {}) };
+  async #requestOptions(signal: AbortSignal | undefined) {
+    return {
+      fetch: this.#fetch,
+      allowInsecureHttp: this.#allowInsecureHttp,
+      ...(signal ? { signal } : {}),
+      ...(this.#dpop ? { dpop: await this.#dpop.handle() } : {}),
+    };
   }
 }
 
 function authorizationHeader(tokens: StoredTokens): string {
-  const type = /^bearer$/i.test(tokens.tokenType) ? "Bearer" : tokens.tokenType;
+  const type = /^bearer$/i.test(tokens.tokenType)
+    ? "Bearer"
+    : /^dpop$/i.test(tokens.tokenType)
+      ? "DPoP"
+      : tokens.tokenType;
   return `${type} ${tokens.accessToken}`;
 }

@@ -9,7 +9,7 @@ import { clientAuthentication } from "./token-endpoint-auth.js";
 /** A successful token response (RFC 6749 §5.1). */
 export interface TokenResponse {
   accessToken: string;
-  /** Lowercase, as oauth4webapi normalizes it: `bearer` in practice. */
+  /** Lowercase, as oauth4webapi normalizes it: `bearer`, or `dpop` for a DPoP-bound token. */
   tokenType: string;
   expiresIn?: number;
   refreshToken?: string;
@@ -18,6 +18,8 @@ export interface TokenResponse {
 
 export interface TokenRequestOptions extends OAuthRequestOptions {
   allowInsecureHttp?: boolean;
+  /** Sends a DPoP proof (RFC 9449 §5), so the server may bind the token to that key. */
+  dpop?: oauth.DPoPHandle;
 }
 
 /** One grant, with the RFC 8707 resource the token is for. */
@@ -49,7 +51,7 @@ export async function requestToken(
   const as = server as oauth.AuthorizationServer;
   const identity: oauth.Client = { client_id: client.clientId };
   const auth = clientAuthentication(client);
-  const http = libraryOptions(endpoint, options);
+  const http = { ...libraryOptions(endpoint, options), ...(options.dpop ? { DPoP: options.dpop } : {}) };
   const exchange = async (): Promise<oauth.TokenEndpointResponse> => {
     switch (grant.grantType) {
       case "authorization_code": {
@@ -81,7 +83,11 @@ export async function requestToken(
   };
   let answer: oauth.TokenEndpointResponse;
   try {
-    answer = await exchange();
+    // A use_dpop_nonce refusal (RFC 9449 §8) left its nonce in the handle: the retry carries it.
+    answer = await exchange().catch((error: unknown) => {
+      if (options.dpop && oauth.isDPoPNonceError(error)) return exchange();
+      throw error;
+    });
   } catch (error) {
     throw oauthFailure(
       error,
