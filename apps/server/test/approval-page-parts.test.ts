@@ -136,7 +136,9 @@ describe("ApprovalSignIn", () => {
 
   it("does not act on an answer from another issuer, or on one without iss, and needs a code", async () => {
     const login = { state: "s", release: release(3), codeVerifier: "v", redirectUri };
-    const answer = (fields: Record<string, string>) => signIn.finish(login, new URLSearchParams(fields));
+    // The callback route hands over only answers whose state matched this browser's cookie.
+    const answer = (fields: Record<string, string>) =>
+      signIn.finish(login, new URLSearchParams({ state: login.state, ...fields }));
     expect(await answer({ code: "c", iss: `${as.issuer}/` })).toEqual({ outcome: "other-issuer" });
     expect(await answer({ code: "c" })).toEqual({ outcome: "other-issuer" });
     expect(await answer({ error: "access_denied", iss: as.issuer })).toEqual({ outcome: "not-completed" });

@@ -1,11 +1,13 @@
 import type { TokenVerifier } from "@roundtrip/sdk/auth";
 import {
   type AuthorizationCodeEndpoints,
+  type AuthorizationServerMetadata,
   authorizationCodeEndpoints,
+  authorizationCodeFrom,
   checkResponseIssuer,
   discoverAuthorizationServer,
   OAuthError,
-  redeemAuthorizationCode,
+  requestToken,
   startAuthorization,
 } from "@roundtrip/sdk/oauth";
 import type { Approver } from "../approvals/approval-store.js";
@@ -30,6 +32,7 @@ export interface ApprovalSignInOptions {
 interface Endpoints extends AuthorizationCodeEndpoints {
   /** RFC 9207: the issuer promises to name itself in every authorization response. */
   issRequired: boolean;
+  metadata: AuthorizationServerMetadata;
 }
 
 /** A sign-in sent to the authorization server and not yet back: it rides in the browser's sealed cookie. */
@@ -77,21 +80,32 @@ export class ApprovalSignIn {
   }
 
   async finish(login: PendingLogin, params: URLSearchParams): Promise<SignInResult> {
-    const { tokenEndpoint, issRequired } = await this.#discover();
-    const { issuer, clientId, resource, verifier } = this.#options;
+    const { metadata, issRequired } = await this.#discover();
+    const { issuer, clientId, resource, verifier, allowInsecureHttp } = this.#options;
     try {
       checkResponseIssuer(params, { issuer, issRequired });
     } catch {
       return { outcome: "other-issuer" };
     }
-    const code = params.get("code");
-    if (code === null) return { outcome: "not-completed" };
+    let callback: URLSearchParams;
+    try {
+      callback = authorizationCodeFrom(params, { issuer, issRequired, state: login.state });
+    } catch {
+      return { outcome: "not-completed" };
+    }
     let accessToken: string;
     try {
-      ({ accessToken } = await redeemAuthorizationCode(
-        tokenEndpoint,
-        { code, redirectUri: login.redirectUri, codeVerifier: login.codeVerifier, resource },
+      ({ accessToken } = await requestToken(
+        metadata,
         { clientId, method: "none" },
+        {
+          grantType: "authorization_code",
+          callback,
+          redirectUri: login.redirectUri,
+          codeVerifier: login.codeVerifier,
+          resource,
+        },
+        { allowInsecureHttp },
       ));
     } catch (error) {
       if (error instanceof OAuthError) return { outcome: "failed", reason: error.message };
@@ -111,6 +125,7 @@ export class ApprovalSignIn {
       const discovering = discoverAuthorizationServer(issuer, { allowInsecureHttp }).then((metadata) => ({
         ...authorizationCodeEndpoints(metadata, allowInsecureHttp),
         issRequired: metadata.authorization_response_iss_parameter_supported === true,
+        metadata,
       }));
       discovering.catch(() => {
         this.#endpoints = undefined;

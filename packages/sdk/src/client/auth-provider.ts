@@ -14,6 +14,12 @@ export interface ClientAuthProvider {
    * refusal then reaches the caller as an HttpStatusError.
    */
   handleChallenge(challenge: AuthChallenge): Promise<boolean>;
+  /**
+   * Optional: the DPoP proof (RFC 9449 §7) to send as the `DPoP` header of a `method` request to
+   * `resource` that carries `authorization`, or undefined when none is due (a Bearer token). Asked for
+   * every request, since each proof is good for one.
+   */
+  proof?(resource: URL, method: string, authorization: string): Promise<string | undefined>;
 }
 
 export interface AuthChallenge {
@@ -24,5 +30,7 @@ export interface AuthChallenge {
   wwwAuthenticate: string | null;
   /** 1 for the first refusal of this request, 2 for the refusal of its first re-send, and so on. */
   attempt: number;
+  /** The `DPoP-Nonce` the server sent with its refusal (RFC 9449 §9), for the next proof to carry. */
+  dpopNonce?: string;
   signal?: AbortSignal;
 }

@@ -55,6 +55,9 @@ interface ScenarioContext {
   toolCalls?: ToolCall[];
   client_id?: string;
   client_secret?: string;
+  /** A private_key_jwt client's PKCS#8 key and its JWS algorithm. */
+  private_key_pem?: string;
+  signing_algorithm?: string;
 }
 
 interface ToolCall {
@@ -87,11 +90,16 @@ function authOptions(): OAuthClientOptions | undefined {
   const credentials = {
     ...(context.client_id === undefined ? {} : { clientId: context.client_id }),
     ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+    ...(context.private_key_pem === undefined
+      ? {}
+      : { clientPrivateKey: { key: context.private_key_pem, alg: context.signing_algorithm ?? "ES256" } }),
   };
   if (scenario.startsWith("auth/client-credentials")) return { grant: "client_credentials", ...credentials };
   return {
     grant: "authorization_code",
     ...credentials,
+    // The DPoP scenarios' servers require proof-of-possession tokens (RFC 9449).
+    ...(scenario.startsWith("auth/dpop") ? { dpop: true } : {}),
     clientMetadataUrl: CLIENT_METADATA_URL,
     clientMetadata: { client_name: "roundtrip-conformance-client" },
     redirect: { redirectUri: "http://127.0.0.1:3000/callback", authorize: followAuthorization },

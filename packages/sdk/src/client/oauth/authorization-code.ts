@@ -1,10 +1,8 @@
+import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
-import type { ClientCredentials } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { OAuthError } from "./errors.js";
-import { createPkce, randomState } from "./pkce.js";
 import { splitScope } from "./scope-selection.js";
-import { requestToken, type TokenRequestOptions, type TokenResponse } from "./token-request.js";
 
 export interface AuthorizationCodeEndpoints {
   authorizationEndpoint: URL;
@@ -52,13 +50,16 @@ export interface StartedAuthorization {
   codeVerifier: string;
 }
 
-/** The authorization endpoint URL for one request, with a fresh state and S256 proof key. */
+/**
+ * The authorization endpoint URL for one request, with a fresh state and S256 proof key (RFC 7636). The
+ * caller redeems the code with `requestToken`, grant `authorization_code`.
+ */
 export async function startAuthorization(
   authorizationEndpoint: URL,
   request: AuthorizationRequest,
 ): Promise<StartedAuthorization> {
-  const pkce = await createPkce();
-  const state = randomState();
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
   const url = new URL(authorizationEndpoint);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", request.clientId);
@@ -67,37 +68,8 @@ export async function startAuthorization(
   // OpenID Connect servers grant offline_access only with an explicit consent prompt (OIDC Core §11).
   if (splitScope(request.scope).includes("offline_access")) url.searchParams.set("prompt", "consent");
   url.searchParams.set("state", state);
-  url.searchParams.set("code_challenge", pkce.challenge);
-  url.searchParams.set("code_challenge_method", pkce.method);
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
+  url.searchParams.set("code_challenge_method", "S256");
   url.searchParams.set("resource", request.resource);
-  return { url, state, codeVerifier: pkce.verifier };
-}
-
-export interface CodeRedemption {
-  code: string;
-  /** The redirect URI of the authorization request, which the token endpoint compares. */
-  redirectUri: string;
-  codeVerifier: string;
-  resource: string;
-}
-
-/** Exchanges the code the redirect brought back (already checked by `authorizationCodeFrom`) for tokens. */
-export function redeemAuthorizationCode(
-  tokenEndpoint: URL,
-  redemption: CodeRedemption,
-  client: ClientCredentials,
-  options: TokenRequestOptions = {},
-): Promise<TokenResponse> {
-  return requestToken(
-    tokenEndpoint,
-    {
-      grant_type: "authorization_code",
-      code: redemption.code,
-      redirect_uri: redemption.redirectUri,
-      code_verifier: redemption.codeVerifier,
-      resource: redemption.resource,
-    },
-    client,
-    options,
-  );
+  return { url, state, codeVerifier };
 }

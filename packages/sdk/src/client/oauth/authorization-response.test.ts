@@ -17,7 +17,8 @@ function failure(run: () => unknown): OAuthError {
 
 describe("authorizationCodeFrom", () => {
   it("returns the code when iss and state match", () => {
-    expect(authorizationCodeFrom(params({ code: "c", state: "s1", iss: issuer }), expected)).toBe("c");
+    const callback = authorizationCodeFrom(params({ code: "c", state: "s1", iss: issuer }), expected);
+    expect(callback.get("code")).toBe("c");
   });
 
   it("compares iss as an exact string: no trailing slash, case or port normalization", () => {
@@ -38,7 +39,7 @@ describe("authorizationCodeFrom", () => {
       failure(() => authorizationCodeFrom(params({ code: "c", state: "s1" }), expected)).message,
     ).toMatch(/no iss parameter/);
     const unadvertised = { ...expected, issRequired: false };
-    expect(authorizationCodeFrom(params({ code: "c", state: "s1" }), unadvertised)).toBe("c");
+    expect(authorizationCodeFrom(params({ code: "c", state: "s1" }), unadvertised).get("code")).toBe("c");
     expect(() =>
       authorizationCodeFrom(params({ code: "c", state: "s1", iss: "https://evil.example" }), unadvertised),
     ).toThrow(/mix-up/);

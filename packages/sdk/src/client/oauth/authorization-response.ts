@@ -1,3 +1,4 @@
+import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
 
 export interface ExpectedAuthorizationResponse {
@@ -6,6 +7,36 @@ export interface ExpectedAuthorizationResponse {
   /** Whether that metadata set authorization_response_iss_parameter_supported. */
   issRequired: boolean;
   state: string;
+}
+
+/** validateAuthResponse reads nothing of the client; it only insists on being given one. */
+const ANY_CLIENT: oauth.Client = { client_id: "roundtrip" };
+
+function validate(
+  params: URLSearchParams,
+  expected: Pick<ExpectedAuthorizationResponse, "issuer" | "issRequired">,
+  state: string | typeof oauth.skipStateCheck,
+): URLSearchParams {
+  const as: oauth.AuthorizationServer = {
+    issuer: expected.issuer,
+    authorization_response_iss_parameter_supported: expected.issRequired,
+  };
+  return oauth.validateAuthResponse(as, ANY_CLIENT, params, state);
+}
+
+/** oauth4webapi checks `iss` before anything else, and names the parameter in its refusal. */
+function isIssuerRefusal(error: unknown): boolean {
+  return error instanceof oauth.OperationProcessingError && error.message.includes('"iss"');
+}
+
+function issuerRefusal(params: URLSearchParams, expected: { issuer: string }): OAuthError {
+  const iss = params.get("iss");
+  return new OAuthError(
+    "authorization_response",
+    iss === null
+      ? `the authorization response has no iss parameter although ${expected.issuer} advertises authorization_response_iss_parameter_supported; refusing it (RFC 9207). Start the sign-in again`
+      : `the authorization response names issuer ${JSON.stringify(iss)}, but the request went to ${JSON.stringify(expected.issuer)}; refusing it (RFC 9207 mix-up protection). Start the sign-in again`,
+  );
 }
 
 /**
@@ -18,53 +49,50 @@ export function checkResponseIssuer(
   params: URLSearchParams,
   expected: Pick<ExpectedAuthorizationResponse, "issuer" | "issRequired">,
 ): void {
-  const iss = params.get("iss");
-  if (iss !== null) {
-    if (iss !== expected.issuer) {
-      throw new OAuthError(
-        "authorization_response",
-        `the authorization response names issuer ${JSON.stringify(iss)}, but the request went to ${JSON.stringify(expected.issuer)}; refusing it (RFC 9207 mix-up protection). Start the sign-in again`,
-      );
-    }
-  } else if (expected.issRequired) {
-    throw new OAuthError(
-      "authorization_response",
-      `the authorization response has no iss parameter although ${expected.issuer} advertises authorization_response_iss_parameter_supported; refusing it (RFC 9207). Start the sign-in again`,
-    );
+  try {
+    validate(params, expected, oauth.skipStateCheck);
+  } catch (error) {
+    if (isIssuerRefusal(error)) throw issuerRefusal(params, expected);
   }
 }
 
 /**
- * Checks the parameters the redirect delivered and returns the authorization code. The `iss` check
- * comes first and covers error responses too: a response from another issuer (a mix-up attack) is not
- * acted on at all.
+ * Checks the parameters the redirect delivered (oauth4webapi's validateAuthResponse: `iss`, then
+ * `state`, then an error response) and returns them validated, for the code's redemption. The `iss`
+ * check comes first and covers error responses too: a response from another issuer (a mix-up attack)
+ * is not acted on at all.
  */
 export function authorizationCodeFrom(
   params: URLSearchParams,
   expected: ExpectedAuthorizationResponse,
-): string {
-  checkResponseIssuer(params, expected);
-  if (params.get("state") !== expected.state) {
+): URLSearchParams {
+  let callback: URLSearchParams;
+  try {
+    callback = validate(params, expected, expected.state);
+  } catch (error) {
+    if (isIssuerRefusal(error)) throw issuerRefusal(params, expected);
+    if (error instanceof oauth.AuthorizationResponseError) {
+      const description = error.error_description;
+      throw new OAuthError(
+        "access_denied",
+        `the authorization server refused the authorization request: ${error.error}${description ? ` (${description})` : ""}`,
+        { oauthError: error.error, cause: error },
+      );
+    }
+    const stateRefused = error instanceof oauth.OperationProcessingError && error.message.includes('"state"');
     throw new OAuthError(
       "authorization_response",
-      "the authorization response's state does not match the request (a stale or forged redirect); start the sign-in again",
+      stateRefused
+        ? "the authorization response's state does not match the request (a stale or forged redirect); start the sign-in again"
+        : `the authorization response is unusable (${(error as Error).message}); start the sign-in again`,
+      { cause: error },
     );
   }
-  const error = params.get("error");
-  if (error !== null) {
-    const description = params.get("error_description");
-    throw new OAuthError(
-      "access_denied",
-      `the authorization server refused the authorization request: ${error}${description ? ` (${description})` : ""}`,
-      { oauthError: error },
-    );
-  }
-  const code = params.get("code");
-  if (code === null || code === "") {
+  if (!callback.get("code")) {
     throw new OAuthError(
       "authorization_response",
       "the authorization response carries neither a code nor an error",
     );
   }
-  return code;
+  return callback;
 }

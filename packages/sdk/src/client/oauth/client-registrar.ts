@@ -16,6 +16,7 @@ type RegistrarOptions = Pick<
   | "grant"
   | "clientId"
   | "clientSecret"
+  | "clientPrivateKey"
   | "clientMetadataUrl"
   | "clientMetadata"
   | "tokenEndpointAuthMethod"
@@ -91,7 +92,15 @@ export class ClientRegistrar {
   }
 
   #preRegistered(clientId: string, server: AuthorizationServerMetadata): ClientRegistration {
-    const secret = this.#options.clientSecret;
+    const { clientSecret: secret, clientPrivateKey: privateKey } = this.#options;
+    if (privateKey !== undefined) {
+      return {
+        clientId,
+        privateKey,
+        method: this.#options.tokenEndpointAuthMethod ?? "private_key_jwt",
+        source: "pre-registered",
+      };
+    }
     return {
       clientId,
       ...(secret === undefined ? {} : { clientSecret: secret }),

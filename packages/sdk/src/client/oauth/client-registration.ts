@@ -1,14 +1,18 @@
+import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import { isLoopbackHost } from "../../protocol/loopback.js";
-import { chooseTokenEndpointAuthMethod, type TokenEndpointAuthMethod } from "./client-authentication.js";
+import {
+  type ClientCredentials,
+  chooseTokenEndpointAuthMethod,
+  type TokenEndpointAuthMethod,
+} from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { OAuthError } from "./errors.js";
+import { oauthFailure } from "./library-failure.js";
+import { libraryOptions } from "./library-options.js";
 
 /** The client identity used with one authorization server, and where it came from. */
-export interface ClientRegistration {
-  clientId: string;
-  clientSecret?: string;
-  method: TokenEndpointAuthMethod;
+export interface ClientRegistration extends ClientCredentials {
   source: "pre-registered" | "metadata-document" | "dynamic";
 }
 
@@ -110,13 +114,19 @@ export async function registerClient(
     token_endpoint_auth_method: method,
     ...options.clientMetadata,
   };
-  const response = await (options.fetch ?? globalThis.fetch)(endpoint, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify(body),
-    redirect: "error",
-    signal: options.signal,
-  });
+  let response: Response;
+  try {
+    response = await oauth.dynamicClientRegistrationRequest(
+      metadata as oauth.AuthorizationServer,
+      body,
+      libraryOptions(endpoint, options),
+    );
+  } catch (error) {
+    throw oauthFailure(error, "client_registration", (_, summary) => registrationFailed(endpoint, summary));
+  }
+  // Read here rather than by processDynamicClientRegistrationResponse, which refuses a secret without
+  // client_secret_expires_at: authorization servers in the field (the MCP conformance suite's among
+  // them) leave it out, and such a registration works.
   const document: unknown = await response.json().catch(() => undefined);
   const fields =
     typeof document === "object" && document !== null ? (document as Record<string, unknown>) : {};
@@ -125,7 +135,7 @@ export async function registerClient(
     const description = typeof fields.error_description === "string" ? `: ${fields.error_description}` : "";
     throw new OAuthError(
       "client_registration",
-      `dynamic client registration at ${endpoint.href} failed (HTTP ${response.status}${error}${description}); register a client with the authorization server and set clientId instead`,
+      registrationFailed(endpoint, `HTTP ${response.status}${error}${description}`),
       typeof fields.error === "string" ? { oauthError: fields.error } : {},
     );
   }
@@ -135,7 +145,10 @@ export async function registerClient(
       : undefined;
   const granted = fields.token_endpoint_auth_method;
   const finalMethod: TokenEndpointAuthMethod =
-    granted === "client_secret_basic" || granted === "client_secret_post" || granted === "none"
+    granted === "client_secret_basic" ||
+    granted === "client_secret_post" ||
+    granted === "client_secret_jwt" ||
+    granted === "none"
       ? granted
       : secret === undefined
         ? "none"
@@ -148,4 +161,8 @@ export async function registerClient(
     method: secret === undefined ? "none" : finalMethod,
     source: "dynamic",
   };
+}
+
+function registrationFailed(endpoint: URL, summary: string): string {
+  return `dynamic client registration at ${endpoint.href} failed (${summary}); register a client with the authorization server and set clientId instead`;
 }

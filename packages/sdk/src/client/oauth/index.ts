@@ -4,8 +4,6 @@ export {
   type AuthorizationCodeEndpoints,
   type AuthorizationRequest,
   authorizationCodeEndpoints,
-  type CodeRedemption,
-  redeemAuthorizationCode,
   type StartedAuthorization,
   startAuthorization,
 } from "./authorization-code.js";
@@ -19,21 +17,21 @@ export {
   discoverAuthorizationServer,
 } from "./authorization-server-discovery.js";
 export {
-  applyClientAuthentication,
   type ClientCredentials,
   chooseTokenEndpointAuthMethod,
   type TokenEndpointAuthMethod,
 } from "./client-authentication.js";
+export type { ClientPrivateKey } from "./client-private-key.js";
 export {
   type ClientRegistration,
   checkClientMetadataUrl,
   type RegistrationOptions,
   registerClient,
 } from "./client-registration.js";
+export type { DpopOptions } from "./dpop-proofs.js";
 export { OAuthError, type OAuthErrorCode } from "./errors.js";
 export type { AuthorizationRedirect, OAuthClientOptions } from "./oauth-client-options.js";
 export { type OAuthClientProvider, oauthClientProvider } from "./oauth-client-provider.js";
-export { createPkce, type Pkce, pkceChallenge, randomState } from "./pkce.js";
 export {
   type DiscoveredResourceMetadata,
   type DiscoveryOptions,
@@ -43,6 +41,11 @@ export {
 } from "./protected-resource-discovery.js";
 export { resourceCovers } from "./resource-match.js";
 export { type ScopeInputs, selectScope, splitScope } from "./scope-selection.js";
-export { requestToken, type TokenRequestOptions, type TokenResponse } from "./token-request.js";
+export {
+  requestToken,
+  type TokenGrant,
+  type TokenRequestOptions,
+  type TokenResponse,
+} from "./token-request.js";
 export { type RevocationOptions, revokeToken } from "./token-revocation.js";
 export { memoryTokenStore, type StoredTokens, type TokenStore, tokenStoreKey } from "./token-store.js";

@@ -1,6 +1,8 @@
 import { secureUrl } from "../../protocol/auth/secure-url.js";
 import type { TokenEndpointAuthMethod } from "./client-authentication.js";
+import { type ClientPrivateKey, checkClientPrivateKey } from "./client-private-key.js";
 import { checkClientMetadataUrl } from "./client-registration.js";
+import type { DpopOptions } from "./dpop-proofs.js";
 import { OAuthError } from "./errors.js";
 import type { TokenStore } from "./token-store.js";
 
@@ -22,6 +24,11 @@ export interface OAuthClientOptions {
   /** A pre-registered client; omit both for a client metadata document or dynamic registration. */
   clientId?: string;
   clientSecret?: string;
+  /**
+   * The key of a pre-registered private_key_jwt client (RFC 7523): its token requests carry a signed
+   * assertion instead of a secret. Set with clientId; the method becomes private_key_jwt.
+   */
+  clientPrivateKey?: ClientPrivateKey;
   /** Used as client_id with authorization servers that advertise client_id_metadata_document_supported. */
   clientMetadataUrl?: string;
   /** Client metadata sent with dynamic registration (RFC 7591); merged over the defaults. */
@@ -37,6 +44,12 @@ export interface OAuthClientOptions {
   fetch?: typeof fetch;
   /** How many 403 insufficient_scope step-ups one request may go through (default 2). */
   maxStepUps?: number;
+  /**
+   * Binds tokens to a key (DPoP, RFC 9449): token requests and every MCP request carry a proof, and
+   * `use_dpop_nonce` refusals are retried with the server's nonce. `true` uses a key generated for the
+   * life of the provider; give `{ keyPair }` to keep bound tokens usable across runs.
+   */
+  dpop?: boolean | DpopOptions;
   /** Allows http:// endpoints on hosts other than loopback (which always may use http). Never in production. */
   allowInsecureHttp?: boolean;
   /** Milliseconds since the epoch; for tests. */
@@ -56,6 +69,15 @@ export function checkOAuthClientOptions(options: OAuthClientOptions): void {
       "configuration",
       "clientSecret is set without clientId: set both for a pre-registered client",
     );
+  }
+  if (options.clientPrivateKey !== undefined) {
+    if (options.clientId === undefined) {
+      throw new OAuthError(
+        "configuration",
+        "clientPrivateKey is set without clientId: a private_key_jwt client is pre-registered, set both",
+      );
+    }
+    checkClientPrivateKey(options.clientPrivateKey);
   }
   if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
   if (

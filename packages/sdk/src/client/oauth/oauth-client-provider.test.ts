@@ -1,3 +1,4 @@
+import { exportPKCS8, generateKeyPair, jwtVerify } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AuthChallenge } from "../auth-provider.js";
 import { OAuthError } from "./errors.js";
@@ -371,11 +372,37 @@ describe("oauthClientProvider, client credentials", () => {
     expect(failure.message).toMatch(/check the client id and secret/);
     expect(failure.message).not.toContain("hunter2");
   });
+
+  it("signs in a pre-registered private_key_jwt client with an assertion its public key verifies", async () => {
+    const { publicKey, privateKey } = await generateKeyPair("ES256", { extractable: true });
+    const provider = oauthClientProvider({
+      grant: "client_credentials",
+      clientId: "keyed",
+      clientPrivateKey: { key: await exportPKCS8(privateKey), alg: "ES256" },
+    });
+    expect(await provider.handleChallenge(challenge())).toBe(true);
+    const form = as.tokenCalls[0]?.form;
+    expect(form?.get("client_secret")).toBeNull();
+    expect(as.tokenCalls[0]?.authorization).toBeUndefined();
+    await expect(
+      jwtVerify(form?.get("client_assertion") ?? "", publicKey, { issuer: "keyed", audience: as.issuer }),
+    ).resolves.toMatchObject({ payload: { sub: "keyed" } });
+  });
 });
 
 describe("oauthClientProvider options", () => {
   it("refuses an authorization_code configuration without a redirect", () => {
     expect(() => oauthClientProvider({ grant: "authorization_code" })).toThrow(/needs redirect/);
+  });
+
+  it("refuses a private key without a client id, and a PEM key without its algorithm", () => {
+    const pem = "-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----";
+    expect(() =>
+      oauthClientProvider({ grant: "client_credentials", clientPrivateKey: { key: pem, alg: "ES256" } }),
+    ).toThrow(/without clientId/);
+    expect(() =>
+      oauthClientProvider({ grant: "client_credentials", clientId: "c", clientPrivateKey: { key: pem } }),
+    ).toThrow(/without alg/);
   });
 
   it("refuses a secret without a client id, and a client metadata URL that is not https with a path", () => {

@@ -1,15 +1,11 @@
-import { parseBearerChallenge } from "../../protocol/auth/challenge.js";
+import { parseBearerChallenge, parseChallenge } from "../../protocol/auth/challenge.js";
 import type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
-import {
-  authorizationCodeEndpoints,
-  redeemAuthorizationCode,
-  startAuthorization,
-} from "./authorization-code.js";
+import { authorizationCodeEndpoints, startAuthorization } from "./authorization-code.js";
 import { authorizationCodeFrom } from "./authorization-response.js";
 import { ChallengeBudget } from "./challenge-budget.js";
 import { ClientRegistrar } from "./client-registrar.js";
 import type { ClientRegistration } from "./client-registration.js";
-import { endpointUrl } from "./endpoint-url.js";
+import { DpopProofs } from "./dpop-proofs.js";
 import {
   type AuthorizationRedirect,
   checkOAuthClientOptions,
@@ -55,6 +51,9 @@ class OAuthClient implements ClientAuthProvider {
   readonly #contexts: ResourceContexts;
   readonly #clients: ClientRegistrar;
   readonly #budget: ChallengeBudget;
+  readonly #dpop: DpopProofs | undefined;
+  /** The last DPoP nonce each endpoint asked for: the same one asked for again is not retried. */
+  readonly #nonces = new Map<string, string>();
   /** The access token last sent to each endpoint, to tell a stale token from a refused fresh one. */
   readonly #sent = new Map<string, string | undefined>();
   /** One challenge at a time per endpoint: concurrent refusals share one sign-in. */
@@ -77,6 +76,12 @@ class OAuthClient implements ClientAuthProvider {
     );
     this.#clients = new ClientRegistrar(options, store, this.#fetch);
     this.#budget = new ChallengeBudget(options.maxStepUps ?? DEFAULT_MAX_STEP_UPS);
+    this.#dpop = options.dpop ? new DpopProofs(options.dpop === true ? {} : options.dpop) : undefined;
+  }
+
+  async proof(resource: URL, method: string, authorization: string): Promise<string | undefined> {
+    const token = /^DPoP (.+)$/i.exec(authorization)?.[1];
+    return this.#dpop && token ? this.#dpop.proof(method, resource, token) : undefined;
   }
 
   async authorization(resource: URL, signal?: AbortSignal): Promise<string | undefined> {
@@ -117,12 +122,13 @@ class OAuthClient implements ClientAuthProvider {
     const endpoint = context && revocationEndpointOf(context.server, this.#allowInsecureHttp);
     if (stored && context && endpoint) {
       const client = this.#clients.clientOf(stored, context);
-      await revokeStoredTokens(endpoint, stored, client, { fetch: this.#fetch });
+      await revokeStoredTokens(context.server, endpoint, stored, client, { fetch: this.#fetch });
     }
     await this.#tokens.delete(key);
   }
 
   async #answer(challenge: AuthChallenge): Promise<boolean> {
+    if (await this.#takeNonce(challenge)) return true;
     const parsed = parseBearerChallenge(challenge.wwwAuthenticate);
     const stepUp = challenge.status === 403;
     if (stepUp && parsed?.error !== "insufficient_scope") return false;
@@ -159,6 +165,18 @@ class OAuthClient implements ClientAuthProvider {
     return true;
   }
 
+  /** A use_dpop_nonce refusal (RFC 9449 §9) is answered by the same request with the new nonce. */
+  async #takeNonce(challenge: AuthChallenge): Promise<boolean> {
+    const nonce = challenge.dpopNonce;
+    if (!this.#dpop || nonce === undefined || challenge.status !== 401) return false;
+    if (parseChallenge(challenge.wwwAuthenticate, "dpop")?.error !== "use_dpop_nonce") return false;
+    const href = challenge.resource.href;
+    if (this.#nonces.get(href) === nonce) return false;
+    this.#nonces.set(href, nonce);
+    await this.#dpop.rememberNonce(challenge.resource, nonce);
+    return true;
+  }
+
   async #authorizationCode(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
     const redirect = this.#options.redirect as AuthorizationRedirect; // checked by checkOAuthClientOptions
     const { server } = context;
@@ -172,33 +190,33 @@ class OAuthClient implements ClientAuthProvider {
       resource: context.resource,
     });
     const params = await redirect.authorize(started.url, signal);
-    const code = authorizationCodeFrom(params, {
+    const callback = authorizationCodeFrom(params, {
       issuer: context.issuer,
       issRequired: server.authorization_response_iss_parameter_supported === true,
       state: started.state,
     });
-    const tokens = await redeemAuthorizationCode(
-      endpoints.tokenEndpoint,
+    const tokens = await requestToken(
+      server,
+      client,
       {
-        code,
+        grantType: "authorization_code",
+        callback,
         redirectUri: redirect.redirectUri,
         codeVerifier: started.codeVerifier,
         resource: context.resource,
       },
-      client,
-      this.#requestOptions(signal),
+      await this.#requestOptions(signal),
     );
     return this.#save(context, client, tokens, scope);
   }
 
   async #clientCredentials(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
-    const tokenEndpoint = this.#tokenEndpoint(context);
     const client = await this.#clients.clientFor(context, signal);
     const tokens = await requestToken(
-      tokenEndpoint,
-      { grant_type: "client_credentials", scope, resource: context.resource },
+      context.server,
       client,
-      this.#requestOptions(signal),
+      { grantType: "client_credentials", scope, resource: context.resource },
+      await this.#requestOptions(signal),
     );
     return this.#save(context, client, tokens, scope);
   }
@@ -209,11 +227,11 @@ class OAuthClient implements ClientAuthProvider {
     if (refreshToken === undefined) return undefined;
     const client = this.#clients.clientOf(stored, context);
     const tokens = await refreshTokens(
-      this.#tokenEndpoint(context),
+      context.server,
       { refreshToken, ...(stored.scope === undefined ? {} : { scope: stored.scope }) },
       context.resource,
       client,
-      this.#requestOptions(signal),
+      await this.#requestOptions(signal),
     );
     if (!tokens) {
       await this.#tokens.delete(context.key);
@@ -243,16 +261,21 @@ class OAuthClient implements ClientAuthProvider {
     return stored;
   }
 
-  #tokenEndpoint(context: ResourceContext): URL {
-    return endpointUrl(context.server.token_endpoint, "token_endpoint", this.#allowInsecureHttp);
-  }
-
-  #requestOptions(signal: AbortSignal | undefined) {
-    return { fetch: this.#fetch, ...(signal ? { signal } : {}) };
+  async #requestOptions(signal: AbortSignal | undefined) {
+    return {
+      fetch: this.#fetch,
+      allowInsecureHttp: this.#allowInsecureHttp,
+      ...(signal ? { signal } : {}),
+      ...(this.#dpop ? { dpop: await this.#dpop.handle() } : {}),
+    };
   }
 }
 
 function authorizationHeader(tokens: StoredTokens): string {
-  const type = /^bearer$/i.test(tokens.tokenType) ? "Bearer" : tokens.tokenType;
+  const type = /^bearer$/i.test(tokens.tokenType)
+    ? "Bearer"
+    : /^dpop$/i.test(tokens.tokenType)
+      ? "DPoP"
+      : tokens.tokenType;
   return `${type} ${tokens.accessToken}`;
 }

@@ -1,3 +1,4 @@
+import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import type { ClientCredentials } from "./client-authentication.js";
 import { OAuthError } from "./errors.js";
 import { requestToken, type TokenRequestOptions, type TokenResponse } from "./token-request.js";
@@ -9,7 +10,7 @@ import type { StoredTokens } from "./token-store.js";
  * else that goes wrong (the network, the client's authentication) is thrown.
  */
 export async function refreshTokens(
-  tokenEndpoint: URL,
+  server: AuthorizationServerMetadata,
   stored: Pick<StoredTokens, "scope"> & { refreshToken: string },
   resource: string,
   client: ClientCredentials,
@@ -18,9 +19,9 @@ export async function refreshTokens(
   let tokens: TokenResponse;
   try {
     tokens = await requestToken(
-      tokenEndpoint,
-      { grant_type: "refresh_token", refresh_token: stored.refreshToken, resource },
+      server,
       client,
+      { grantType: "refresh_token", refreshToken: stored.refreshToken, resource },
       options,
     );
   } catch (error) {

@@ -1,74 +1,113 @@
-import { applyClientAuthentication, type ClientCredentials } from "./client-authentication.js";
-import { OAuthError } from "./errors.js";
+import * as oauth from "oauth4webapi";
+import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
+import type { ClientCredentials } from "./client-authentication.js";
+import { endpointUrl } from "./endpoint-url.js";
+import { oauthFailure } from "./library-failure.js";
+import { libraryOptions, type OAuthRequestOptions } from "./library-options.js";
+import { clientAuthentication } from "./token-endpoint-auth.js";
 
 /** A successful token response (RFC 6749 §5.1). */
 export interface TokenResponse {
   accessToken: string;
+  /** Lowercase, as oauth4webapi normalizes it: `bearer`, or `dpop` for a DPoP-bound token. */
   tokenType: string;
   expiresIn?: number;
   refreshToken?: string;
   scope?: string;
 }
 
-export interface TokenRequestOptions {
-  fetch?: typeof fetch;
-  signal?: AbortSignal;
+export interface TokenRequestOptions extends OAuthRequestOptions {
+  allowInsecureHttp?: boolean;
+  /** Sends a DPoP proof (RFC 9449 §5), so the server may bind the token to that key. */
+  dpop?: oauth.DPoPHandle;
 }
 
+/** One grant, with the RFC 8707 resource the token is for. */
+export type TokenGrant =
+  | {
+      grantType: "authorization_code";
+      /** The redirect's parameters as `authorizationCodeFrom` validated them. */
+      callback: URLSearchParams;
+      /** The redirect URI of the authorization request, which the token endpoint compares. */
+      redirectUri: string;
+      codeVerifier: string;
+      resource: string;
+    }
+  | { grantType: "refresh_token"; refreshToken: string; resource: string }
+  | { grantType: "client_credentials"; resource: string; scope?: string | undefined };
+
 /**
- * POSTs one grant to the token endpoint with the client's authentication and returns the tokens. A
- * refusal becomes an OAuthError carrying the server's error code (`invalid_grant` means the code or
- * refresh token is no longer good, `invalid_client` that the credentials are wrong).
+ * Runs one grant at the server's token endpoint with the client's authentication and returns the
+ * tokens. A refusal becomes an OAuthError carrying the server's error code (`invalid_grant` means the
+ * code or refresh token is no longer good, `invalid_client` that the credentials are wrong).
  */
 export async function requestToken(
-  tokenEndpoint: URL,
-  grant: Record<string, string | undefined>,
+  server: AuthorizationServerMetadata,
   client: ClientCredentials,
+  grant: TokenGrant,
   options: TokenRequestOptions = {},
 ): Promise<TokenResponse> {
-  const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(grant)) if (value !== undefined) body.set(name, value);
-  const headers = new Headers({
-    "content-type": "application/x-www-form-urlencoded",
-    accept: "application/json",
-  });
-  applyClientAuthentication(client, headers, body);
-  const response = await (options.fetch ?? globalThis.fetch)(tokenEndpoint, {
-    method: "POST",
-    headers,
-    body,
-    redirect: "error",
-    signal: options.signal,
-  });
-  const document: unknown = await response.json().catch(() => undefined);
-  const fields =
-    typeof document === "object" && document !== null ? (document as Record<string, unknown>) : {};
-  if (!response.ok || typeof fields.access_token !== "string" || fields.access_token === "") {
-    const error = typeof fields.error === "string" ? fields.error : undefined;
-    const description = typeof fields.error_description === "string" ? `: ${fields.error_description}` : "";
-    throw new OAuthError(
+  const endpoint = endpointUrl(server.token_endpoint, "token_endpoint", options.allowInsecureHttp);
+  const as = server as oauth.AuthorizationServer;
+  const identity: oauth.Client = { client_id: client.clientId };
+  const auth = clientAuthentication(client);
+  const http = { ...libraryOptions(endpoint, options), ...(options.dpop ? { DPoP: options.dpop } : {}) };
+  const exchange = async (): Promise<oauth.TokenEndpointResponse> => {
+    switch (grant.grantType) {
+      case "authorization_code": {
+        const response = await oauth.authorizationCodeGrantRequest(
+          as,
+          identity,
+          auth,
+          grant.callback,
+          grant.redirectUri,
+          grant.codeVerifier,
+          { ...http, additionalParameters: { resource: grant.resource } },
+        );
+        return oauth.processAuthorizationCodeResponse(as, identity, response);
+      }
+      case "refresh_token": {
+        const response = await oauth.refreshTokenGrantRequest(as, identity, auth, grant.refreshToken, {
+          ...http,
+          additionalParameters: { resource: grant.resource },
+        });
+        return oauth.processRefreshTokenResponse(as, identity, response);
+      }
+      case "client_credentials": {
+        const parameters: Record<string, string> = { resource: grant.resource };
+        if (grant.scope !== undefined) parameters.scope = grant.scope;
+        const response = await oauth.clientCredentialsGrantRequest(as, identity, auth, parameters, http);
+        return oauth.processClientCredentialsResponse(as, identity, response);
+      }
+    }
+  };
+  let answer: oauth.TokenEndpointResponse;
+  try {
+    // A use_dpop_nonce refusal (RFC 9449 §8) left its nonce in the handle: the retry carries it.
+    answer = await exchange().catch((error: unknown) => {
+      if (options.dpop && oauth.isDPoPNonceError(error)) return exchange();
+      throw error;
+    });
+  } catch (error) {
+    throw oauthFailure(
+      error,
       "token_request",
-      `the token endpoint ${tokenEndpoint.href} refused the ${grant.grant_type ?? ""} grant (HTTP ${response.status}${error ? ` ${error}` : ", no access_token"}${description})${adviceFor(error)}`,
-      error === undefined ? {} : { oauthError: error },
+      (refusal, summary) =>
+        `the token endpoint ${endpoint.href} refused the ${grant.grantType} grant (${summary})${adviceFor(refusal.error)}`,
     );
   }
-  const tokens: TokenResponse = {
-    accessToken: fields.access_token,
-    tokenType: typeof fields.token_type === "string" ? fields.token_type : "Bearer",
-  };
-  const expiresIn = Number(fields.expires_in);
-  if (fields.expires_in !== undefined && Number.isFinite(expiresIn) && expiresIn > 0)
-    tokens.expiresIn = expiresIn;
-  if (typeof fields.refresh_token === "string" && fields.refresh_token !== "")
-    tokens.refreshToken = fields.refresh_token;
-  if (typeof fields.scope === "string") tokens.scope = fields.scope;
+  const tokens: TokenResponse = { accessToken: answer.access_token, tokenType: answer.token_type };
+  if (answer.expires_in !== undefined && answer.expires_in > 0) tokens.expiresIn = answer.expires_in;
+  if (answer.refresh_token !== undefined && answer.refresh_token !== "")
+    tokens.refreshToken = answer.refresh_token;
+  if (answer.scope !== undefined) tokens.scope = answer.scope;
   return tokens;
 }
 
 function adviceFor(error: string | undefined): string {
   switch (error) {
     case "invalid_client":
-      return "; check the client id and secret, and the token endpoint authentication method";
+      return "; check the client id and secret (or private key), and the token endpoint authentication method";
     case "invalid_scope":
       return "; the requested scope is not allowed for this client";
     case "invalid_target":

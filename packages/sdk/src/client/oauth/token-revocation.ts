@@ -1,35 +1,42 @@
-import { applyClientAuthentication, type ClientCredentials } from "./client-authentication.js";
+import * as oauth from "oauth4webapi";
+import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
+import type { ClientCredentials } from "./client-authentication.js";
+import { libraryOptions, type OAuthRequestOptions } from "./library-options.js";
+import { clientAuthentication } from "./token-endpoint-auth.js";
 
-export interface RevocationOptions {
-  fetch?: typeof fetch;
-  signal?: AbortSignal;
-}
+export type RevocationOptions = OAuthRequestOptions;
 
 /**
- * Asks the authorization server to revoke a token (RFC 7009). Revocation is a courtesy at sign-out: the
- * answer is whether the server confirmed it, and a failure (unreachable, refused) is reported as false
- * rather than thrown, since the client forgets the token either way.
+ * Asks the authorization server to revoke a token (RFC 7009) at `revocationEndpoint`, which the caller
+ * checked. Revocation is a courtesy at sign-out: the answer is whether the server confirmed it, and a
+ * failure (unreachable, refused) is reported as false rather than thrown, since the client forgets the
+ * token either way.
  */
 export async function revokeToken(
+  server: AuthorizationServerMetadata,
   revocationEndpoint: URL,
   token: string,
   hint: "access_token" | "refresh_token",
   client: ClientCredentials,
   options: RevocationOptions = {},
 ): Promise<boolean> {
-  const body = new URLSearchParams({ token, token_type_hint: hint });
-  const headers = new Headers({ "content-type": "application/x-www-form-urlencoded" });
+  const as = { ...server, revocation_endpoint: revocationEndpoint.href } as oauth.AuthorizationServer;
   try {
-    applyClientAuthentication(client, headers, body);
-    const response = await (options.fetch ?? globalThis.fetch)(revocationEndpoint, {
-      method: "POST",
-      headers,
-      body,
-      redirect: "error",
-      signal: options.signal ?? AbortSignal.timeout(10_000),
-    });
-    await response.body?.cancel();
-    return response.ok;
+    const response = await oauth.revocationRequest(
+      as,
+      { client_id: client.clientId },
+      clientAuthentication(client),
+      token,
+      {
+        ...libraryOptions(revocationEndpoint, {
+          ...options,
+          signal: options.signal ?? AbortSignal.timeout(10_000),
+        }),
+        additionalParameters: { token_type_hint: hint },
+      },
+    );
+    await oauth.processRevocationResponse(response);
+    return true;
   } catch {
     return false;
   }

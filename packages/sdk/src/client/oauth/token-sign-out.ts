@@ -20,13 +20,14 @@ export function revocationEndpointOf(
 
 /** Revokes the refresh token before the access token, so no new access token is minted in between. */
 export async function revokeStoredTokens(
+  server: AuthorizationServerMetadata,
   revocationEndpoint: URL,
   stored: StoredTokens,
   client: ClientCredentials,
   options: RevocationOptions = {},
 ): Promise<void> {
   if (stored.refreshToken !== undefined) {
-    await revokeToken(revocationEndpoint, stored.refreshToken, "refresh_token", client, options);
+    await revokeToken(server, revocationEndpoint, stored.refreshToken, "refresh_token", client, options);
   }
-  await revokeToken(revocationEndpoint, stored.accessToken, "access_token", client, options);
+  await revokeToken(server, revocationEndpoint, stored.accessToken, "access_token", client, options);
 }

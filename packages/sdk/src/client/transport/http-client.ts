@@ -94,11 +94,13 @@ export class HttpClientTransport implements ClientTransport {
         const wwwAuthenticate = response.headers.get("www-authenticate");
         if (status === 401 || parseBearerChallenge(wwwAuthenticate)?.error === "insufficient_scope") {
           const text = await response.text();
+          const dpopNonce = response.headers.get("dpop-nonce");
           const retry = await this.#auth.handleChallenge({
             resource: this.url,
             status,
             wwwAuthenticate,
             attempt,
+            ...(dpopNonce ? { dpopNonce } : {}),
             ...(options.signal ? { signal: options.signal } : {}),
           });
           if (retry) continue;
@@ -160,7 +162,7 @@ export class HttpClientTransport implements ClientTransport {
       url: this.url,
       fetch: (input, init) => this.#fetch(input, init),
       logger: this.#logger,
-      baseHeaders: (signal) => this.#baseHeaders(signal),
+      baseHeaders: (signal, method) => this.#baseHeaders(signal, method),
       deliver: (message, relatedTo) => this.#deliver(message, relatedTo),
     };
   }
@@ -198,11 +200,15 @@ export class HttpClientTransport implements ClientTransport {
     );
   }
 
-  async #baseHeaders(signal?: AbortSignal): Promise<Headers> {
+  async #baseHeaders(signal?: AbortSignal, method = "POST"): Promise<Headers> {
     const configured = typeof this.#headers === "function" ? await this.#headers() : this.#headers;
     const headers = new Headers(configured);
     const authorization = await this.#auth?.authorization(this.url, signal);
-    if (authorization !== undefined) headers.set("authorization", authorization);
+    if (authorization !== undefined) {
+      headers.set("authorization", authorization);
+      const proof = await this.#auth?.proof?.(this.url, method, authorization);
+      if (proof !== undefined) headers.set("dpop", proof);
+    }
     return headers;
   }
 

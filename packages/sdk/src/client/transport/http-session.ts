@@ -18,7 +18,8 @@ export interface SessionWire {
   readonly fetch: typeof fetch;
   readonly logger: Logger;
   /** The configured headers and credentials every request carries. */
-  baseHeaders(signal?: AbortSignal): Promise<Headers>;
+  /** `method` is the request's, for a DPoP proof (POST when omitted). */
+  baseHeaders(signal?: AbortSignal, method?: string): Promise<Headers>;
   /** A server message read from one of the session's streams; `relatedTo` names the request it rode. */
   deliver(message: ServerMessage, relatedTo: JsonRpcRequest | undefined): void;
 }
@@ -164,7 +165,7 @@ export class HttpSession {
     this.#ended.abort();
     if (this.id === undefined) return;
     try {
-      const headers = await this.#wire.baseHeaders();
+      const headers = await this.#wire.baseHeaders(undefined, "DELETE");
       this.apply(headers);
       const response = await this.#wire.fetch(this.#wire.url, { method: "DELETE", headers });
       await response.body?.cancel();
@@ -207,7 +208,7 @@ export class HttpSession {
   }
 
   async #get(lastEventId: string | undefined, signal: AbortSignal | undefined): Promise<Response> {
-    const headers = await this.#wire.baseHeaders(signal);
+    const headers = await this.#wire.baseHeaders(signal, "GET");
     headers.set("accept", "text/event-stream");
     this.apply(headers);
     if (lastEventId !== undefined) headers.set(HEADER.lastEventId, lastEventId);

@@ -1,3 +1,4 @@
+import * as oauth from "oauth4webapi";
 import { secureUrl } from "./secure-url.js";
 
 /**
@@ -51,8 +52,10 @@ export function metadataUrls(issuer: string | URL): URL[] {
 }
 
 /**
- * Fetches the issuer's metadata. The document must name exactly the configured issuer (RFC 8414 §3.3):
- * anything else is a misconfiguration or an impersonation, and is refused rather than skipped.
+ * Fetches the issuer's metadata, each answer read by oauth4webapi's processDiscoveryResponse (its
+ * discoveryRequest knows only two of the three MCP locations). The document must name exactly the
+ * configured issuer (RFC 8414 §3.3): anything else is a misconfiguration or an impersonation, and is
+ * refused rather than skipped.
  */
 export async function fetchAuthorizationServerMetadata(
   issuer: string,
@@ -72,20 +75,33 @@ export async function fetchAuthorizationServerMetadata(
       tried.push(`${url.href} (${response.status})`);
       continue;
     }
-    const document: unknown = await response.json().catch(() => undefined);
-    if (typeof document !== "object" || document === null || Array.isArray(document)) {
-      throw new Error(`authorization server metadata at ${url.href} is not a JSON object`);
-    }
-    const metadata = document as Record<string, unknown>;
-    if (metadata.issuer !== issuer) {
+    let metadata: oauth.AuthorizationServer;
+    try {
+      metadata = await oauth.processDiscoveryResponse(new URL(issuer), response);
+    } catch (error) {
+      const named = (error as { cause?: { body?: { issuer?: unknown } } }).cause?.body?.issuer;
+      if (error instanceof oauth.OperationProcessingError && error.code === oauth.JSON_ATTRIBUTE_COMPARISON) {
+        throw issuerMismatch(url, named, issuer);
+      }
       throw new Error(
-        `authorization server metadata at ${url.href} names issuer ${JSON.stringify(metadata.issuer)}, not "${issuer}"; configure the issuer exactly as the authorization server publishes it`,
+        `authorization server metadata at ${url.href} is unusable: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
       );
     }
+    // oauth4webapi compares the issuer after URL normalization; RFC 8414 §3.3 wants it identical.
+    if (metadata.issuer !== issuer) throw issuerMismatch(url, metadata.issuer, issuer);
     return metadata as AuthorizationServerMetadata;
   }
   throw new Error(
     `no authorization server metadata for issuer "${issuer}" (tried ${tried.join(", ")}); check the issuer URL or configure the endpoint explicitly`,
+  );
+}
+
+function issuerMismatch(url: URL, named: unknown, issuer: string): Error {
+  return new Error(
+    `authorization server metadata at ${url.href} names issuer ${JSON.stringify(named)}, not "${issuer}"; configure the issuer exactly as the authorization server publishes it`,
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bearerChallenge, parseBearerChallenge } from "./challenge.js";
+import { bearerChallenge, parseBearerChallenge, parseChallenge } from "./challenge.js";
 
 describe("bearerChallenge", () => {
   it("names the scope and metadata without an error code when no token was sent", () => {
@@ -93,5 +93,19 @@ describe("parseBearerChallenge", () => {
 
   it("stops on malformed input instead of looping", () => {
     expect(parseBearerChallenge('Bearer ,,, @@ error="x')).toMatchObject({ error: "x" });
+  });
+});
+
+describe("parseChallenge", () => {
+  it("reads the challenge of the scheme asked for, whatever its case, and only that one", () => {
+    const header =
+      'Bearer scope="a", DPoP error="use_dpop_nonce", algs="ES256", resource_metadata="https://r"';
+    expect(parseChallenge(header, "DPoP")).toMatchObject({
+      error: "use_dpop_nonce",
+      resourceMetadata: "https://r",
+      params: { algs: "ES256" },
+    });
+    expect(parseChallenge(header, "bearer")?.scope).toEqual(["a"]);
+    expect(parseBearerChallenge('DPoP error="use_dpop_nonce"')).toBeUndefined();
   });
 });

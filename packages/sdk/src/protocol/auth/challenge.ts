@@ -47,7 +47,19 @@ export interface ParsedBearerChallenge {
  * header without one gives undefined. Quoted strings may contain commas and backslash escapes.
  */
 export function parseBearerChallenge(header: string | null | undefined): ParsedBearerChallenge | undefined {
+  return parseChallenge(header, "bearer");
+}
+
+/**
+ * The same for the challenge of another auth-scheme (case-insensitive), such as RFC 9449's `DPoP`,
+ * whose parameters (`error`, `error_description`, `resource_metadata`) read the same way.
+ */
+export function parseChallenge(
+  header: string | null | undefined,
+  scheme: string,
+): ParsedBearerChallenge | undefined {
   if (!header) return undefined;
+  const wanted = scheme.toLowerCase();
   let found: Record<string, string> | undefined;
   let current: Record<string, string> | undefined;
   let i = 0;
@@ -88,7 +100,7 @@ export function parseBearerChallenge(header: string | null | undefined): ParsedB
     }
     // A bare token starts a new challenge (its auth-scheme).
     current = {};
-    if (token.toLowerCase() === "bearer" && found === undefined) found = current;
+    if (token.toLowerCase() === wanted && found === undefined) found = current;
   }
   if (!found) return undefined;
   const params = found;

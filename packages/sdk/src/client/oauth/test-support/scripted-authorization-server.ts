@@ -4,11 +4,14 @@ import { type IssuerServer, startIssuerServer } from "../../../server/auth/test-
 export interface TokenCall {
   form: URLSearchParams;
   authorization: string | undefined;
+  /** The DPoP proof header (RFC 9449), if the client sent one. */
+  dpop?: string | undefined;
 }
 
 export interface TokenAnswer {
   status?: number;
   body: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -47,8 +50,8 @@ async function formOf(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+function sendJson(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  res.writeHead(status, { ...headers, "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
 export async function startScriptedAuthorizationServer(
@@ -109,10 +112,15 @@ export async function startScriptedAuthorizationServer(
     sendJson(res, 200, scripted.metadata),
   );
   server.route("/token", async (req, res) => {
-    const call = { form: new URLSearchParams(await formOf(req)), authorization: req.headers.authorization };
+    const dpop = req.headers.dpop;
+    const call = {
+      form: new URLSearchParams(await formOf(req)),
+      authorization: req.headers.authorization,
+      dpop: Array.isArray(dpop) ? dpop.join(", ") : dpop,
+    };
     scripted.tokenCalls.push(call);
     const answer = scripted.onToken(call);
-    sendJson(res, answer.status ?? 200, answer.body);
+    sendJson(res, answer.status ?? 200, answer.body, answer.headers);
   });
   server.route("/revoke", async (req, res) => {
     scripted.revocations.push({
