@@ -20,6 +20,7 @@ export {
   InputRequiredNotAllowedError,
   InputRequiredRoundsExceededError,
   ProtocolViolationError,
+  RequestTimeoutError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";
@@ -46,7 +47,9 @@ export {
   type HttpClientOptions,
   HttpClientTransport,
   HttpStatusError,
+  RedirectRefusedError,
   ResponseStreamClosedError,
+  ResponseTooLargeError,
   SessionExpiredError,
 } from "./transport/http-client.js";
 export { MemoryClientTransport } from "./transport/memory-client.js";

@@ -10,6 +10,7 @@ import { describeError, type Logger } from "../../protocol/logger.js";
 import { abortReason } from "./client-transport.js";
 import { isConnectionReset } from "./connection-reset.js";
 import { HttpStatusError, ResponseStreamClosedError } from "./http-errors.js";
+import { type ResponseLimits, readBodyText } from "./response-limits.js";
 import { readSseEvents } from "./sse-events.js";
 
 /** What a session needs from the transport that opened it. */
@@ -17,6 +18,7 @@ export interface SessionWire {
   readonly url: URL;
   readonly fetch: typeof fetch;
   readonly logger: Logger;
+  readonly limits: ResponseLimits;
   /** The configured headers and credentials every request carries. */
   baseHeaders(signal?: AbortSignal): Promise<Headers>;
   /** A server message read from one of the session's streams; `relatedTo` names the request it rode. */
@@ -43,9 +45,12 @@ const MAX_LISTEN_FAILURES = 3;
 export async function readServerStream(
   body: ReadableStream<Uint8Array>,
   cursor: StreamCursor,
+  from: Pick<SessionWire, "url" | "limits">,
   onMessage: (message: ServerMessage) => boolean,
 ): Promise<boolean> {
   const events = readSseEvents(body, {
+    maxEventChars: from.limits.maxEventChars,
+    url: from.url.href,
     onRetry: (ms) => {
       cursor.retryMs = ms;
     },
@@ -114,7 +119,7 @@ export class HttpSession {
           `resuming it from event ${String(from)} was refused with HTTP ${response.status}; the server may not keep its streams' events, call again`,
         );
       }
-      const found = await readServerStream(response.body, cursor, (message) => {
+      const found = await readServerStream(response.body, cursor, this.#wire, (message) => {
         if (message.kind === "response" && message.message.id === request.id) {
           answer = message.message;
           return true;
@@ -146,7 +151,7 @@ export class HttpSession {
       if ("id" in message || !isConnectionReset(error)) throw error;
       response = await this.#wire.fetch(this.#wire.url, init);
     }
-    const text = await response.text();
+    const text = await readBodyText(response, this.#wire.limits.maxResponseBytes, this.#wire.url.href);
     if (!response.ok) {
       throw new HttpStatusError(
         response.status,
@@ -199,7 +204,7 @@ export class HttpSession {
         continue;
       }
       failures = 0;
-      await readServerStream(response.body, cursor, (message) => {
+      await readServerStream(response.body, cursor, this.#wire, (message) => {
         this.#wire.deliver(message, undefined);
         return false;
       });
