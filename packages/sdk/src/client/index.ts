@@ -27,6 +27,7 @@ export {
 export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 export type { ListChangedHandler } from "./notification-router.js";
+export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./request-timeout.js";
 export type {
   CarrierCall,
   CarrierParams,
