@@ -40,7 +40,9 @@ const MAX_LISTEN_FAILURES = 3;
 
 /**
  * Reads one SSE stream of server messages, advancing `cursor`, until `onMessage` says the awaited
- * message came (true) or the stream ends (false).
+ * message came (true) or the stream ends (false). A connection reset once the stream has given an
+ * event id is an end too: the server can replay what followed from that id, so nothing is sent
+ * twice. Without an id the reset is thrown, and only a request that may safely go again is re-sent.
  */
 export async function readServerStream(
   body: ReadableStream<Uint8Array>,
@@ -55,10 +57,14 @@ export async function readServerStream(
       cursor.retryMs = ms;
     },
   });
-  for await (const event of events) {
-    if (event.id !== undefined) cursor.lastEventId = event.id;
-    if (event.event !== "message" || event.data === "") continue;
-    if (onMessage(classifyServerMessage(parseJson(event.data)))) return true;
+  try {
+    for await (const event of events) {
+      if (event.id !== undefined) cursor.lastEventId = event.id;
+      if (event.event !== "message" || event.data === "") continue;
+      if (onMessage(classifyServerMessage(parseJson(event.data)))) return true;
+    }
+  } catch (error) {
+    if (!isConnectionReset(error) || cursor.lastEventId === undefined) throw error;
   }
   return false;
 }
