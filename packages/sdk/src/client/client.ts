@@ -535,8 +535,8 @@ export class Client {
               )
             : undefined;
         try {
-          const response = await withRequestTimeout(timeout, method, options.signal, (signal) =>
-            this.transport.request(request, { signal, headers }),
+          const response = await withRequestTimeout(timeout, method, options.signal, (signal, untimed) =>
+            this.transport.request(request, { signal, headers, untimed }),
           );
           if ("error" in response) throw toMcpError(response.error);
           this.#negotiation.unconfirmed = false;

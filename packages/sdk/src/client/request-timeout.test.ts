@@ -122,6 +122,35 @@ describe("request timeouts", () => {
     });
   });
 
+  it("does not count the time an auth provider takes to sign in after a 401", async () => {
+    const server = createServer(async (req, res) => {
+      let text = "";
+      for await (const chunk of req) text += chunk;
+      if (req.headers.authorization !== "Bearer signed-in") {
+        return void res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+      }
+      json(res, 200, discoverResult((JSON.parse(text) as { id: unknown }).id));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    let signedIn = false;
+    const auth = {
+      authorization: async () => (signedIn ? "Bearer signed-in" : undefined),
+      // A user taking their time in the browser: three times the bound on waiting for the server.
+      handleChallenge: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        signedIn = true;
+        return true;
+      },
+    };
+    const { port } = server.address() as AddressInfo;
+    const client = new Client(`http://127.0.0.1:${port}/mcp`, { connectTimeoutMs: 200, http: { auth } });
+    await expect(client.connect()).resolves.toMatchObject({ era: "modern" });
+  });
+
   it.each([
     ["requestTimeoutMs", { requestTimeoutMs: -1 }],
     ["connectTimeoutMs", { connectTimeoutMs: Number.NaN }],

@@ -33,23 +33,39 @@ export function requestTimeout(
   return { ms, option };
 }
 
+/** Runs work that the request's timeout does not count; see TransportRequestOptions.untimed. */
+export type Untimed = <T>(work: () => Promise<T>) => Promise<T>;
+
+const counted: Untimed = (work) => work();
+
 /**
  * Runs one request under its bound: when the time is up, the signal handed to `send` aborts with
  * RequestTimeoutError, which makes the transport cancel the request its own way (stdio sends
  * notifications/cancelled; HTTP closes the request's stream), and that error is what the caller gets.
+ * The bound is on waiting for the server: work `send` runs through `untimed` (signing in after a
+ * 401, which may wait on the user) stops the clock, and the server has the whole bound again after.
  */
 export async function withRequestTimeout<T>(
   timeout: RequestTimeout,
   method: string,
   signal: AbortSignal | undefined,
-  send: (signal: AbortSignal | undefined) => Promise<T>,
+  send: (signal: AbortSignal | undefined, untimed: Untimed) => Promise<T>,
 ): Promise<T> {
-  if (timeout.ms === 0 || timeout.ms === Number.POSITIVE_INFINITY) return send(signal);
+  if (timeout.ms === 0 || timeout.ms === Number.POSITIVE_INFINITY) return send(signal, counted);
   const expired = new AbortController();
   const error = new RequestTimeoutError(method, timeout.ms, timeout.option);
-  const timer = setTimeout(() => expired.abort(error), timeout.ms);
+  const start = () => setTimeout(() => expired.abort(error), timeout.ms);
+  let timer = start();
+  const untimed: Untimed = async (work) => {
+    clearTimeout(timer);
+    try {
+      return await work();
+    } finally {
+      if (!expired.signal.aborted) timer = start();
+    }
+  };
   try {
-    return await send(signal ? AbortSignal.any([signal, expired.signal]) : expired.signal);
+    return await send(signal ? AbortSignal.any([signal, expired.signal]) : expired.signal, untimed);
   } catch (failure) {
     // A transport may surface the abort as its own error (a closed stream); the reason is the timeout.
     if (expired.signal.aborted && !signal?.aborted) throw error;

@@ -14,7 +14,7 @@ import {
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { META } from "../../protocol/versions.js";
-import type { ClientAuthProvider } from "../auth-provider.js";
+import type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
 import type { ClientTransport, ServerRequestHandler, TransportRequestOptions } from "./client-transport.js";
 import {
   HttpStatusError,
@@ -100,8 +100,9 @@ export class HttpClientTransport implements ClientTransport {
     // The body is a string, so a refused request can be sent again unchanged once credentials improve.
     const body = JSON.stringify(request);
     const session = this.#session;
+    const untimed = options.untimed ?? ((work) => work());
     for (let attempt = 1; ; attempt++) {
-      const headers = await this.#requestHeaders(request, options.headers, options.signal);
+      const headers = await untimed(() => this.#requestHeaders(request, options.headers, options.signal));
       const response = await this.#fetch(this.url, {
         method: "POST",
         headers,
@@ -109,17 +110,19 @@ export class HttpClientTransport implements ClientTransport {
         signal: options.signal,
       });
       const status = response.status;
-      if (this.#auth && (status === 401 || status === 403)) {
+      const auth = this.#auth;
+      if (auth && (status === 401 || status === 403)) {
         const wwwAuthenticate = response.headers.get("www-authenticate");
         if (status === 401 || parseBearerChallenge(wwwAuthenticate)?.error === "insufficient_scope") {
           const text = await this.#text(response);
-          const retry = await this.#auth.handleChallenge({
+          const challenge: AuthChallenge = {
             resource: this.url,
             status,
             wwwAuthenticate,
             attempt,
             ...(options.signal ? { signal: options.signal } : {}),
-          });
+          };
+          const retry = await untimed(() => auth.handleChallenge(challenge));
           if (retry) continue;
           throw new HttpStatusError(
             status,
