@@ -5,7 +5,10 @@ import type {
   InputRequiredNotAllowedError,
   InputRequiredRoundsExceededError,
   ProtocolViolationError,
+  RedirectRefusedError,
+  RequestTimeoutError,
   ResponseStreamClosedError,
+  ResponseTooLargeError,
   SessionExpiredError,
   ToolRejectedError,
   VersionNegotiationError,
@@ -30,6 +33,9 @@ export type SdkError =
   | HttpStatusError
   | ResponseStreamClosedError
   | SessionExpiredError
+  | ResponseTooLargeError
+  | RedirectRefusedError
+  | RequestTimeoutError
   | OAuthError
   | InvalidTokenError
   | InputResponseError

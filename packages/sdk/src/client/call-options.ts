@@ -8,6 +8,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Wall-clock bound of the whole call, rounds and waits included; overrides the client's timeoutMs. */
   timeoutMs?: number;
+  /** How long each request of the call waits for its answer; overrides the client's requestTimeoutMs. */
+  requestTimeoutMs?: number;
   /** Asks the server for progress (a progressToken is added) and receives it. */
   onProgress?: (progress: ProgressParams) => void;
   /** Extra `_meta` keys for this request, such as traceparent; the protocol's own keys win. */

@@ -78,6 +78,7 @@ import { legacyResult } from "./legacy-session.js";
 import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
+import { type RequestTimeout, requestTimeout, withRequestTimeout } from "./request-timeout.js";
 import { readCarrierResult, readResult } from "./results.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
@@ -114,6 +115,16 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
   inputRequiredMaxRounds?: number;
   /** Default wall-clock bound of each call, rounds included. None by default. */
   timeoutMs?: number;
+  /**
+   * How long each request waits for its answer before it is cancelled with RequestTimeoutError;
+   * a call's own `requestTimeoutMs` overrides it. Default 60000; 0 or Infinity waits without limit.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long each request of connecting (server/discover, initialize) waits before connect() fails
+   * with RequestTimeoutError and the request is cancelled. Default 30000; 0 or Infinity: no limit.
+   */
+  connectTimeoutMs?: number;
   /** Asks servers for log messages at this level and above (deprecated by the protocol, still served). */
   logLevel?: LoggingLevel;
   onLog?: (message: LoggingMessageParams) => void;
@@ -193,6 +204,7 @@ export class Client {
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
+  readonly #connectTimeout: RequestTimeout;
   #nextId = 1;
   #connecting: Promise<ServerDescription> | undefined;
 
@@ -212,11 +224,14 @@ export class Client {
       () => this.serverInfo,
       this.#logger,
     );
+    this.#connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
+    // Checked here too, so that a bad value fails where it is given rather than on the first call.
+    requestTimeout("requestTimeoutMs", options.requestTimeoutMs);
     this.transport = transportFor(target, options);
     this.#negotiation = new Negotiation(
       {
         transport: this.transport,
-        send: (method, params) => this.#send(method, params, {}),
+        send: (method, params) => this.#send(method, params, {}, this.#connectTimeout),
         info: options.info ?? DEFAULT_INFO,
         capabilities: () => this.capabilities,
         logLevel: options.logLevel,
@@ -495,6 +510,7 @@ export class Client {
     method: string,
     params: Record<string, unknown>,
     options: CallOptions,
+    timeout = requestTimeout("requestTimeoutMs", options.requestTimeoutMs ?? this.#options.requestTimeoutMs),
   ): Promise<Record<string, unknown>> {
     const token = this.#notifications.open(options.onProgress);
     const resent = new Set<string>();
@@ -519,7 +535,9 @@ export class Client {
               )
             : undefined;
         try {
-          const response = await this.transport.request(request, { signal: options.signal, headers });
+          const response = await withRequestTimeout(timeout, method, options.signal, (signal, untimed) =>
+            this.transport.request(request, { signal, headers, untimed }),
+          );
           if ("error" in response) throw toMcpError(response.error);
           this.#negotiation.unconfirmed = false;
           return response.result;

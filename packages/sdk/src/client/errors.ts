@@ -119,6 +119,31 @@ export class VersionNegotiationError extends RoundtripError {
   }
 }
 
+/**
+ * A request got no answer in time, so it was cancelled (stdio: notifications/cancelled; HTTP: its
+ * stream closed). `option` names the setting that bounded it: `requestTimeoutMs` for any request,
+ * `connectTimeoutMs` for the requests that settle the era and version.
+ */
+export class RequestTimeoutError extends RoundtripError {
+  static readonly code = "ERR_REQUEST_TIMEOUT";
+  override readonly name = "RequestTimeoutError";
+  readonly code = RequestTimeoutError.code;
+  readonly method: string;
+  readonly timeoutMs: number;
+  readonly option: "requestTimeoutMs" | "connectTimeoutMs";
+
+  constructor(method: string, timeoutMs: number, option: "requestTimeoutMs" | "connectTimeoutMs") {
+    const doing =
+      option === "connectTimeoutMs" ? "Connecting failed: the server sent no answer to" : "No answer to";
+    super(
+      `${doing} ${method} within ${timeoutMs} ms, so the request was cancelled; if the server is only slow, raise ${option} in the Client options (0 waits without limit)`,
+    );
+    this.method = method;
+    this.timeoutMs = timeoutMs;
+    this.option = option;
+  }
+}
+
 function list(versions: readonly string[]): string {
   return versions.length === 0 ? "(none named)" : versions.join(", ");
 }

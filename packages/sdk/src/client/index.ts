@@ -20,12 +20,14 @@ export {
   InputRequiredNotAllowedError,
   InputRequiredRoundsExceededError,
   ProtocolViolationError,
+  RequestTimeoutError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";
 export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 export type { ListChangedHandler } from "./notification-router.js";
+export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./request-timeout.js";
 export type {
   CarrierCall,
   CarrierParams,
@@ -46,7 +48,9 @@ export {
   type HttpClientOptions,
   HttpClientTransport,
   HttpStatusError,
+  RedirectRefusedError,
   ResponseStreamClosedError,
+  ResponseTooLargeError,
   SessionExpiredError,
 } from "./transport/http-client.js";
 export { MemoryClientTransport } from "./transport/memory-client.js";

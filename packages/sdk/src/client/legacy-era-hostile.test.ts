@@ -211,4 +211,53 @@ describe("Client against hostile 2025-era servers", () => {
     expect(sent("tools/call")).toHaveLength(1);
     await mcp.close();
   });
+
+  it("resumes a response stream whose connection is reset after an event id, never sending the call twice", async () => {
+    let callId: unknown;
+    const peer = await serveScripted((request, res, req) => {
+      const { body, headers } = request;
+      if (req.method === "GET") {
+        if (headers["last-event-id"] !== "e-1") return void res.writeHead(405).end();
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        const answer = {
+          jsonrpc: "2.0",
+          id: callId,
+          result: { content: [{ type: "text", text: "resumed" }] },
+        };
+        return void res.end(`id: e-2\ndata: ${JSON.stringify(answer)}\n\n`);
+      }
+      if (body.method === "server/discover") {
+        return json(res, 404, {
+          jsonrpc: "2.0",
+          id: body.id,
+          error: { code: -32601, message: "Method not found" },
+        });
+      }
+      if (body.method === "initialize") {
+        res.setHeader("mcp-session-id", "s-9");
+        return json(res, 200, {
+          jsonrpc: "2.0",
+          id: body.id,
+          result: {
+            protocolVersion: "2025-11-25",
+            capabilities: { tools: {} },
+            serverInfo: { name: "r", version: "1" },
+          },
+        });
+      }
+      if (body.method !== "tools/call") return void res.writeHead(202).end();
+      callId = body.id;
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      // The priming event: an id and empty data, then the connection dies before the answer.
+      res.write("retry: 1\nid: e-1\ndata: \n\n", () => req.socket.destroy());
+    });
+    peers.push(peer);
+    const mcp = client(peer);
+    const result = await mcp.callTool("t", {});
+    expect(result.content).toEqual([{ type: "text", text: "resumed" }]);
+    expect(peer.seen.filter((seen) => seen.body.method === "tools/call")).toHaveLength(1);
+    const resumed = peer.seen.find((seen) => seen.headers["last-event-id"] !== undefined);
+    expect(resumed?.headers).toMatchObject({ "last-event-id": "e-1", "mcp-session-id": "s-9" });
+    await mcp.close();
+  });
 });

@@ -109,16 +109,69 @@ describe("headerParamsOf", () => {
     expect(result).toMatch(message);
   });
 
-  it("does not look through items, combinators or $ref", () => {
+  it.each([
+    ["items", { list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } }],
+    ["prefixItems", { pair: { type: "array", prefixItems: [{ type: "string", "x-mcp-header": "First" }] } }],
+    ["anyOf", { choice: { anyOf: [{ type: "string", "x-mcp-header": "Choice" }] } }],
+    ["oneOf", { choice: { oneOf: [{ type: "string", "x-mcp-header": "Choice" }] } }],
+    ["allOf", { both: { allOf: [{ type: "string", "x-mcp-header": "Both" }] } }],
+    ["not", { never: { not: { type: "string", "x-mcp-header": "Never" } } }],
+    ["if", { cond: { if: { type: "string", "x-mcp-header": "If" } } }],
+    // biome-ignore lint/suspicious/noThenProperty: "then" is a JSON Schema keyword here, never awaited
+    ["then", { cond: { then: { type: "string", "x-mcp-header": "Then" } } }],
+    ["else", { cond: { else: { type: "string", "x-mcp-header": "Else" } } }],
+    [
+      "additionalProperties",
+      { map: { type: "object", additionalProperties: { type: "string", "x-mcp-header": "Any" } } },
+    ],
+    [
+      "patternProperties",
+      { map: { type: "object", patternProperties: { "^a": { type: "string", "x-mcp-header": "A" } } } },
+    ],
+    [
+      "an object reached through items",
+      {
+        rows: {
+          type: "array",
+          items: { type: "object", properties: { id: { type: "string", "x-mcp-header": "Id" } } },
+        },
+      },
+    ],
+  ])("rejects a tool whose annotation sits under %s", (keyword, properties) => {
+    const result = headerParamsOf(tool(properties));
+    expect(result).toMatch(/not on a property reached through "properties" alone/);
+    expect(result).toContain(keyword.split(" ").at(-1));
+  });
+
+  it("rejects an annotation behind a $ref, where it sits in $defs", () => {
+    const schema = {
+      type: "object" as const,
+      properties: { ref: { $ref: "#/$defs/region" } },
+      $defs: { region: { type: "string", "x-mcp-header": "Region" } },
+    };
+    expect(headerParamsOf({ inputSchema: schema })).toMatch(/at \/\$defs\/region is not on a property/);
+  });
+
+  it("rejects an annotation on the schema's root, which is no property", () => {
+    expect(headerParamsOf({ inputSchema: { type: "object", "x-mcp-header": "Root" } })).toMatch(
+      /at \/ is not/,
+    );
+  });
+
+  it("reads an x-mcp-header key inside a default or an enum as data, not an annotation", () => {
     expect(
       headerParamsOf(
         tool({
-          list: { type: "array", items: { type: "string", "x-mcp-header": "Item" } },
-          choice: { anyOf: [{ type: "string", "x-mcp-header": "Choice" }] },
-          ref: { $ref: "#/$defs/x" },
+          opts: { type: "object", default: { "x-mcp-header": "Data" }, enum: [{ "x-mcp-header": "E" }] },
         }),
       ),
     ).toEqual([]);
+  });
+
+  it("refuses a schema nested deeper than any real one instead of walking it", () => {
+    let node: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 500; i++) node = { type: "object", properties: { n: node } };
+    expect(headerParamsOf({ inputSchema: node as { type: "object" } })).toMatch(/nests deeper/);
   });
 });
 

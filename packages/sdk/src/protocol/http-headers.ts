@@ -53,38 +53,117 @@ export interface HeaderParam {
 type SchemaNode = Record<string, unknown>;
 
 /**
- * The `x-mcp-header` annotations of a tool, checked as the protocol requires. Returns an error
- * message for a tool whose annotations break a rule: clients drop such tools.
+ * The JSON Schema keywords (2020-12, and draft-07's spellings) whose values are subschemas: one, a
+ * list, or a map by name. Every other keyword holds data (`const`, `default`, `enum`, `examples`),
+ * where an `x-mcp-header` key is a value, not an annotation.
+ */
+const ONE_SCHEMA = [
+  "additionalItems",
+  "additionalProperties",
+  "contains",
+  "else",
+  "if",
+  "items",
+  "not",
+  "propertyNames",
+  "then",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+] as const;
+const SCHEMA_LISTS = ["allOf", "anyOf", "items", "oneOf", "prefixItems"] as const;
+const SCHEMA_MAPS = [
+  "$defs",
+  "definitions",
+  "dependencies",
+  "dependentSchemas",
+  "patternProperties",
+] as const;
+
+/** Deeper than any real input schema; a peer's deeper one is refused rather than walked. */
+const MAX_SCHEMA_DEPTH = 64;
+
+function isSchemaNode(value: unknown): value is SchemaNode {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A subschema, and the JSON Pointer segments that lead to it from its parent. */
+type Child = [schema: SchemaNode, pointer: string[]];
+
+/** The subschemas of `node` that are not its `properties`: none of them may carry an annotation. */
+function otherSubschemas(node: SchemaNode): Child[] {
+  const children: Child[] = [];
+  for (const keyword of ONE_SCHEMA) {
+    const value = node[keyword];
+    if (isSchemaNode(value)) children.push([value, [keyword]]);
+  }
+  for (const keyword of SCHEMA_LISTS) {
+    const value = node[keyword];
+    if (!Array.isArray(value)) continue;
+    value.forEach((item, index) => {
+      if (isSchemaNode(item)) children.push([item, [keyword, String(index)]]);
+    });
+  }
+  for (const keyword of SCHEMA_MAPS) {
+    const value = node[keyword];
+    if (!isSchemaNode(value)) continue;
+    for (const [name, item] of Object.entries(value)) {
+      if (isSchemaNode(item)) children.push([item, [keyword, name]]);
+    }
+  }
+  return children;
+}
+
+/**
+ * The `x-mcp-header` annotations of a tool, checked as the protocol requires: each a unique HTTP
+ * token, on a string, integer or boolean property, reached from the root through `properties` alone.
+ * One anywhere else (under `items`, a combinator, `if`/`then`/`else`, `$defs` behind a `$ref`) names
+ * no single argument a header could mirror. Returns an error message for a tool that breaks a rule:
+ * clients drop such tools.
  */
 export function headerParamsOf(tool: Pick<Tool, "inputSchema">): HeaderParam[] | string {
   const found: HeaderParam[] = [];
   const seen = new Set<string>();
-  const visit = (node: SchemaNode, path: string[]): string | undefined => {
-    const properties = node.properties;
-    if (typeof properties !== "object" || properties === null) return undefined;
-    for (const [key, child] of Object.entries(properties as Record<string, unknown>)) {
-      if (typeof child !== "object" || child === null) continue;
-      const schema = child as SchemaNode;
-      const here = [...path, key];
-      const annotation = schema["x-mcp-header"];
-      if (annotation !== undefined) {
-        if (typeof annotation !== "string" || !RFC9110_TOKEN.test(annotation)) {
-          return `x-mcp-header on "${here.join(".")}" must be a non-empty HTTP token`;
-        }
-        if (seen.has(annotation.toLowerCase())) return `x-mcp-header "${annotation}" is used twice`;
-        const type = schema.type;
-        if (type !== "string" && type !== "integer" && type !== "boolean") {
-          return `x-mcp-header "${annotation}" must annotate a string, integer or boolean property`;
-        }
-        seen.add(annotation.toLowerCase());
-        found.push({ header: annotation, path: here, type });
+  /** `path` is the property names from the root while only `properties` led here, undefined after. */
+  const visit = (
+    node: SchemaNode,
+    pointer: string[],
+    path: string[] | undefined,
+    depth: number,
+  ): string | undefined => {
+    if (depth > MAX_SCHEMA_DEPTH) return `its inputSchema nests deeper than ${MAX_SCHEMA_DEPTH} levels`;
+    const annotation = node["x-mcp-header"];
+    if (annotation !== undefined) {
+      const at = `/${pointer.join("/")}`;
+      if (path === undefined || path.length === 0) {
+        return `x-mcp-header at ${at} is not on a property reached through "properties" alone`;
       }
-      const nested = visit(schema, here);
-      if (nested) return nested;
+      if (typeof annotation !== "string" || !RFC9110_TOKEN.test(annotation)) {
+        return `x-mcp-header on "${path.join(".")}" must be a non-empty HTTP token`;
+      }
+      if (seen.has(annotation.toLowerCase())) return `x-mcp-header "${annotation}" is used twice`;
+      const type = node.type;
+      if (type !== "string" && type !== "integer" && type !== "boolean") {
+        return `x-mcp-header "${annotation}" must annotate a string, integer or boolean property`;
+      }
+      seen.add(annotation.toLowerCase());
+      found.push({ header: annotation, path, type });
+    }
+    const properties = node.properties;
+    if (isSchemaNode(properties)) {
+      for (const [key, child] of Object.entries(properties)) {
+        if (!isSchemaNode(child)) continue;
+        const failure = visit(child, [...pointer, "properties", key], path && [...path, key], depth + 1);
+        if (failure) return failure;
+      }
+    }
+    for (const [child, segments] of otherSubschemas(node)) {
+      const failure = visit(child, [...pointer, ...segments], undefined, depth + 1);
+      if (failure) return failure;
     }
     return undefined;
   };
-  return visit(tool.inputSchema as SchemaNode, []) ?? found;
+  const root = tool.inputSchema as unknown;
+  return (isSchemaNode(root) ? visit(root, [], [], 0) : undefined) ?? found;
 }
 
 /**

@@ -42,6 +42,9 @@ export type SdkErrorCode =
   | "ERR_HTTP_STATUS"
   | "ERR_RESPONSE_STREAM_CLOSED"
   | "ERR_SESSION_EXPIRED"
+  | "ERR_RESPONSE_TOO_LARGE"
+  | "ERR_REDIRECT_REFUSED"
+  | "ERR_REQUEST_TIMEOUT"
   | OAuthErrorCode
   // server
   | "ERR_INVALID_TOKEN"

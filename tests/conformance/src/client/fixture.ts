@@ -112,6 +112,10 @@ const client = new Client(url, {
   ...(auth ? { http: { auth: oauthClientProvider(auth) } } : {}),
   info: { name: "roundtrip-conformance-client", version: "0.1.0" },
   logger: silentLogger,
+  // The suite bounds each scenario itself; on a loaded machine the client's own wall-clock bounds
+  // would fail scenarios for slowness, which is not what they test.
+  requestTimeoutMs: 0,
+  connectTimeoutMs: 0,
   onElicit: elicit,
   onSample: () => ({ role: "assistant", content: { type: "text", text: "conformance" }, model: "fixture" }),
   onListRoots: () => ({ roots: [{ uri: "file:///conformance", name: "conformance" }] }),

@@ -11,10 +11,27 @@ describe("protectedResourceMetadataCandidates", () => {
     expect(
       protectedResourceMetadataCandidates(
         "https://mcp.example/tenant/mcp",
-        'Bearer resource_metadata="https://meta.example/custom.json"',
+        'Bearer resource_metadata="/meta/custom.json"',
       ).map(String),
     ).toEqual([
-      "https://meta.example/custom.json",
+      "https://mcp.example/meta/custom.json",
+      "https://mcp.example/.well-known/oauth-protected-resource/tenant/mcp",
+      "https://mcp.example/.well-known/oauth-protected-resource",
+    ]);
+  });
+
+  it.each([
+    "https://meta.example/custom.json",
+    "http://127.0.0.1:9000/admin",
+    "https://mcp.example:8443/.well-known/oauth-protected-resource/tenant/mcp",
+    "http://mcp.example/.well-known/oauth-protected-resource/tenant/mcp",
+  ])("ignores a resource_metadata on another origin (%s)", (hint) => {
+    expect(
+      protectedResourceMetadataCandidates(
+        "https://mcp.example/tenant/mcp",
+        `Bearer resource_metadata="${hint}"`,
+      ).map(String),
+    ).toEqual([
       "https://mcp.example/.well-known/oauth-protected-resource/tenant/mcp",
       "https://mcp.example/.well-known/oauth-protected-resource",
     ]);
@@ -54,6 +71,22 @@ describe("discoverProtectedResource", () => {
     expect(found.metadataUrl).toBe(`${server.origin}/meta/doc.json`);
     expect(found.metadata.scopes_supported).toEqual(["a"]);
     expect(server.hits.get("/.well-known/oauth-protected-resource/mcp")).toBeUndefined();
+  });
+
+  it("sends no request to the host a challenge's resource_metadata names on another origin", async () => {
+    const other = await startIssuerServer();
+    try {
+      other.json("/internal/doc.json", document(mcp));
+      server.json("/.well-known/oauth-protected-resource/mcp", document(mcp));
+      const found = await discoverProtectedResource(
+        mcp,
+        `Bearer resource_metadata="${other.origin}/internal/doc.json"`,
+      );
+      expect(found.metadataUrl).toBe(`${server.origin}/.well-known/oauth-protected-resource/mcp`);
+      expect(other.hits.size).toBe(0);
+    } finally {
+      await other.close();
+    }
   });
 
   it("falls back to the root location, whose document may name the origin", async () => {

@@ -28,8 +28,12 @@ export interface DiscoveryOptions {
 
 /**
  * The locations to try for `resourceUrl`'s metadata, in order (MCP authorization, RFC 9728 §3.1): the
- * `resource_metadata` of the server's challenge when it sent one, then the path-inserted well-known
- * URI, then the root one.
+ * `resource_metadata` of the server's challenge when it sent one on the resource's own origin, then
+ * the path-inserted well-known URI, then the root one.
+ *
+ * A challenge naming another origin is ignored: any server could otherwise make the client GET any
+ * URL it can reach (an intranet host, a loopback admin port), which is request forgery from the user's
+ * machine. The well-known URIs RFC 9728 derives from the resource sit on its origin, so they pass.
  */
 export function protectedResourceMetadataCandidates(
   resourceUrl: string | URL,
@@ -38,12 +42,9 @@ export function protectedResourceMetadataCandidates(
   const server = new URL(resourceUrl);
   const candidates: URL[] = [];
   const fromChallenge = parseBearerChallenge(wwwAuthenticate)?.resourceMetadata;
-  if (fromChallenge !== undefined) {
-    try {
-      candidates.push(new URL(fromChallenge, server));
-    } catch {
-      // An unparsable hint is ignored; the well-known locations still apply.
-    }
+  if (fromChallenge !== undefined && URL.canParse(fromChallenge, server.href)) {
+    const hinted = new URL(fromChallenge, server);
+    if (hinted.origin === server.origin) candidates.push(hinted);
   }
   const path = server.pathname.replace(/\/+$/, "");
   if (path !== "") candidates.push(new URL(`${PROTECTED_RESOURCE_WELL_KNOWN}${path}`, server.origin));

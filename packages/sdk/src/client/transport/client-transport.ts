@@ -5,6 +5,11 @@ export interface TransportRequestOptions {
   signal?: AbortSignal;
   /** Extra HTTP request headers (the Mcp-Param-* of a tool call); other transports ignore them. */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Runs work that is not waiting on the server, such as an auth provider signing in after a 401
+   * (which may wait on the user), so that the request's timeout does not count it.
+   */
+  untimed?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** Where a server-to-client request arrived: on the response stream of one of ours, or unrelated. */

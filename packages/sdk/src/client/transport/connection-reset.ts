@@ -1,9 +1,9 @@
 const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
 
 /**
- * Whether fetch failed because the connection closed under the request before any answer came: most
- * often the keep-alive race, a pooled connection the server closed as idle just as the request went
- * out on it. A 2026-07-28 request may simply go again (as when its response stream breaks off); a
+ * Whether fetch, or the reading of its body, failed because the connection closed under the request:
+ * before any answer came (most often the keep-alive race, a pooled connection the server closed as
+ * idle just as the request went out on it), or in the middle of its response stream. A 2026-07-28 request may simply go again (as when its response stream breaks off); a
  * 2025-era one only when it changes nothing (a list, a read, a notification), since its server may
  * have acted on it.
  */

@@ -215,6 +215,21 @@ describe("HttpClientTransport against a scripted server", () => {
     expect(peer.seen.filter((seen) => seen.body.method === "tools/call")).toHaveLength(2);
   });
 
+  it("re-sends a 2026-07-28 request once when its response stream is reset midway, and no more", async () => {
+    const peer = await track(
+      serveScripted(({ body }, res, req) => {
+        if (body.method === "server/discover") return json(res, 200, discoverResult(body.id));
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(": working\n\n", () => req.socket.destroy());
+      }),
+    );
+    const error = await new Client(peer.url).callTool("t").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    const calls = peer.seen.filter((seen) => seen.body.method === "tools/call");
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.body.id).not.toBe(calls[1]?.body.id);
+  });
+
   it("raises HttpStatusError with the status and headers for a refusal without a JSON-RPC body", async () => {
     const peer = await track(
       serveScripted((_seen, res) => {

@@ -14,9 +14,15 @@ import {
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { META } from "../../protocol/versions.js";
-import type { ClientAuthProvider } from "../auth-provider.js";
+import type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
 import type { ClientTransport, ServerRequestHandler, TransportRequestOptions } from "./client-transport.js";
-import { HttpStatusError, ResponseStreamClosedError, SessionExpiredError } from "./http-errors.js";
+import {
+  HttpStatusError,
+  RedirectRefusedError,
+  ResponseStreamClosedError,
+  ResponseTooLargeError,
+  SessionExpiredError,
+} from "./http-errors.js";
 import {
   HttpSession,
   parseJson,
@@ -24,13 +30,24 @@ import {
   type SessionWire,
   type StreamCursor,
 } from "./http-session.js";
+import { refuseRedirects } from "./refuse-redirects.js";
+import { type ResponseLimits, readBodyText, responseLimits } from "./response-limits.js";
 
-export { HttpStatusError, ResponseStreamClosedError, SessionExpiredError };
+export {
+  HttpStatusError,
+  RedirectRefusedError,
+  ResponseStreamClosedError,
+  ResponseTooLargeError,
+  SessionExpiredError,
+};
 
 type HeaderSource = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 
-export interface HttpClientOptions {
-  /** Replaces the global fetch (a proxy-aware one, or one that records requests in tests). */
+export interface HttpClientOptions extends Partial<ResponseLimits> {
+  /**
+   * Replaces the global fetch (a proxy-aware one, or one that records requests in tests). It is asked
+   * not to follow redirects, and a redirect it answers with fails the request (RedirectRefusedError).
+   */
   fetch?: typeof fetch;
   /** Headers sent on every POST, such as Authorization; a function is called per request. */
   headers?: HeaderSource;
@@ -60,13 +77,15 @@ export class HttpClientTransport implements ClientTransport {
   readonly #headers: HeaderSource | undefined;
   readonly #auth: ClientAuthProvider | undefined;
   readonly #logger: Logger;
+  readonly #limits: ResponseLimits;
   #session: HttpSession | undefined;
   /** The Mcp-Session-Id of the last initialize response, until startSession adopts it. */
   #offeredSessionId: string | undefined;
 
   constructor(url: string | URL, options: HttpClientOptions = {}) {
     this.url = new URL(url);
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#fetch = refuseRedirects(options.fetch ?? globalThis.fetch);
+    this.#limits = responseLimits(options);
     this.#headers = options.headers;
     this.#auth = options.auth;
     this.#logger = options.logger ?? stderrLogger;
@@ -81,8 +100,9 @@ export class HttpClientTransport implements ClientTransport {
     // The body is a string, so a refused request can be sent again unchanged once credentials improve.
     const body = JSON.stringify(request);
     const session = this.#session;
+    const untimed = options.untimed ?? ((work) => work());
     for (let attempt = 1; ; attempt++) {
-      const headers = await this.#requestHeaders(request, options.headers, options.signal);
+      const headers = await untimed(() => this.#requestHeaders(request, options.headers, options.signal));
       const response = await this.#fetch(this.url, {
         method: "POST",
         headers,
@@ -90,19 +110,21 @@ export class HttpClientTransport implements ClientTransport {
         signal: options.signal,
       });
       const status = response.status;
-      if (this.#auth && (status === 401 || status === 403)) {
+      const auth = this.#auth;
+      if (auth && (status === 401 || status === 403)) {
         const wwwAuthenticate = response.headers.get("www-authenticate");
         if (status === 401 || parseBearerChallenge(wwwAuthenticate)?.error === "insufficient_scope") {
-          const text = await response.text();
+          const text = await this.#text(response);
           const dpopNonce = response.headers.get("dpop-nonce");
-          const retry = await this.#auth.handleChallenge({
+          const challenge: AuthChallenge = {
             resource: this.url,
             status,
             wwwAuthenticate,
             attempt,
             ...(dpopNonce ? { dpopNonce } : {}),
             ...(options.signal ? { signal: options.signal } : {}),
-          });
+          };
+          const retry = await untimed(() => auth.handleChallenge(challenge));
           if (retry) continue;
           throw new HttpStatusError(
             status,
@@ -162,6 +184,7 @@ export class HttpClientTransport implements ClientTransport {
       url: this.url,
       fetch: (input, init) => this.#fetch(input, init),
       logger: this.#logger,
+      limits: this.#limits,
       baseHeaders: (signal, method) => this.#baseHeaders(signal, method),
       deliver: (message, relatedTo) => this.#deliver(message, relatedTo),
     };
@@ -176,7 +199,7 @@ export class HttpClientTransport implements ClientTransport {
     if (response.ok && type === "text/event-stream" && response.body) {
       return this.#readStream(response.body, request, signal);
     }
-    const text = await response.text();
+    const text = await this.#text(response);
     const body = parseJson(text);
     // A JSON-RPC error travels with 4xx statuses too (-32020/-32021/-32022 with 400, -32601 with 404).
     const received = classifyServerMessage(body);
@@ -198,6 +221,10 @@ export class HttpClientTransport implements ClientTransport {
       text.slice(0, 500),
       this.url.href,
     );
+  }
+
+  #text(response: Response): Promise<string> {
+    return readBodyText(response, this.#limits.maxResponseBytes, this.url.href);
   }
 
   async #baseHeaders(signal?: AbortSignal, method = "POST"): Promise<Headers> {
@@ -243,7 +270,7 @@ export class HttpClientTransport implements ClientTransport {
   ): Promise<JsonRpcResponse> {
     let answer: JsonRpcResponse | undefined;
     const cursor: StreamCursor = {};
-    await readServerStream(body, cursor, (message) => {
+    await readServerStream(body, cursor, { url: this.url, limits: this.#limits }, (message) => {
       if (
         message.kind === "response" &&
         (message.message.id === request.id || message.message.id === undefined)

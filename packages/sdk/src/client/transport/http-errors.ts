@@ -57,3 +57,50 @@ export class SessionExpiredError extends RoundtripError {
     );
   }
 }
+
+/**
+ * A response outgrew a configured limit, so reading stopped and the body was cancelled: a server that
+ * answers without end cannot exhaust the client's memory.
+ */
+export class ResponseTooLargeError extends RoundtripError {
+  static readonly code = "ERR_RESPONSE_TOO_LARGE";
+  override readonly name = "ResponseTooLargeError";
+  readonly code = ResponseTooLargeError.code;
+  /** The option that set the limit. */
+  readonly option: "maxResponseBytes" | "maxEventChars";
+  readonly limit: number;
+
+  constructor(url: string, option: "maxResponseBytes" | "maxEventChars", limit: number) {
+    const what =
+      option === "maxResponseBytes"
+        ? `a response body over ${limit} bytes`
+        : `an SSE event over ${limit} characters`;
+    super(
+      `${url} sent ${what}, so reading stopped; if its answers are meant to be that large, raise ${option} in the HTTP transport options`,
+    );
+    this.option = option;
+    this.limit = limit;
+  }
+}
+
+/**
+ * The server answered an MCP request with a redirect. Following it would re-send the request's body
+ * (answers, requestState) and its credentials to wherever the server points, so it is refused.
+ */
+export class RedirectRefusedError extends RoundtripError {
+  static readonly code = "ERR_REDIRECT_REFUSED";
+  override readonly name = "RedirectRefusedError";
+  readonly code = RedirectRefusedError.code;
+  readonly status: number;
+  /** Where the server pointed, when it said (a browser's fetch hides it). */
+  readonly location: string | undefined;
+
+  constructor(url: string, status: number, location: string | undefined) {
+    const target = location === undefined ? "elsewhere" : `to ${location}`;
+    super(
+      `${url} answered ${status === 0 ? "with a redirect" : `HTTP ${status}`} ${target}; MCP requests do not follow redirects, since that would send their body and credentials to another place: configure the client with the server's actual MCP endpoint`,
+    );
+    this.status = status;
+    this.location = location;
+  }
+}

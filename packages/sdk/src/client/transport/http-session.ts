@@ -10,6 +10,7 @@ import { describeError, type Logger } from "../../protocol/logger.js";
 import { abortReason } from "./client-transport.js";
 import { isConnectionReset } from "./connection-reset.js";
 import { HttpStatusError, ResponseStreamClosedError } from "./http-errors.js";
+import { type ResponseLimits, readBodyText } from "./response-limits.js";
 import { readSseEvents } from "./sse-events.js";
 
 /** What a session needs from the transport that opened it. */
@@ -17,6 +18,7 @@ export interface SessionWire {
   readonly url: URL;
   readonly fetch: typeof fetch;
   readonly logger: Logger;
+  readonly limits: ResponseLimits;
   /** The configured headers and credentials every request carries. */
   /** `method` is the request's, for a DPoP proof (POST when omitted). */
   baseHeaders(signal?: AbortSignal, method?: string): Promise<Headers>;
@@ -39,22 +41,31 @@ const MAX_LISTEN_FAILURES = 3;
 
 /**
  * Reads one SSE stream of server messages, advancing `cursor`, until `onMessage` says the awaited
- * message came (true) or the stream ends (false).
+ * message came (true) or the stream ends (false). A connection reset once the stream has given an
+ * event id is an end too: the server can replay what followed from that id, so nothing is sent
+ * twice. Without an id the reset is thrown, and only a request that may safely go again is re-sent.
  */
 export async function readServerStream(
   body: ReadableStream<Uint8Array>,
   cursor: StreamCursor,
+  from: Pick<SessionWire, "url" | "limits">,
   onMessage: (message: ServerMessage) => boolean,
 ): Promise<boolean> {
   const events = readSseEvents(body, {
+    maxEventChars: from.limits.maxEventChars,
+    url: from.url.href,
     onRetry: (ms) => {
       cursor.retryMs = ms;
     },
   });
-  for await (const event of events) {
-    if (event.id !== undefined) cursor.lastEventId = event.id;
-    if (event.event !== "message" || event.data === "") continue;
-    if (onMessage(classifyServerMessage(parseJson(event.data)))) return true;
+  try {
+    for await (const event of events) {
+      if (event.id !== undefined) cursor.lastEventId = event.id;
+      if (event.event !== "message" || event.data === "") continue;
+      if (onMessage(classifyServerMessage(parseJson(event.data)))) return true;
+    }
+  } catch (error) {
+    if (!isConnectionReset(error) || cursor.lastEventId === undefined) throw error;
   }
   return false;
 }
@@ -115,7 +126,7 @@ export class HttpSession {
           `resuming it from event ${String(from)} was refused with HTTP ${response.status}; the server may not keep its streams' events, call again`,
         );
       }
-      const found = await readServerStream(response.body, cursor, (message) => {
+      const found = await readServerStream(response.body, cursor, this.#wire, (message) => {
         if (message.kind === "response" && message.message.id === request.id) {
           answer = message.message;
           return true;
@@ -147,7 +158,7 @@ export class HttpSession {
       if ("id" in message || !isConnectionReset(error)) throw error;
       response = await this.#wire.fetch(this.#wire.url, init);
     }
-    const text = await response.text();
+    const text = await readBodyText(response, this.#wire.limits.maxResponseBytes, this.#wire.url.href);
     if (!response.ok) {
       throw new HttpStatusError(
         response.status,
@@ -200,7 +211,7 @@ export class HttpSession {
         continue;
       }
       failures = 0;
-      await readServerStream(response.body, cursor, (message) => {
+      await readServerStream(response.body, cursor, this.#wire, (message) => {
         this.#wire.deliver(message, undefined);
         return false;
       });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ResponseTooLargeError } from "./http-errors.js";
 import { readSseEvents } from "./sse-events.js";
 
 function body(text: string): ReadableStream<Uint8Array> {
@@ -33,5 +34,53 @@ describe("readSseEvents", () => {
     const events = [];
     for await (const event of readSseEvents(body("event: message\ndata: {}\n\n"))) events.push(event);
     expect(events).toEqual([{ event: "message", data: "{}" }]);
+  });
+
+  it("reads an event split into many small chunks, and drops an event the stream ends inside", async () => {
+    const encoder = new TextEncoder();
+    const text = `data: ${"x".repeat(5000)}\n\ndata: unfinished`;
+    let at = 0;
+    const chunked = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at >= text.length) return controller.close();
+        controller.enqueue(encoder.encode(text.slice(at, at + 7)));
+        at += 7;
+      },
+    });
+    const events = [];
+    for await (const event of readSseEvents(chunked)) events.push(event);
+    expect(events).toEqual([{ event: "message", data: "x".repeat(5000) }]);
+  });
+
+  it("stops at maxEventChars on a line that never ends, and cancels the body", async () => {
+    let cancelled = false;
+    let pulls = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls += 1;
+        controller.enqueue(new TextEncoder().encode(pulls === 1 ? "data: " : "y".repeat(1000)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const read = async () => {
+      for await (const _ of readSseEvents(endless, { maxEventChars: 10_000, url: "http://x/mcp" }));
+    };
+    const error = await read().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toContain("maxEventChars");
+    expect(cancelled).toBe(true);
+    expect(pulls).toBeLessThan(30);
+  });
+
+  it("hands over the events finished before an oversized one", async () => {
+    const events: unknown[] = [];
+    const stream = body(`data: first\n\ndata: ${"z".repeat(200)}`);
+    const error = await (async () => {
+      for await (const event of readSseEvents(stream, { maxEventChars: 100 })) events.push(event);
+    })().catch((e: unknown) => e);
+    expect(events).toEqual([{ event: "message", data: "first" }]);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
   });
 });

@@ -1,3 +1,6 @@
+import { createParser } from "eventsource-parser";
+import { ResponseTooLargeError } from "./http-errors.js";
+
 export interface SseEvent {
   event: string;
   data: string;
@@ -8,59 +11,60 @@ export interface SseEvent {
 export interface SseReadOptions {
   /** The server's `retry:` field: how long to wait before reconnecting, in milliseconds. */
   onRetry?: (ms: number) => void;
+  /** The longest event, in characters, before reading stops with ResponseTooLargeError. Unlimited by default. */
+  maxEventChars?: number;
+  /** The stream's URL, for the error that names it. */
+  url?: string;
 }
 
 /**
  * Reads a text/event-stream body event by event. Comment lines (keep-alives) and events without data
- * are skipped. 2026-07-28 streams carry no ids; 2025-era ones do, and a priming event with an id and
- * empty data is what makes a stream cut before its answer resumable, so its id is kept.
+ * are skipped, and so is an event the stream ends in the middle of, as the SSE specification says.
+ * 2026-07-28 streams carry no ids; 2025-era ones do, and a priming event with an id and empty data is
+ * what makes a stream cut before its answer resumable, so its id is kept for the events that follow.
  */
 export async function* readSseEvents(
   body: ReadableStream<Uint8Array>,
   options: SseReadOptions = {},
 ): AsyncGenerator<SseEvent> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  let event = "";
-  let data: string[] = [];
-  let id: string | undefined;
+  const ready: SseEvent[] = [];
+  let lastEventId: string | undefined;
+  let overflowed = false;
+  // The parser scans each chunk once and keeps an unfinished line as fragments, so an endless line
+  // costs its length, not its length squared.
+  const parser = createParser({
+    onEvent: (message) => {
+      // The parser reports each event's own id; the SSE "last event id" persists until the next one.
+      if (message.id !== undefined) lastEventId = message.id;
+      const event: SseEvent = { event: message.event ?? "message", data: message.data };
+      if (lastEventId !== undefined && lastEventId !== "") event.id = lastEventId;
+      ready.push(event);
+    },
+    onRetry: (ms) => options.onRetry?.(ms),
+    // A retry that is not a number and fields the specification does not know are ignored, as it says.
+    onError: (error) => {
+      if (error.type === "max-buffer-size-exceeded") overflowed = true;
+    },
+    maxBufferSize: Number.isFinite(options.maxEventChars) ? options.maxEventChars : undefined,
+  });
   try {
     while (true) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += value;
-      let newline = buffer.search(/\r\n|\r|\n/);
-      while (newline !== -1) {
-        // A CR that ends the chunk may be the first half of a CRLF still in flight.
-        if (buffer[newline] === "\r" && newline === buffer.length - 1) break;
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(newline + (buffer.startsWith("\r\n", newline) ? 2 : 1));
-        if (line === "") {
-          if (data.length > 0) yield dispatched(event, data, id);
-          event = "";
-          data = [];
-        } else if (!line.startsWith(":")) {
-          const colon = line.indexOf(":");
-          const field = colon === -1 ? line : line.slice(0, colon);
-          let value = colon === -1 ? "" : line.slice(colon + 1);
-          if (value.startsWith(" ")) value = value.slice(1);
-          if (field === "data") data.push(value);
-          else if (field === "event") event = value;
-          else if (field === "id" && !value.includes("\0")) id = value;
-          else if (field === "retry" && /^\d+$/.test(value)) options.onRetry?.(Number(value));
-        }
-        newline = buffer.search(/\r\n|\r|\n/);
+      parser.feed(value);
+      // Events completed before the oversized one still count: one of them may be the answer.
+      for (const event of ready.splice(0)) yield event;
+      if (overflowed) {
+        throw new ResponseTooLargeError(
+          options.url ?? "the server",
+          "maxEventChars",
+          options.maxEventChars ?? 0,
+        );
       }
     }
-    if (data.length > 0) yield dispatched(event, data, id);
   } finally {
     await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
-}
-
-function dispatched(event: string, data: string[], id: string | undefined): SseEvent {
-  const sse: SseEvent = { event: event || "message", data: data.join("\n") };
-  if (id !== undefined && id !== "") sse.id = id;
-  return sse;
 }
