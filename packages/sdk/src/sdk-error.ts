@@ -4,9 +4,11 @@ import type {
   InputRequestUnsupportedError,
   InputRequiredNotAllowedError,
   InputRequiredRoundsExceededError,
+  PaginationError,
   ProtocolViolationError,
   ResponseStreamClosedError,
   SessionExpiredError,
+  StructuredContentError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./client/index.js";
@@ -30,6 +32,8 @@ export type SdkError =
   | HttpStatusError
   | ResponseStreamClosedError
   | SessionExpiredError
+  | StructuredContentError
+  | PaginationError
   | OAuthError
   | InvalidTokenError
   | InputResponseError

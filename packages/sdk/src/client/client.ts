@@ -78,6 +78,7 @@ import { legacyResult } from "./legacy-session.js";
 import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
+import { OutputSchemaRegistry } from "./output-schemas.js";
 import { readCarrierResult, readResult } from "./results.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
@@ -110,6 +111,11 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
   info?: Implementation;
   /** Declared on every request besides what the callbacks declare (extensions, experimental). */
   capabilities?: ClientCapabilities;
+  /**
+   * Checks each successful tool result against the outputSchema its tool had in tools/list, failing the
+   * call with StructuredContentError when structuredContent is missing or does not match. Default true.
+   */
+  validateStructuredContent?: boolean;
   /** Retries the automatic loop allows before InputRequiredRoundsExceededError. Default 10. */
   inputRequiredMaxRounds?: number;
   /** Default wall-clock bound of each call, rounds included. None by default. */
@@ -190,6 +196,7 @@ export class Client {
   readonly #choices: CapabilityChoices;
   readonly #logger: Logger;
   readonly #tools = new ToolHeaderRegistry();
+  readonly #outputSchemas: OutputSchemaRegistry | undefined;
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
@@ -199,6 +206,7 @@ export class Client {
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#options = options;
     this.#logger = options.logger ?? stderrLogger;
+    if (options.validateStructuredContent !== false) this.#outputSchemas = new OutputSchemaRegistry();
     this.#callbacks = {
       onElicit: options.onElicit,
       onSample: options.onSample,
@@ -305,7 +313,9 @@ export class Client {
   /** One page of tools; tools with invalid x-mcp-header annotations are left out, with a warning. */
   async listTools(options: ListOptions = {}): Promise<ListToolsResult> {
     const result = await this.#call("tools/list", cursor(options), ListToolsResultSchema, options);
-    return { ...result, tools: this.#tools.admit(result.tools, this.#logger) };
+    const tools = this.#tools.admit(result.tools, this.#logger);
+    this.#outputSchemas?.remember(tools);
+    return { ...result, tools };
   }
   listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
     return this.#call("prompts/list", cursor(options), ListPromptsResultSchema, options);
@@ -414,7 +424,7 @@ export class Client {
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
         const raw = await this.#send(method, { ...params, ...fields }, { ...options, signal: legSignal });
-        return readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
+        return this.#carrierResult(method, params, raw);
       },
       answer: (key, request, round, answerSignal) =>
         answerInputRequest(request, this.#callbacks, this.#choices, {
@@ -434,7 +444,7 @@ export class Client {
     this.#refuseDroppedTool(method, params);
     this.#refuseRoundFields(method, options);
     const raw = await this.#send(method, { ...params, ...retryFieldsOf(options) }, { ...options, signal });
-    const result: unknown = readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
+    const result = this.#carrierResult(method, params, raw);
     if (isInputRequiredResult(result) && !options.allowInputRequired)
       throw new InputRequiredNotAllowedError(method);
     return result as Record<string, unknown> | InputRequiredResult;
@@ -450,6 +460,19 @@ export class Client {
     await this.#ready(signal);
     const raw = await this.#send(method, params, { ...options, signal });
     return readResult(method, this.#eraResult(method, raw), schema);
+  }
+
+  /** What a carrier request answered, read for its era; a complete tool result checked against its outputSchema. */
+  #carrierResult(
+    method: CarrierMethod,
+    params: Record<string, unknown>,
+    raw: Record<string, unknown>,
+  ): unknown {
+    const result = readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
+    if (method === "tools/call" && !isInputRequiredResult(result)) {
+      this.#outputSchemas?.check(String(params.name), result as CallToolResult);
+    }
+    return result;
   }
 
   /** A 2025-era result has no resultType and no modern-only fields; it is read as a complete one. */

@@ -19,7 +19,9 @@ export {
   InputRequestUnsupportedError,
   InputRequiredNotAllowedError,
   InputRequiredRoundsExceededError,
+  PaginationError,
   ProtocolViolationError,
+  StructuredContentError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";

@@ -42,6 +42,8 @@ export type SdkErrorCode =
   | "ERR_HTTP_STATUS"
   | "ERR_RESPONSE_STREAM_CLOSED"
   | "ERR_SESSION_EXPIRED"
+  | "ERR_STRUCTURED_CONTENT"
+  | "ERR_PAGINATION"
   | OAuthErrorCode
   // server
   | "ERR_INVALID_TOKEN"
