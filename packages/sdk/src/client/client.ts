@@ -79,6 +79,7 @@ import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loo
 import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
+import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
 import { readCarrierResult, readResult } from "./results.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
@@ -136,12 +137,12 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
   http?: HttpClientOptions;
 }
 
-export interface ListOptions extends CallOptions {
+export interface ListOptions extends CallOptions, PageWalk {
+  /** The page to read (with `all: true`, the first one): a nextCursor of an earlier page. */
   cursor?: string;
 }
 
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };
-const MAX_TOOL_PAGES = 100;
 
 const CARRIER_SCHEMAS: Record<CarrierMethod, z.ZodType<Record<string, unknown>>> = {
   "tools/call": CallToolResultSchema,
@@ -310,23 +311,27 @@ export class Client {
     await this.transport.notify?.({ jsonrpc: JSONRPC_VERSION, method: LegacyMethod.rootsListChanged });
   }
 
-  /** One page of tools; tools with invalid x-mcp-header annotations are left out, with a warning. */
-  async listTools(options: ListOptions = {}): Promise<ListToolsResult> {
-    const result = await this.#call("tools/list", cursor(options), ListToolsResultSchema, options);
-    const tools = this.#tools.admit(result.tools, this.#logger);
-    this.#outputSchemas?.remember(tools);
-    return { ...result, tools };
+  /**
+   * One page of tools, or with `all: true` every page from `cursor` on; tools with invalid
+   * x-mcp-header annotations are left out, with a warning.
+   */
+  listTools(options: ListOptions = {}): Promise<ListToolsResult> {
+    return this.#list("tools/list", "tools", ListToolsResultSchema, options, (page) => {
+      const tools = this.#tools.admit(page.tools, this.#logger);
+      this.#outputSchemas?.remember(tools);
+      return { ...page, tools };
+    });
   }
   listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
-    return this.#call("prompts/list", cursor(options), ListPromptsResultSchema, options);
+    return this.#list("prompts/list", "prompts", ListPromptsResultSchema, options);
   }
   listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
-    return this.#call("resources/list", cursor(options), ListResourcesResultSchema, options);
+    return this.#list("resources/list", "resources", ListResourcesResultSchema, options);
   }
   listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
-    return this.#call(
+    return this.#list(
       "resources/templates/list",
-      cursor(options),
+      "resourceTemplates",
       ListResourceTemplatesResultSchema,
       options,
     );
@@ -450,13 +455,32 @@ export class Client {
     return result as Record<string, unknown> | InputRequiredResult;
   };
 
+  /** A list method: one page, or every page with `all: true`, each page read by `admit` first. */
+  async #list<P extends Page, K extends keyof P>(
+    method: string,
+    key: K,
+    schema: z.ZodType<P>,
+    options: ListOptions,
+    admit: (page: P) => P = (page) => page,
+  ): Promise<P> {
+    const maxPages = maxPagesOf(options);
+    // One bound for the whole walk, as for the rounds of a call.
+    const signal = this.#callSignal(options);
+    const readPage = async (next: string | undefined) => {
+      const params = next === undefined ? {} : { cursor: next };
+      return admit(await this.#call(method, params, schema, options, signal));
+    };
+    if (maxPages === undefined) return readPage(options.cursor);
+    return readAllPages(method, key, readPage, options.cursor, maxPages);
+  }
+
   async #call<T>(
     method: string,
     params: Record<string, unknown>,
     schema: z.ZodType<T>,
     options: CallOptions,
+    signal = this.#callSignal(options),
   ): Promise<T> {
-    const signal = this.#callSignal(options);
     await this.#ready(signal);
     const raw = await this.#send(method, params, { ...options, signal });
     return readResult(method, this.#eraResult(method, raw), schema);
@@ -634,13 +658,7 @@ export class Client {
   }
 
   async #relistTools(signal: AbortSignal | undefined): Promise<void> {
-    let next: string | undefined;
-    let pages = 0;
-    do {
-      const page = await this.listTools({ cursor: next, signal });
-      next = page.nextCursor;
-      pages += 1;
-    } while (next !== undefined && pages < MAX_TOOL_PAGES);
+    await this.listTools({ all: true, signal });
   }
 }
 
@@ -681,10 +699,6 @@ function refusal(request: JsonRpcRequest): JsonRpcResponse {
     code: ErrorCode.MethodNotFound,
     message: `A 2026-07-28 client answers no server requests (${request.method})`,
   });
-}
-
-function cursor(options: ListOptions): Record<string, unknown> {
-  return options.cursor === undefined ? {} : { cursor: options.cursor };
 }
 
 function toMcpError(error: unknown): McpError {

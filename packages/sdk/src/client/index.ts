@@ -28,6 +28,7 @@ export {
 export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 export type { ListChangedHandler } from "./notification-router.js";
+export { DEFAULT_MAX_PAGES, type PageWalk } from "./pagination.js";
 export type {
   CarrierCall,
   CarrierParams,
