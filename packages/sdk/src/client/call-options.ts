@@ -1,5 +1,6 @@
 import type { InputResponses } from "../protocol/schemas/input-required.js";
 import type { ProgressParams } from "../protocol/schemas/notifications.js";
+import type { CacheMode } from "./result-cache.js";
 import type { RoundHook } from "./rounds.js";
 
 /** Options every client request takes. */
@@ -12,6 +13,12 @@ export interface CallOptions {
   onProgress?: (progress: ProgressParams) => void;
   /** Extra `_meta` keys for this request, such as traceparent; the protocol's own keys win. */
   meta?: Record<string, unknown>;
+  /**
+   * How a cacheable request (the lists, resources/read) uses the client's cache, when it has one:
+   * "default" reuses a fresh result and keeps the new one, "reload" goes to the server and keeps
+   * what it answers, "no-store" goes to the server and keeps nothing.
+   */
+  cache?: CacheMode;
 }
 
 /** Options of callTool/getPrompt/readResource, which run the input_required rounds. */

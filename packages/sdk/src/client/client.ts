@@ -80,6 +80,7 @@ import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
 import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
+import { ResultCache, type ResultCacheOptions } from "./result-cache.js";
 import { readCarrierResult, readResult } from "./results.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
@@ -89,6 +90,7 @@ import { type ClientTransport, raceAbort } from "./transport/client-transport.js
 import { isConnectionReset } from "./transport/connection-reset.js";
 import {
   type HttpClientOptions,
+  HttpClientTransport,
   ResponseStreamClosedError,
   SessionExpiredError,
 } from "./transport/http-client.js";
@@ -117,6 +119,11 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
    * call with StructuredContentError when structuredContent is missing or does not match. Default true.
    */
   validateStructuredContent?: boolean;
+  /**
+   * Reuses results the server marks fresh (`ttlMs`, `cacheScope`): the lists and resources/read.
+   * `true` keeps them in this client's memory; pass options to share a store. Off by default.
+   */
+  cache?: boolean | ResultCacheOptions;
   /** Retries the automatic loop allows before InputRequiredRoundsExceededError. Default 10. */
   inputRequiredMaxRounds?: number;
   /** Default wall-clock bound of each call, rounds included. None by default. */
@@ -198,6 +205,7 @@ export class Client {
   readonly #logger: Logger;
   readonly #tools = new ToolHeaderRegistry();
   readonly #outputSchemas: OutputSchemaRegistry | undefined;
+  readonly #cache: ResultCache | undefined;
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
@@ -222,6 +230,10 @@ export class Client {
       this.#logger,
     );
     this.transport = transportFor(target, options);
+    if (options.cache) {
+      const server = this.transport instanceof HttpClientTransport ? this.transport.url.href : undefined;
+      this.#cache = new ResultCache(options.cache === true ? {} : options.cache, server, this.#logger);
+    }
     this.#negotiation = new Negotiation(
       {
         transport: this.transport,
@@ -410,7 +422,8 @@ export class Client {
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
     this.#refuseRoundFields(method, options);
-    return runInputRequiredLoop(this.#loop(method, params, options, signal));
+    const fresh = retrying(options) ? undefined : await this.#cached(method, params, options);
+    return fresh ?? runInputRequiredLoop(this.#loop(method, params, options, signal));
   }
 
   /** The rounds of one carrier request, bounded by the call's `signal`. */
@@ -429,7 +442,11 @@ export class Client {
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
         const raw = await this.#send(method, { ...params, ...fields }, { ...options, signal: legSignal });
-        return this.#carrierResult(method, params, raw);
+        const result = this.#carrierResult(method, params, raw);
+        if (!retrying(fields) && !isInputRequiredResult(result)) {
+          await this.#keep(method, params, options, result as Record<string, unknown>);
+        }
+        return result;
       },
       answer: (key, request, round, answerSignal) =>
         answerInputRequest(request, this.#callbacks, this.#choices, {
@@ -482,8 +499,30 @@ export class Client {
     signal = this.#callSignal(options),
   ): Promise<T> {
     await this.#ready(signal);
+    const cached = await this.#cached(method, params, options);
+    if (cached !== undefined) return cached as T;
     const raw = await this.#send(method, params, { ...options, signal });
-    return readResult(method, this.#eraResult(method, raw), schema);
+    const result = readResult(method, this.#eraResult(method, raw), schema);
+    await this.#keep(method, params, options, result as Record<string, unknown>);
+    return result;
+  }
+
+  async #cached(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<Record<string, unknown> | undefined> {
+    if ((options.cache ?? "default") !== "default") return undefined;
+    return this.#cache?.read(method, params);
+  }
+
+  async #keep(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+    result: Record<string, unknown>,
+  ): Promise<void> {
+    if (options.cache !== "no-store") await this.#cache?.write(method, params, result);
   }
 
   /** What a carrier request answered, read for its era; a complete tool result checked against its outputSchema. */
@@ -510,6 +549,7 @@ export class Client {
 
   /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
   #receive(message: JsonRpcNotification): void {
+    void this.#cache?.observe(message);
     if (message.method === NotificationMethod.cancelled) {
       const parsed = CancelledParamsSchema.safeParse(message.params);
       if (parsed.success) this.#responder.cancel(parsed.data.requestId, parsed.data.reason);
@@ -692,6 +732,11 @@ function sessionParams(
   const meta: Record<string, unknown> = { ...extra };
   if (progressToken !== undefined) meta.progressToken = progressToken;
   return { ...params, _meta: meta };
+}
+
+/** A request that answers a round: its result depends on answers no cache key holds. */
+function retrying(fields: { inputResponses?: unknown; requestState?: unknown }): boolean {
+  return fields.inputResponses !== undefined || fields.requestState !== undefined;
 }
 
 function refusal(request: JsonRpcRequest): JsonRpcResponse {

@@ -29,6 +29,13 @@ export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 export type { ListChangedHandler } from "./notification-router.js";
 export { DEFAULT_MAX_PAGES, type PageWalk } from "./pagination.js";
+export type { CacheMode, ResultCacheOptions } from "./result-cache.js";
+export {
+  type CachedResult,
+  MemoryResultCacheStore,
+  type MemoryResultCacheStoreOptions,
+  type ResultCacheStore,
+} from "./result-cache-store.js";
 export type {
   CarrierCall,
   CarrierParams,
