@@ -9,6 +9,7 @@ import type {
   ResponseStreamClosedError,
   SessionExpiredError,
   StructuredContentError,
+  SubscriptionLostError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./client/index.js";
@@ -34,6 +35,7 @@ export type SdkError =
   | SessionExpiredError
   | StructuredContentError
   | PaginationError
+  | SubscriptionLostError
   | OAuthError
   | InvalidTokenError
   | InputResponseError

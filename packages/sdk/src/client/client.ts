@@ -10,7 +10,7 @@ import {
 } from "../protocol/jsonrpc.js";
 import { type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
-import type { Implementation, LoggingLevel } from "../protocol/schemas/common.js";
+import type { Implementation, LoggingLevel, RequestId } from "../protocol/schemas/common.js";
 import {
   type CompleteParams,
   type CompleteResult,
@@ -23,6 +23,7 @@ import {
   type LoggingMessageParams,
   NotificationMethod,
   type ProgressParams,
+  type SubscriptionFilter,
 } from "../protocol/schemas/notifications.js";
 import {
   type GetPromptResult,
@@ -75,6 +76,7 @@ import {
   runInputRequiredLoop,
 } from "./input-required-driver.js";
 import { legacyResult } from "./legacy-session.js";
+import { type ListenOptions, ListenStream } from "./listen-stream.js";
 import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
@@ -209,6 +211,10 @@ export class Client {
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
+  /** Open listen streams, by the request id their notifications are tagged with. */
+  readonly #subscriptions = new Map<RequestId, (message: JsonRpcNotification) => void>();
+  /** Aborted by close(), which ends every listen stream. */
+  #closing = new AbortController();
   #nextId = 1;
   #connecting: Promise<ServerDescription> | undefined;
 
@@ -313,8 +319,38 @@ export class Client {
 
   /** Ends a 2025-era session (HTTP: DELETE) and closes the transport. */
   async close(): Promise<void> {
+    this.#closing.abort();
+    this.#closing = new AbortController();
     this.#responder.abortAll();
     await this.transport.close();
+  }
+
+  /**
+   * Subscribes with `subscriptions/listen` to the changes the filter names, and yields them as they
+   * come, after the server's acknowledgement. The stream is reopened when it breaks; `return()`, the
+   * `signal` or `close()` ends it. 2026-07-28 only: a 2025-era server sends its changes to
+   * `onListChanged`.
+   */
+  listen(filter: SubscriptionFilter, options: ListenOptions = {}): ListenStream {
+    if (this.#negotiation.era === "legacy") throw this.#noListen();
+    const signals = [this.#closing.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+    return new ListenStream(
+      filter,
+      async (notifications, signal, sent) => {
+        await this.#ready(signal);
+        if (this.#negotiation.era === "legacy") throw this.#noListen();
+        return this.#send("subscriptions/listen", { notifications }, { signal }, sent);
+      },
+      this.#subscriptions,
+      this.#options.clock ?? realClock,
+      { ...options, signal: AbortSignal.any(signals) },
+    );
+  }
+
+  #noListen(): TypeError {
+    return new TypeError(
+      `${this.#negotiation.where()} speaks the 2025 era (${this.#negotiation.protocolVersion}), which has no subscriptions/listen: its list changes reach the onListChanged callback`,
+    );
   }
 
   /** Tells a 2025-era server that the roots onListRoots answers changed; 2026-07-28 servers ask each time. */
@@ -550,6 +586,12 @@ export class Client {
   /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
   #receive(message: JsonRpcNotification): void {
     void this.#cache?.observe(message);
+    const tag = (message.params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
+    const subscription = tag === undefined ? undefined : this.#subscriptions.get(tag as RequestId);
+    if (subscription) {
+      subscription(message);
+      return;
+    }
     if (message.method === NotificationMethod.cancelled) {
       const parsed = CancelledParamsSchema.safeParse(message.params);
       if (parsed.success) this.#responder.cancel(parsed.data.requestId, parsed.data.reason);
@@ -582,6 +624,7 @@ export class Client {
     method: string,
     params: Record<string, unknown>,
     options: CallOptions,
+    sent?: (id: RequestId) => void,
   ): Promise<Record<string, unknown>> {
     const token = this.#notifications.open(options.onProgress);
     const resent = new Set<string>();
@@ -605,6 +648,7 @@ export class Client {
                 params.arguments as Record<string, unknown> | undefined,
               )
             : undefined;
+        sent?.(request.id);
         try {
           const response = await this.transport.request(request, { signal: options.signal, headers });
           if ("error" in response) throw toMcpError(response.error);

@@ -182,3 +182,21 @@ export class PaginationError extends RoundtripError {
     this.pages = pages;
   }
 }
+
+/** A `subscriptions/listen` stream broke and could not be opened again within `maxReconnects` tries. */
+export class SubscriptionLostError extends RoundtripError {
+  static readonly code = "ERR_SUBSCRIPTION_LOST";
+  override readonly name = "SubscriptionLostError";
+  readonly code = SubscriptionLostError.code;
+  /** Openings that failed in a row, the first one included. */
+  readonly attempts: number;
+
+  constructor(attempts: number, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `The subscriptions/listen stream broke and ${attempts} attempts in a row to open it failed (last: ${reason}); check that the server is up, then call client.listen again and list what you follow, since changes may have been missed`,
+      { cause },
+    );
+    this.attempts = attempts;
+  }
+}

@@ -22,10 +22,12 @@ export {
   PaginationError,
   ProtocolViolationError,
   StructuredContentError,
+  SubscriptionLostError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";
 export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
+export type { ListenEvent, ListenOptions, ListenStream } from "./listen-stream.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 export type { ListChangedHandler } from "./notification-router.js";
 export { DEFAULT_MAX_PAGES, type PageWalk } from "./pagination.js";

@@ -44,6 +44,7 @@ export type SdkErrorCode =
   | "ERR_SESSION_EXPIRED"
   | "ERR_STRUCTURED_CONTENT"
   | "ERR_PAGINATION"
+  | "ERR_SUBSCRIPTION_LOST"
   | OAuthErrorCode
   // server
   | "ERR_INVALID_TOKEN"
