@@ -1,6 +1,7 @@
 import type { InputResponses } from "../protocol/schemas/input-required.js";
 import type { ProgressParams } from "../protocol/schemas/notifications.js";
 import type { CacheMode } from "./result-cache.js";
+import type { RoundTraceHandler } from "./round-trace.js";
 import type { RoundHook } from "./rounds.js";
 
 /** Options every client request takes. */
@@ -27,6 +28,11 @@ export interface CarrierCallOptions extends CallOptions {
   inputResponses?: InputResponses;
   /** The saved requestState of that round, exactly as received. */
   requestState?: string;
+  /**
+   * Hears each request of the call once it has ended: what the server asked, which callback answered
+   * each key, how long the server and the answers took. For showing or auditing the rounds.
+   */
+  onRoundTrace?: RoundTraceHandler;
 }
 
 /** Options of runRounds: those of callTool, and the hook that sees each round. */

@@ -84,6 +84,7 @@ import { OutputSchemaRegistry } from "./output-schemas.js";
 import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
 import { ResultCache, type ResultCacheOptions } from "./result-cache.js";
 import { readCarrierResult, readResult } from "./results.js";
+import { RoundTracer } from "./round-trace.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
@@ -428,22 +429,26 @@ export class Client {
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
     if (from !== undefined) this.#refuseRoundFields(method, { requestState: "saved" });
-    const outcome = await driveRounds({
-      ...this.#loop(method, params, options, signal),
-      from,
-      decide:
-        onRound &&
-        (({ round, result }, roundSignal) =>
-          onRound({
-            method,
-            params: start.params,
-            round,
-            result,
-            target: targetOf(params),
-            server: this.serverInfo,
-            signal: roundSignal,
-          })),
-    });
+    const outcome = await this.#traced(method, params, options, (trace) =>
+      driveRounds(
+        trace({
+          ...this.#loop(method, params, options, signal),
+          from,
+          decide:
+            onRound &&
+            (({ round, result }, roundSignal) =>
+              onRound({
+                method,
+                params: start.params,
+                round,
+                result,
+                target: targetOf(params),
+                server: this.serverInfo,
+                signal: roundSignal,
+              })),
+        }),
+      ),
+    );
     if (outcome.kind === "complete") return { kind: "complete", result: outcome.result as CarrierResults[M] };
     const { round, result } = outcome;
     return { kind: "stopped", saved: { method, params: start.params, round, result } };
@@ -459,7 +464,27 @@ export class Client {
     this.#refuseDroppedTool(method, params);
     this.#refuseRoundFields(method, options);
     const fresh = retrying(options) ? undefined : await this.#cached(method, params, options);
-    return fresh ?? runInputRequiredLoop(this.#loop(method, params, options, signal));
+    if (fresh !== undefined) return fresh;
+    return this.#traced(method, params, options, (trace) =>
+      runInputRequiredLoop(trace(this.#loop(method, params, options, signal))),
+    );
+  }
+
+  /** Runs the rounds with the call's onRoundTrace, if any, hearing each request as it ends. */
+  async #traced<R>(
+    method: CarrierMethod,
+    params: Record<string, unknown>,
+    options: CarrierCallOptions,
+    run: (trace: <T>(loop: InputRequiredLoop<T>) => InputRequiredLoop<T>) => Promise<R>,
+  ): Promise<R> {
+    const { onRoundTrace } = options;
+    if (!onRoundTrace) return run((loop) => loop);
+    const tracer = new RoundTracer(method, targetOf(params), onRoundTrace);
+    try {
+      return await run((loop) => tracer.wrap(loop));
+    } finally {
+      tracer.end();
+    }
   }
 
   /** The rounds of one carrier request, bounded by the call's `signal`. */

@@ -38,6 +38,7 @@ export {
   type MemoryResultCacheStoreOptions,
   type ResultCacheStore,
 } from "./result-cache-store.js";
+export type { AnsweredBy, RoundTrace, RoundTraceHandler, TracedRequest } from "./round-trace.js";
 export type {
   CarrierCall,
   CarrierParams,
