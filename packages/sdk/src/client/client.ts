@@ -463,7 +463,8 @@ export class Client {
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
     this.#refuseRoundFields(method, options);
-    const fresh = retrying(options) ? undefined : await this.#cached(method, params, options);
+    // Without a cache nothing is awaited here, so an abort right after the call finds the request sent.
+    const fresh = this.#cache && !retrying(options) ? await this.#cached(method, params, options) : undefined;
     if (fresh !== undefined) return fresh;
     return this.#traced(method, params, options, (trace) =>
       runInputRequiredLoop(trace(this.#loop(method, params, options, signal))),
@@ -560,7 +561,7 @@ export class Client {
     signal = this.#callSignal(options),
   ): Promise<T> {
     await this.#ready(signal);
-    const cached = await this.#cached(method, params, options);
+    const cached = this.#cache ? await this.#cached(method, params, options) : undefined;
     if (cached !== undefined) return cached as T;
     const raw = await this.#send(method, params, { ...options, signal });
     const result = readResult(method, this.#eraResult(method, raw), schema);
