@@ -63,4 +63,8 @@ export {
   SessionExpiredError,
 } from "./transport/http-client.js";
 export { MemoryClientTransport } from "./transport/memory-client.js";
-export { StdioClientTransport, type StdioServerParameters } from "./transport/stdio-client.js";
+export {
+  StdioClientTransport,
+  type StdioRestartOptions,
+  type StdioServerParameters,
+} from "./transport/stdio-client.js";
