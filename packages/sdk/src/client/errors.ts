@@ -148,15 +148,15 @@ export class StructuredContentError extends RoundtripError {
   readonly code = StructuredContentError.code;
   readonly tool: string;
   /** Where and why the value fails the schema (empty when the result carries no structuredContent). */
-  readonly issues: readonly string[];
+  readonly violations: readonly string[];
   readonly result: CallToolResult;
 
-  constructor(tool: string, result: CallToolResult, detail: string, issues: readonly string[] = []) {
+  constructor(tool: string, result: CallToolResult, detail: string, violations: readonly string[] = []) {
     super(
       `Tool "${tool}" ${detail}; the server must fix the tool or its outputSchema, or create the Client with validateStructuredContent: false to accept its results unchecked`,
     );
     this.tool = tool;
-    this.issues = issues;
+    this.violations = violations;
     this.result = result;
   }
 }

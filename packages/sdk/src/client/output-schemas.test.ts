@@ -84,7 +84,7 @@ describe("structuredContent checked against the tool's outputSchema", () => {
     const error = await refusal(client.callTool("weather", { reply: "wrong" }));
     expect(error.code).toBe("ERR_STRUCTURED_CONTENT");
     expect(error.tool).toBe("weather");
-    expect(error.issues).toEqual(
+    expect(error.violations).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^\/celsius: .*number/),
         expect.stringMatching(/^\/sky: /),
@@ -94,14 +94,14 @@ describe("structuredContent checked against the tool's outputSchema", () => {
     expect(error.message).toMatch(/validateStructuredContent: false/);
     expect(error.result.structuredContent).toEqual({ celsius: "warm", sky: "purple", wind: 3 });
     const count = await refusal(client.callTool("count", { reply: "fraction" }));
-    expect(count.issues[0]).toMatch(/^\/: .*integer/);
+    expect(count.violations[0]).toMatch(/^\/: .*integer/);
   });
 
   it("refuses a successful result with no structuredContent, and lets a tool error through", async () => {
     const client = await listedClient();
     const error = await refusal(client.callTool("weather", { reply: "none" }));
     expect(error.message).toMatch(/declares an outputSchema but returned no structuredContent/);
-    expect(error.issues).toEqual([]);
+    expect(error.violations).toEqual([]);
     const failed = await client.callTool("weather", { reply: "failed" });
     expect(failed.isError).toBe(true);
   });

@@ -29,7 +29,7 @@ function compiled(schema: Record<string, unknown>): Validator | Error {
   }
 }
 
-function issuesOf(errors: readonly OutputUnit[]): string[] {
+function violationsOf(errors: readonly OutputUnit[]): string[] {
   const leaves = errors.filter((unit) => !ENCLOSING.has(unit.keyword));
   return (leaves.length > 0 ? leaves : errors)
     .slice(0, MAX_ISSUES)
@@ -78,12 +78,12 @@ export class OutputSchemaRegistry {
       );
     }
     if (outcome.valid) return;
-    const issues = issuesOf(outcome.errors);
+    const violations = violationsOf(outcome.errors);
     throw new StructuredContentError(
       tool,
       result,
-      `returned structuredContent that does not match its outputSchema (${issues.join("; ")})`,
-      issues,
+      `returned structuredContent that does not match its outputSchema (${violations.join("; ")})`,
+      violations,
     );
   }
 }
