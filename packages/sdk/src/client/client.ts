@@ -97,6 +97,7 @@ import {
   ResponseStreamClosedError,
   SessionExpiredError,
 } from "./transport/http-client.js";
+import { StdioClientTransport } from "./transport/stdio-client.js";
 import { mutualVersion, supportedVersionsOf } from "./version-negotiation.js";
 
 export type { ClientTarget };
@@ -216,6 +217,8 @@ export class Client {
   readonly #subscriptions = new Map<RequestId, (message: JsonRpcNotification) => void>();
   /** Aborted by close(), which ends every listen stream. */
   #closing = new AbortController();
+  /** The stdio transport's restarts when the 2025-era session was last opened. */
+  #sessionRestarts = 0;
   #nextId = 1;
   #connecting: Promise<ServerDescription> | undefined;
 
@@ -656,6 +659,7 @@ export class Client {
     const resent = new Set<string>();
     try {
       while (true) {
+        if (this.#restartedSinceSession()) await raceAbort(this.#reopenAfterRestart(), options.signal);
         const legacy = this.#negotiation.era === "legacy";
         const generation = this.#negotiation.generation;
         const unconfirmed = this.#negotiation.unconfirmed;
@@ -692,6 +696,21 @@ export class Client {
     } finally {
       this.#notifications.close(token);
     }
+  }
+
+  /** A stdio server restarted since the 2025-era session opened has forgotten it. */
+  #restartedSinceSession(): boolean {
+    const { transport } = this;
+    return (
+      this.#negotiation.era === "legacy" &&
+      transport instanceof StdioClientTransport &&
+      transport.restarts !== this.#sessionRestarts
+    );
+  }
+
+  async #reopenAfterRestart(): Promise<void> {
+    this.#sessionRestarts = (this.transport as StdioClientTransport).restarts;
+    await this.#negotiation.reopen(this.#negotiation.generation);
   }
 
   /** Whether the request may go again after `error`; each kind of recovery happens once per request. */

@@ -84,6 +84,16 @@ describe("StdioClientTransport restarts a server that exits on its own", () => {
     await stream.return();
   });
 
+  it("opens a 2025-era session again on the new process, which has forgotten the old one", async () => {
+    const transport = crashing({ delayMs: 1 });
+    const client = new Client(transport, { era: "legacy", logger: silentLogger });
+    const first = await pidOf(client);
+    expect(client.era).toBe("legacy");
+    await expect(client.callTool("crash")).rejects.toThrow(/started again/);
+    expect(await pidOf(client)).not.toBe(first);
+    expect(client.era).toBe("legacy");
+  });
+
   it("keeps the old behaviour without the option: every later request fails", async () => {
     const transport = crashing(undefined);
     const client = new Client(transport);
