@@ -4,12 +4,15 @@ import type {
   InputRequestUnsupportedError,
   InputRequiredNotAllowedError,
   InputRequiredRoundsExceededError,
+  PaginationError,
   ProtocolViolationError,
   RedirectRefusedError,
   RequestTimeoutError,
   ResponseStreamClosedError,
   ResponseTooLargeError,
   SessionExpiredError,
+  StructuredContentError,
+  SubscriptionLostError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./client/index.js";
@@ -36,6 +39,9 @@ export type SdkError =
   | ResponseTooLargeError
   | RedirectRefusedError
   | RequestTimeoutError
+  | StructuredContentError
+  | PaginationError
+  | SubscriptionLostError
   | OAuthError
   | InvalidTokenError
   | InputResponseError

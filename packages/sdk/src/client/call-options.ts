@@ -1,5 +1,7 @@
 import type { InputResponses } from "../protocol/schemas/input-required.js";
 import type { ProgressParams } from "../protocol/schemas/notifications.js";
+import type { CacheMode } from "./result-cache.js";
+import type { RoundTraceHandler } from "./round-trace.js";
 import type { RoundHook } from "./rounds.js";
 
 /** Options every client request takes. */
@@ -14,6 +16,13 @@ export interface CallOptions {
   onProgress?: (progress: ProgressParams) => void;
   /** Extra `_meta` keys for this request, such as traceparent; the protocol's own keys win. */
   meta?: Record<string, unknown>;
+  /**
+   * How a cacheable request (the lists, resources/read) uses the client's cache, when it has one:
+   * "default" reuses a fresh result and keeps the new one, "reload" goes to the server and keeps
+   * what it answers, "no-store" goes to the server and keeps nothing. `client.session` calls, which
+   * hand every answer to the caller, always go to the server and keep nothing.
+   */
+  cache?: CacheMode;
 }
 
 /** Options of callTool/getPrompt/readResource, which run the input_required rounds. */
@@ -22,6 +31,11 @@ export interface CarrierCallOptions extends CallOptions {
   inputResponses?: InputResponses;
   /** The saved requestState of that round, exactly as received. */
   requestState?: string;
+  /**
+   * Hears each request of the call once it has ended: what the server asked, which callback answered
+   * each key, how long the server and the answers took. For showing or auditing the rounds.
+   */
+  onRoundTrace?: RoundTraceHandler;
 }
 
 /** Options of runRounds: those of callTool, and the hook that sees each round. */

@@ -10,7 +10,7 @@ import {
 } from "../protocol/jsonrpc.js";
 import { type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
-import type { Implementation, LoggingLevel } from "../protocol/schemas/common.js";
+import type { Implementation, LoggingLevel, RequestId } from "../protocol/schemas/common.js";
 import {
   type CompleteParams,
   type CompleteResult,
@@ -23,6 +23,7 @@ import {
   type LoggingMessageParams,
   NotificationMethod,
   type ProgressParams,
+  type SubscriptionFilter,
 } from "../protocol/schemas/notifications.js";
 import {
   type GetPromptResult,
@@ -75,11 +76,16 @@ import {
   runInputRequiredLoop,
 } from "./input-required-driver.js";
 import { legacyResult } from "./legacy-session.js";
+import { type ListenOptions, ListenStream } from "./listen-stream.js";
 import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { type RequestTimeout, requestTimeout, withRequestTimeout } from "./request-timeout.js";
+import { OutputSchemaRegistry } from "./output-schemas.js";
+import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
+import { ResultCache, type ResultCacheOptions } from "./result-cache.js";
 import { readCarrierResult, readResult } from "./results.js";
+import { RoundTracer } from "./round-trace.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
@@ -88,9 +94,11 @@ import { type ClientTransport, raceAbort } from "./transport/client-transport.js
 import { isConnectionReset } from "./transport/connection-reset.js";
 import {
   type HttpClientOptions,
+  HttpClientTransport,
   ResponseStreamClosedError,
   SessionExpiredError,
 } from "./transport/http-client.js";
+import { StdioClientTransport } from "./transport/stdio-client.js";
 import { mutualVersion, supportedVersionsOf } from "./version-negotiation.js";
 
 export type { ClientTarget };
@@ -111,6 +119,16 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
   info?: Implementation;
   /** Declared on every request besides what the callbacks declare (extensions, experimental). */
   capabilities?: ClientCapabilities;
+  /**
+   * Checks each successful tool result against the outputSchema its tool had in tools/list, failing the
+   * call with StructuredContentError when structuredContent is missing or does not match. Default true.
+   */
+  validateStructuredContent?: boolean;
+  /**
+   * Reuses results the server marks fresh (`ttlMs`, `cacheScope`): the lists and resources/read.
+   * `true` keeps them in this client's memory; pass options to share a store. Off by default.
+   */
+  cache?: boolean | ResultCacheOptions;
   /** Retries the automatic loop allows before InputRequiredRoundsExceededError. Default 10. */
   inputRequiredMaxRounds?: number;
   /** Default wall-clock bound of each call, rounds included. None by default. */
@@ -141,12 +159,13 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
   http?: HttpClientOptions;
 }
 
-export interface ListOptions extends CallOptions {
+export interface ListOptions extends CallOptions, PageWalk {
+  /** The page to read (with `all: true`, the first one): a nextCursor of an earlier page. */
   cursor?: string;
 }
 
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };
-const MAX_TOOL_PAGES = 100;
+const UNBOUNDED = requestTimeout("requestTimeoutMs", 0);
 
 const CARRIER_SCHEMAS: Record<CarrierMethod, z.ZodType<Record<string, unknown>>> = {
   "tools/call": CallToolResultSchema,
@@ -201,16 +220,25 @@ export class Client {
   readonly #choices: CapabilityChoices;
   readonly #logger: Logger;
   readonly #tools = new ToolHeaderRegistry();
+  readonly #outputSchemas: OutputSchemaRegistry | undefined;
+  readonly #cache: ResultCache | undefined;
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
   readonly #connectTimeout: RequestTimeout;
+  /** Open listen streams, by the request id their notifications are tagged with. */
+  readonly #subscriptions = new Map<RequestId, (message: JsonRpcNotification) => void>();
+  /** Aborted by close(), which ends every listen stream. */
+  #closing = new AbortController();
+  /** The stdio transport's restarts when the 2025-era session was last opened. */
+  #sessionRestarts = 0;
   #nextId = 1;
   #connecting: Promise<ServerDescription> | undefined;
 
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#options = options;
     this.#logger = options.logger ?? stderrLogger;
+    if (options.validateStructuredContent !== false) this.#outputSchemas = new OutputSchemaRegistry();
     this.#callbacks = {
       onElicit: options.onElicit,
       onSample: options.onSample,
@@ -228,6 +256,10 @@ export class Client {
     // Checked here too, so that a bad value fails where it is given rather than on the first call.
     requestTimeout("requestTimeoutMs", options.requestTimeoutMs);
     this.transport = transportFor(target, options);
+    if (options.cache) {
+      const server = this.transport instanceof HttpClientTransport ? this.transport.url.href : undefined;
+      this.#cache = new ResultCache(options.cache === true ? {} : options.cache, server, this.#logger);
+    }
     this.#negotiation = new Negotiation(
       {
         transport: this.transport,
@@ -307,8 +339,39 @@ export class Client {
 
   /** Ends a 2025-era session (HTTP: DELETE) and closes the transport. */
   async close(): Promise<void> {
+    this.#closing.abort();
+    this.#closing = new AbortController();
     this.#responder.abortAll();
     await this.transport.close();
+  }
+
+  /**
+   * Subscribes with `subscriptions/listen` to the changes the filter names, and yields them as they
+   * come, after the server's acknowledgement. The stream is reopened when it breaks; `return()`, the
+   * `signal` or `close()` ends it. 2026-07-28 only: a 2025-era server sends its changes to
+   * `onListChanged`.
+   */
+  listen(filter: SubscriptionFilter, options: ListenOptions = {}): ListenStream {
+    if (this.#negotiation.era === "legacy") throw this.#noListen();
+    const signals = [this.#closing.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+    return new ListenStream(
+      filter,
+      async (notifications, signal, sent) => {
+        await this.#ready(signal);
+        if (this.#negotiation.era === "legacy") throw this.#noListen();
+        // A listen stream is meant to stay open: only its signal and the server end it.
+        return this.#send("subscriptions/listen", { notifications }, { signal }, UNBOUNDED, sent);
+      },
+      this.#subscriptions,
+      this.#options.clock ?? realClock,
+      { ...options, signal: AbortSignal.any(signals) },
+    );
+  }
+
+  #noListen(): TypeError {
+    return new TypeError(
+      `${this.#negotiation.where()} speaks the 2025 era (${this.#negotiation.protocolVersion}), which has no subscriptions/listen: its list changes reach the onListChanged callback`,
+    );
   }
 
   /** Tells a 2025-era server that the roots onListRoots answers changed; 2026-07-28 servers ask each time. */
@@ -317,21 +380,27 @@ export class Client {
     await this.transport.notify?.({ jsonrpc: JSONRPC_VERSION, method: LegacyMethod.rootsListChanged });
   }
 
-  /** One page of tools; tools with invalid x-mcp-header annotations are left out, with a warning. */
-  async listTools(options: ListOptions = {}): Promise<ListToolsResult> {
-    const result = await this.#call("tools/list", cursor(options), ListToolsResultSchema, options);
-    return { ...result, tools: this.#tools.admit(result.tools, this.#logger) };
+  /**
+   * One page of tools, or with `all: true` every page from `cursor` on; tools with invalid
+   * x-mcp-header annotations are left out, with a warning.
+   */
+  listTools(options: ListOptions = {}): Promise<ListToolsResult> {
+    return this.#list("tools/list", "tools", ListToolsResultSchema, options, (page) => {
+      const tools = this.#tools.admit(page.tools, this.#logger);
+      this.#outputSchemas?.remember(tools);
+      return { ...page, tools };
+    });
   }
   listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
-    return this.#call("prompts/list", cursor(options), ListPromptsResultSchema, options);
+    return this.#list("prompts/list", "prompts", ListPromptsResultSchema, options);
   }
   listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
-    return this.#call("resources/list", cursor(options), ListResourcesResultSchema, options);
+    return this.#list("resources/list", "resources", ListResourcesResultSchema, options);
   }
   listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
-    return this.#call(
+    return this.#list(
       "resources/templates/list",
-      cursor(options),
+      "resourceTemplates",
       ListResourceTemplatesResultSchema,
       options,
     );
@@ -380,22 +449,26 @@ export class Client {
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
     if (from !== undefined) this.#refuseRoundFields(method, { requestState: "saved" });
-    const outcome = await driveRounds({
-      ...this.#loop(method, params, options, signal),
-      from,
-      decide:
-        onRound &&
-        (({ round, result }, roundSignal) =>
-          onRound({
-            method,
-            params: start.params,
-            round,
-            result,
-            target: targetOf(params),
-            server: this.serverInfo,
-            signal: roundSignal,
-          })),
-    });
+    const outcome = await this.#traced(method, params, options, (trace) =>
+      driveRounds(
+        trace({
+          ...this.#loop(method, params, options, signal),
+          from,
+          decide:
+            onRound &&
+            (({ round, result }, roundSignal) =>
+              onRound({
+                method,
+                params: start.params,
+                round,
+                result,
+                target: targetOf(params),
+                server: this.serverInfo,
+                signal: roundSignal,
+              })),
+        }),
+      ),
+    );
     if (outcome.kind === "complete") return { kind: "complete", result: outcome.result as CarrierResults[M] };
     const { round, result } = outcome;
     return { kind: "stopped", saved: { method, params: start.params, round, result } };
@@ -410,7 +483,29 @@ export class Client {
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
     this.#refuseRoundFields(method, options);
-    return runInputRequiredLoop(this.#loop(method, params, options, signal));
+    // Without a cache nothing is awaited here, so an abort right after the call finds the request sent.
+    const fresh = this.#cache && !retrying(options) ? await this.#cached(method, params, options) : undefined;
+    if (fresh !== undefined) return fresh;
+    return this.#traced(method, params, options, (trace) =>
+      runInputRequiredLoop(trace(this.#loop(method, params, options, signal))),
+    );
+  }
+
+  /** Runs the rounds with the call's onRoundTrace, if any, hearing each request as it ends. */
+  async #traced<R>(
+    method: CarrierMethod,
+    params: Record<string, unknown>,
+    options: CarrierCallOptions,
+    run: (trace: <T>(loop: InputRequiredLoop<T>) => InputRequiredLoop<T>) => Promise<R>,
+  ): Promise<R> {
+    const { onRoundTrace } = options;
+    if (!onRoundTrace) return run((loop) => loop);
+    const tracer = new RoundTracer(method, targetOf(params), onRoundTrace);
+    try {
+      return await run((loop) => tracer.wrap(loop));
+    } finally {
+      tracer.end();
+    }
   }
 
   /** The rounds of one carrier request, bounded by the call's `signal`. */
@@ -429,7 +524,11 @@ export class Client {
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
         const raw = await this.#send(method, { ...params, ...fields }, { ...options, signal: legSignal });
-        return readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
+        const result = this.#carrierResult(method, params, raw);
+        if (!retrying(fields) && !isInputRequiredResult(result)) {
+          await this.#keep(method, params, options, result as Record<string, unknown>);
+        }
+        return result;
       },
       answer: (key, request, round, answerSignal) =>
         answerInputRequest(request, this.#callbacks, this.#choices, {
@@ -449,22 +548,76 @@ export class Client {
     this.#refuseDroppedTool(method, params);
     this.#refuseRoundFields(method, options);
     const raw = await this.#send(method, { ...params, ...retryFieldsOf(options) }, { ...options, signal });
-    const result: unknown = readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
+    const result = this.#carrierResult(method, params, raw);
     if (isInputRequiredResult(result) && !options.allowInputRequired)
       throw new InputRequiredNotAllowedError(method);
     return result as Record<string, unknown> | InputRequiredResult;
   };
+
+  /** A list method: one page, or every page with `all: true`, each page read by `admit` first. */
+  async #list<P extends Page, K extends keyof P>(
+    method: string,
+    key: K,
+    schema: z.ZodType<P>,
+    options: ListOptions,
+    admit: (page: P) => P = (page) => page,
+  ): Promise<P> {
+    const maxPages = maxPagesOf(options);
+    // One bound for the whole walk, as for the rounds of a call.
+    const signal = this.#callSignal(options);
+    const readPage = async (next: string | undefined) => {
+      const params = next === undefined ? {} : { cursor: next };
+      return admit(await this.#call(method, params, schema, options, signal));
+    };
+    if (maxPages === undefined) return readPage(options.cursor);
+    return readAllPages(method, key, readPage, options.cursor, maxPages);
+  }
 
   async #call<T>(
     method: string,
     params: Record<string, unknown>,
     schema: z.ZodType<T>,
     options: CallOptions,
+    signal = this.#callSignal(options),
   ): Promise<T> {
-    const signal = this.#callSignal(options);
     await this.#ready(signal);
+    const cached = this.#cache ? await this.#cached(method, params, options) : undefined;
+    if (cached !== undefined) return cached as T;
     const raw = await this.#send(method, params, { ...options, signal });
-    return readResult(method, this.#eraResult(method, raw), schema);
+    const result = readResult(method, this.#eraResult(method, raw), schema);
+    await this.#keep(method, params, options, result as Record<string, unknown>);
+    return result;
+  }
+
+  async #cached(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<Record<string, unknown> | undefined> {
+    if ((options.cache ?? "default") !== "default") return undefined;
+    return this.#cache?.read(method, params);
+  }
+
+  async #keep(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+    result: Record<string, unknown>,
+  ): Promise<void> {
+    if (options.cache !== "no-store") await this.#cache?.write(method, params, result);
+  }
+
+  /** What a carrier request answered, read for its era; a complete tool result checked against its outputSchema. */
+  #carrierResult(
+    method: CarrierMethod,
+    params: Record<string, unknown>,
+    raw: Record<string, unknown>,
+  ): unknown {
+    const result = readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
+    if (method === "tools/call" && !isInputRequiredResult(result)) {
+      this.#outputSchemas?.check(String(params.name), result as CallToolResult);
+    }
+    return result;
   }
 
   /** A 2025-era result has no resultType and no modern-only fields; it is read as a complete one. */
@@ -478,6 +631,13 @@ export class Client {
 
   /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
   #receive(message: JsonRpcNotification): void {
+    void this.#cache?.observe(message);
+    const tag = (message.params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
+    const subscription = tag === undefined ? undefined : this.#subscriptions.get(tag as RequestId);
+    if (subscription) {
+      subscription(message);
+      return;
+    }
     if (message.method === NotificationMethod.cancelled) {
       const parsed = CancelledParamsSchema.safeParse(message.params);
       if (parsed.success) this.#responder.cancel(parsed.data.requestId, parsed.data.reason);
@@ -511,11 +671,13 @@ export class Client {
     params: Record<string, unknown>,
     options: CallOptions,
     timeout = requestTimeout("requestTimeoutMs", options.requestTimeoutMs ?? this.#options.requestTimeoutMs),
+    sent?: (id: RequestId) => void,
   ): Promise<Record<string, unknown>> {
     const token = this.#notifications.open(options.onProgress);
     const resent = new Set<string>();
     try {
       while (true) {
+        if (this.#restartedSinceSession()) await raceAbort(this.#reopenAfterRestart(), options.signal);
         const legacy = this.#negotiation.era === "legacy";
         const generation = this.#negotiation.generation;
         const unconfirmed = this.#negotiation.unconfirmed;
@@ -534,6 +696,7 @@ export class Client {
                 params.arguments as Record<string, unknown> | undefined,
               )
             : undefined;
+        sent?.(request.id);
         try {
           const response = await withRequestTimeout(timeout, method, options.signal, (signal, untimed) =>
             this.transport.request(request, { signal, headers, untimed }),
@@ -553,6 +716,21 @@ export class Client {
     } finally {
       this.#notifications.close(token);
     }
+  }
+
+  /** A stdio server restarted since the 2025-era session opened has forgotten it. */
+  #restartedSinceSession(): boolean {
+    const { transport } = this;
+    return (
+      this.#negotiation.era === "legacy" &&
+      transport instanceof StdioClientTransport &&
+      transport.restarts !== this.#sessionRestarts
+    );
+  }
+
+  async #reopenAfterRestart(): Promise<void> {
+    this.#sessionRestarts = (this.transport as StdioClientTransport).restarts;
+    await this.#negotiation.reopen(this.#negotiation.generation);
   }
 
   /** Whether the request may go again after `error`; each kind of recovery happens once per request. */
@@ -629,13 +807,7 @@ export class Client {
   }
 
   async #relistTools(signal: AbortSignal | undefined): Promise<void> {
-    let next: string | undefined;
-    let pages = 0;
-    do {
-      const page = await this.listTools({ cursor: next, signal });
-      next = page.nextCursor;
-      pages += 1;
-    } while (next !== undefined && pages < MAX_TOOL_PAGES);
+    await this.listTools({ all: true, signal });
   }
 }
 
@@ -671,15 +843,16 @@ function sessionParams(
   return { ...params, _meta: meta };
 }
 
+/** A request that answers a round: its result depends on answers no cache key holds. */
+function retrying(fields: { inputResponses?: unknown; requestState?: unknown }): boolean {
+  return fields.inputResponses !== undefined || fields.requestState !== undefined;
+}
+
 function refusal(request: JsonRpcRequest): JsonRpcResponse {
   return errorResponse(request.id, {
     code: ErrorCode.MethodNotFound,
     message: `A 2026-07-28 client answers no server requests (${request.method})`,
   });
-}
-
-function cursor(options: ListOptions): Record<string, unknown> {
-  return options.cursor === undefined ? {} : { cursor: options.cursor };
 }
 
 function toMcpError(error: unknown): McpError {

@@ -1,4 +1,5 @@
 import { RoundtripError } from "../protocol/roundtrip-error.js";
+import type { CallToolResult } from "../protocol/schemas/tools.js";
 
 /**
  * Errors the client raises on its own. They are never JSON-RPC errors from the server (those arrive as
@@ -159,4 +160,68 @@ export function callbackName(method: string): string {
   if (method === "sampling/createMessage") return "onSample";
   if (method === "roots/list") return "onListRoots";
   return method;
+}
+
+/**
+ * A tool's complete, successful result does not carry the structuredContent its outputSchema (from
+ * tools/list) promises: none at all, or a value that does not match. The result is kept, for callers
+ * who want to show it anyway.
+ */
+export class StructuredContentError extends RoundtripError {
+  static readonly code = "ERR_STRUCTURED_CONTENT";
+  override readonly name = "StructuredContentError";
+  readonly code = StructuredContentError.code;
+  readonly tool: string;
+  /** Where and why the value fails the schema (empty when the result carries no structuredContent). */
+  readonly violations: readonly string[];
+  readonly result: CallToolResult;
+
+  constructor(tool: string, result: CallToolResult, detail: string, violations: readonly string[] = []) {
+    super(
+      `Tool "${tool}" ${detail}; the server must fix the tool or its outputSchema, or create the Client with validateStructuredContent: false to accept its results unchecked`,
+    );
+    this.tool = tool;
+    this.violations = violations;
+    this.result = result;
+  }
+}
+
+/** A list method walking every page (`all: true`) met more pages than allowed, or a cursor it had already sent. */
+export class PaginationError extends RoundtripError {
+  static readonly code = "ERR_PAGINATION";
+  override readonly name = "PaginationError";
+  readonly code = PaginationError.code;
+  readonly method: string;
+  readonly reason: "max_pages" | "cursor_loop";
+  /** The pages received before stopping. */
+  readonly pages: number;
+
+  constructor(method: string, reason: "max_pages" | "cursor_loop", pages: number, maxPages: number) {
+    super(
+      reason === "max_pages"
+        ? `${method} had more than ${maxPages} pages; raise maxPages, or page by hand with cursor and nextCursor`
+        : `${method} answered page ${pages} with a nextCursor it had already given: the server's pagination loops, so listing stopped; the server must fix its cursors`,
+    );
+    this.method = method;
+    this.reason = reason;
+    this.pages = pages;
+  }
+}
+
+/** A `subscriptions/listen` stream broke and could not be opened again within `maxReconnects` tries. */
+export class SubscriptionLostError extends RoundtripError {
+  static readonly code = "ERR_SUBSCRIPTION_LOST";
+  override readonly name = "SubscriptionLostError";
+  readonly code = SubscriptionLostError.code;
+  /** Openings that failed in a row, the first one included. */
+  readonly attempts: number;
+
+  constructor(attempts: number, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `The subscriptions/listen stream broke and ${attempts} attempts in a row to open it failed (last: ${reason}); check that the server is up, then call client.listen again and list what you follow, since changes may have been missed`,
+      { cause },
+    );
+    this.attempts = attempts;
+  }
 }

@@ -19,15 +19,28 @@ export {
   InputRequestUnsupportedError,
   InputRequiredNotAllowedError,
   InputRequiredRoundsExceededError,
+  PaginationError,
   ProtocolViolationError,
   RequestTimeoutError,
+  StructuredContentError,
+  SubscriptionLostError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";
 export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
+export type { ListenEvent, ListenOptions, ListenStream } from "./listen-stream.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 export type { ListChangedHandler } from "./notification-router.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./request-timeout.js";
+export { DEFAULT_MAX_PAGES, type PageWalk } from "./pagination.js";
+export type { CacheMode, ResultCacheOptions } from "./result-cache.js";
+export {
+  type CachedResult,
+  MemoryResultCacheStore,
+  type MemoryResultCacheStoreOptions,
+  type ResultCacheStore,
+} from "./result-cache-store.js";
+export type { AnsweredBy, RoundTrace, RoundTraceHandler, TracedRequest } from "./round-trace.js";
 export type {
   CarrierCall,
   CarrierParams,
@@ -54,4 +67,8 @@ export {
   SessionExpiredError,
 } from "./transport/http-client.js";
 export { MemoryClientTransport } from "./transport/memory-client.js";
-export { StdioClientTransport, type StdioServerParameters } from "./transport/stdio-client.js";
+export {
+  StdioClientTransport,
+  type StdioRestartOptions,
+  type StdioServerParameters,
+} from "./transport/stdio-client.js";

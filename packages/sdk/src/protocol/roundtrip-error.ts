@@ -45,6 +45,9 @@ export type SdkErrorCode =
   | "ERR_RESPONSE_TOO_LARGE"
   | "ERR_REDIRECT_REFUSED"
   | "ERR_REQUEST_TIMEOUT"
+  | "ERR_STRUCTURED_CONTENT"
+  | "ERR_PAGINATION"
+  | "ERR_SUBSCRIPTION_LOST"
   | OAuthErrorCode
   // server
   | "ERR_INVALID_TOKEN"

@@ -13,6 +13,7 @@ import {
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
 import { NotificationMethod } from "../../protocol/schemas/notifications.js";
+import { realClock } from "../input-required-driver.js";
 import {
   abortReason,
   type ClientTransport,
@@ -30,8 +31,24 @@ export interface StdioServerParameters {
   stderr?: "inherit" | "pipe" | "ignore";
   /** How long shutdown waits after closing stdin, and again after SIGTERM, before escalating. Default 2000 ms. */
   shutdownGraceMs?: number;
+  /**
+   * Starts the server again when it exits on its own: the requests it left unanswered fail, and the
+   * next request goes to a new process. Off by default; `true` takes the defaults below.
+   */
+  restart?: boolean | StdioRestartOptions;
   logger?: Logger;
 }
+
+export interface StdioRestartOptions {
+  /** Restarts in a row, without an answer from the restarted process, before giving up. Default 3. */
+  maxRestarts?: number;
+  /** The wait before the first restart, doubling with each one in a row. Default 500 ms. */
+  delayMs?: number;
+  /** The longest wait between restarts. Default 10 s. */
+  maxDelayMs?: number;
+}
+
+const DEFAULT_RESTART: Required<StdioRestartOptions> = { maxRestarts: 3, delayMs: 500, maxDelayMs: 10_000 };
 
 interface Pending {
   resolve: (response: JsonRpcResponse) => void;
@@ -57,10 +74,23 @@ export class StdioClientTransport implements ClientTransport {
   #exit: Promise<void> | undefined;
   #failure: Error | undefined;
   #exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  readonly #restart: Required<StdioRestartOptions> | undefined;
+  /** Restarts since the last answer from the server. */
+  #unanswered = 0;
+  #restarts = 0;
+  #closing = false;
+  /** Until when the next start waits, after an exit. */
+  #restartAt = 0;
 
   constructor(parameters: StdioServerParameters) {
     this.parameters = parameters;
     this.#logger = parameters.logger ?? stderrLogger;
+    this.#restart = restartPolicy(parameters.restart);
+  }
+
+  /** How many times the server was started again after exiting on its own. */
+  get restarts(): number {
+    return this.#restarts;
   }
 
   /** The child's process id once started. */
@@ -81,6 +111,9 @@ export class StdioClientTransport implements ClientTransport {
   async request(request: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
     const { signal } = options;
     if (signal?.aborted) throw abortReason(signal);
+    // Awaited only when there is a wait: a request to a running process is written at once.
+    const wait = this.#restartWait();
+    if (wait > 0) await realClock.sleep(wait, signal);
     this.#start();
     if (this.#failure) throw this.#failure;
     return new Promise<JsonRpcResponse>((resolve, reject) => {
@@ -106,6 +139,8 @@ export class StdioClientTransport implements ClientTransport {
   }
 
   async notify(message: JsonRpcNotification): Promise<void> {
+    const wait = this.#restartWait();
+    if (wait > 0) await realClock.sleep(wait);
     this.#start();
     if (this.#failure) throw this.#failure;
     this.#write(message);
@@ -117,6 +152,7 @@ export class StdioClientTransport implements ClientTransport {
   async endSession(): Promise<void> {}
 
   async close(): Promise<void> {
+    this.#closing = true;
     const child = this.#child;
     const exit = this.#exit;
     if (!child || !exit) return;
@@ -129,8 +165,13 @@ export class StdioClientTransport implements ClientTransport {
     await exit;
   }
 
+  /** How long the next start waits: the backoff after a process that exited on its own. */
+  #restartWait(): number {
+    return this.#child ? 0 : this.#restartAt - Date.now();
+  }
+
   #start(): void {
-    if (this.#child) return;
+    if (this.#child || this.#failure) return;
     const { command, args = [], env, cwd, stderr = "inherit" } = this.parameters;
     const child = spawn(command, [...args], {
       cwd,
@@ -142,11 +183,14 @@ export class StdioClientTransport implements ClientTransport {
     this.#exit = new Promise<void>((resolve) => {
       child.once("close", (code, signal) => {
         this.#exitStatus = { code, signal };
-        this.#fail(
-          new Error(
-            `The stdio server "${command}" exited (${signal ? `signal ${signal}` : `code ${String(code)}`}) with requests unanswered; check its stderr, then send them again`,
-          ),
-        );
+        const how = signal ? `signal ${signal}` : `code ${String(code)}`;
+        if (this.#restart && !this.#closing && child === this.#child) this.#restartAfter(child, how);
+        else
+          this.#fail(
+            new Error(
+              `The stdio server "${command}" exited (${how}) with requests unanswered; check its stderr, then send them again`,
+            ),
+          );
         resolve();
       });
       child.once("error", (error) => {
@@ -171,6 +215,8 @@ export class StdioClientTransport implements ClientTransport {
       return;
     }
     const received = classifyServerMessage(message);
+    // A process that answers is working: the next exit starts the count of restarts again.
+    this.#unanswered = 0;
     if (received.kind === "response") {
       const pending = this.#pending.get(received.message.id as RequestId);
       if (!pending) return;
@@ -212,11 +258,52 @@ export class StdioClientTransport implements ClientTransport {
     if (stdin && !stdin.destroyed && stdin.writable) stdin.write(`${JSON.stringify(message)}\n`);
   }
 
+  /**
+   * The server exited on its own: what it left unanswered fails now (it may have acted on it, so only
+   * the caller may send it again), and the next request starts a new process after the backoff.
+   */
+  #restartAfter(child: ChildProcess, how: string): void {
+    const policy = this.#restart as Required<StdioRestartOptions>;
+    const { command } = this.parameters;
+    this.#child = undefined;
+    this.#exit = undefined;
+    child.stdout?.removeAllListeners();
+    if (this.#unanswered >= policy.maxRestarts) {
+      this.#fail(
+        new Error(
+          `The stdio server "${command}" exited (${how}) after ${this.#unanswered} restarts in a row without answering; restarts stopped: check its stderr, then create a new transport`,
+        ),
+      );
+      return;
+    }
+    const wait = Math.min(policy.delayMs * 2 ** this.#unanswered, policy.maxDelayMs);
+    this.#unanswered += 1;
+    this.#restarts += 1;
+    this.#restartAt = Date.now() + wait;
+    const error = new Error(
+      `The stdio server "${command}" exited (${how}) with this request unanswered; it is started again for the next request (restart ${this.#unanswered} of ${policy.maxRestarts} in a row): send this one again if it is safe to repeat`,
+    );
+    this.#logger.warn({ command, exit: how, restartInMs: wait }, "stdio server exited; restarting it");
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+
   #fail(error: Error): void {
     this.#failure ??= error;
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }
+}
+
+function restartPolicy(option: StdioServerParameters["restart"]): Required<StdioRestartOptions> | undefined {
+  if (!option) return undefined;
+  const policy = { ...DEFAULT_RESTART, ...(option === true ? {} : option) };
+  for (const [name, value] of Object.entries(policy)) {
+    if (!Number.isInteger(value) || value < 0) {
+      throw new RangeError(`restart.${name} is a whole number from 0, not ${String(value)}`);
+    }
+  }
+  return policy;
 }
 
 async function exitsWithin(exit: Promise<void>, ms: number): Promise<boolean> {
