@@ -31,8 +31,8 @@ export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
 export type { ListenEvent, ListenOptions, ListenStream } from "./listen-stream.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 export type { ListChangedHandler } from "./notification-router.js";
-export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./request-timeout.js";
 export { DEFAULT_MAX_PAGES, type PageWalk } from "./pagination.js";
+export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./request-timeout.js";
 export type { CacheMode, ResultCacheOptions } from "./result-cache.js";
 export {
   type CachedResult,
