@@ -131,6 +131,10 @@ export async function main(
     )
     .option("--client-id <id>", "a client registered with the authorization server")
     .option("--client-secret <secret>", "its secret: signs in as that client (client credentials)")
+    .option(
+      "--issuer <url>",
+      "the authorization server the client is registered with (default: the one the server names now); its id and secret go nowhere else",
+    )
     .option("--scope <scopes>", "the scopes to ask for (default: what the server advertises)")
     .option(
       "--callback-port <port>",

@@ -29,6 +29,7 @@ export interface ConnectOptions {
  */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const auth = await clientAuth({
+    server: options.server,
     profile: await new LoginProfiles(options.home).get(options.server),
     store: new FileTokenStore(options.home),
     terminal: options.terminal,

@@ -1,5 +1,6 @@
 import type { ClientAuthProvider } from "@roundtrip/sdk";
-import { type OAuthClientProvider, oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { type OAuthClientProvider, OAuthError, oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";
 import type { LoginProfile } from "./login-profiles.js";
 import type { LoopbackLogin } from "./loopback-login.js";
@@ -14,6 +15,8 @@ export interface ClientAuth {
 }
 
 export interface ClientAuthOptions {
+  /** The MCP endpoint the credentials are for. */
+  server: string;
   profile: LoginProfile | undefined;
   store: FileTokenStore;
   terminal: Terminal;
@@ -31,6 +34,12 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
     return { provider: staticTokenProvider(env.ROUNDTRIP_TOKEN), close: async () => {} };
   const profile = options.profile;
   if (!profile) return { provider: undefined, close: async () => {} };
+  if (profile.clientSecret !== undefined && profile.issuer === undefined) {
+    throw new CliError(
+      ExitCode.auth,
+      `the login saved for ${options.server} does not record which authorization server its client secret belongs to, so the secret is not sent anywhere; sign in again: \`${loginAgain(options.server, profile)}\``,
+    );
+  }
   let loopback: LoopbackLogin | undefined;
   if (profile.grant === "authorization_code") {
     // Bound now because the SDK needs the redirect URI up front; it serves only during a sign-in.
@@ -46,6 +55,7 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
     grant: profile.grant,
     ...(profile.clientId === undefined ? {} : { clientId: profile.clientId }),
     ...(profile.clientSecret === undefined ? {} : { clientSecret: profile.clientSecret }),
+    ...(profile.issuer === undefined ? {} : { clientIssuer: profile.issuer }),
     ...(profile.scope === undefined ? {} : { scope: profile.scope }),
     store: options.store,
     ...(loopback
@@ -57,5 +67,38 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
         }
       : {}),
   });
-  return { provider: oauth, oauth, close: async () => loopback?.close() };
+  return {
+    provider: refusingOtherIssuers(oauth, options.server, profile),
+    oauth,
+    close: async () => loopback?.close(),
+  };
+}
+
+/** The SDK refuses to present the client to another issuer; this says what to do about it here. */
+function refusingOtherIssuers(
+  oauth: OAuthClientProvider,
+  server: string,
+  profile: LoginProfile,
+): ClientAuthProvider {
+  return {
+    authorization: (resource, signal) => oauth.authorization(resource, signal),
+    async handleChallenge(challenge) {
+      try {
+        return await oauth.handleChallenge(challenge);
+      } catch (error) {
+        if (!(error instanceof OAuthError && error.code === "client_issuer")) throw error;
+        throw new CliError(
+          ExitCode.auth,
+          `${server} no longer names the authorization server you signed in with: ${error.message}. If the new one is right, sign in to it: \`${loginAgain(server, profile)}\``,
+          { cause: error },
+        );
+      }
+    },
+  };
+}
+
+function loginAgain(server: string, profile: LoginProfile): string {
+  const client = profile.clientId === undefined ? "" : ` --client-id ${profile.clientId}`;
+  const secret = profile.clientSecret === undefined ? "" : " --client-secret <secret>";
+  return `roundtrip login --server ${server}${client}${secret}`;
 }

@@ -1,5 +1,6 @@
 import { resourceCovers } from "@roundtrip/sdk/oauth";
 import { type LoginProfile, LoginProfiles } from "../auth/login-profiles.js";
+import { discoverResourceIssuer } from "../auth/resource-issuer.js";
 import { FileTokenStore } from "../auth/token-store.js";
 import { type GlobalFlags, requireServer, resolveSettings } from "../config/settings.js";
 import { connect } from "../connection.js";
@@ -10,6 +11,7 @@ import type { Terminal } from "../terminal.js";
 export interface LoginFlags extends GlobalFlags {
   clientId?: string;
   clientSecret?: string;
+  issuer?: string;
   scope?: string;
   callbackPort?: string;
   browser?: boolean;
@@ -27,6 +29,34 @@ function portOf(value: string | undefined): number | undefined {
   return port;
 }
 
+function checkIssuer(value: string): string {
+  if (URL.canParse(value)) return value;
+  throw new CliError(
+    ExitCode.usage,
+    `--issuer must be the authorization server's issuer URL, e.g. https://auth.example.com, got ${value}`,
+  );
+}
+
+/**
+ * The authorization server a client secret is for, when --issuer does not say: the one the server's
+ * metadata names now, found before the secret is sent, and said aloud since it is trusted from here on.
+ */
+async function secretIssuer(server: string, terminal: Terminal): Promise<string> {
+  const issuer = await discoverResourceIssuer(server);
+  if (issuer === undefined) throw nothingToSignIn(server);
+  terminal.notice(
+    `${server} names the authorization server ${issuer}: the client secret is sent there, and never to another (pass --issuer to name it yourself).`,
+  );
+  return issuer;
+}
+
+function nothingToSignIn(server: string): CliError {
+  return new CliError(
+    ExitCode.auth,
+    `${server} did not ask for credentials, so there was nothing to sign in to`,
+  );
+}
+
 /**
  * Signs in to a server and remembers how: with --client-secret as that confidential client
  * (client_credentials), otherwise as a person in the browser (authorization code + PKCE). The first
@@ -42,11 +72,24 @@ export async function loginCommand(
   if (flags.clientSecret !== undefined && flags.clientId === undefined) {
     throw new CliError(ExitCode.usage, "--client-secret needs --client-id");
   }
+  if (flags.issuer !== undefined && flags.clientId === undefined) {
+    throw new CliError(
+      ExitCode.usage,
+      "--issuer says whose client --client-id is; without --client-id there is nothing to pin",
+    );
+  }
   const callbackPort = portOf(flags.callbackPort);
+  const issuer =
+    flags.issuer === undefined
+      ? flags.clientSecret === undefined
+        ? undefined
+        : await secretIssuer(server, terminal)
+      : checkIssuer(flags.issuer);
   const profile: LoginProfile = {
     grant: flags.clientSecret !== undefined ? "client_credentials" : "authorization_code",
     ...(flags.clientId === undefined ? {} : { clientId: flags.clientId }),
     ...(flags.clientSecret === undefined ? {} : { clientSecret: flags.clientSecret }),
+    ...(issuer === undefined ? {} : { issuer }),
     ...(flags.scope === undefined ? {} : { scope: flags.scope }),
     ...(callbackPort === undefined ? {} : { callbackPort }),
   };
@@ -77,10 +120,11 @@ export async function loginCommand(
   if (!stored) {
     // The server let the request through without asking for credentials.
     await profiles.delete(server);
-    throw new CliError(
-      ExitCode.auth,
-      `${server} did not ask for credentials, so there was nothing to sign in to`,
-    );
+    throw nothingToSignIn(server);
+  }
+  if (profile.clientId !== undefined && profile.issuer === undefined) {
+    // A pre-registered id belongs to the authorization server it was just used with: pinned from now on.
+    await profiles.set(server, { ...profile, issuer: stored.issuer });
   }
   const summary = {
     status: "logged-in",

@@ -21,7 +21,14 @@ export interface OAuthClientOptions {
   grant: "client_credentials" | "authorization_code";
   /** A pre-registered client; omit both for a client metadata document or dynamic registration. */
   clientId?: string;
+  /** Needs `clientIssuer`: a secret is only ever sent to the authorization server that issued it. */
   clientSecret?: string;
+  /**
+   * The issuer identifier of the authorization server `clientId` is registered with, compared exactly
+   * with the one the resource's metadata names. Required with `clientSecret`; with a public client id it
+   * keeps that id from being presented to any other authorization server too.
+   */
+  clientIssuer?: string;
   /** Used as client_id with authorization servers that advertise client_id_metadata_document_supported. */
   clientMetadataUrl?: string;
   /** Client metadata sent with dynamic registration (RFC 7591); merged over the defaults. */
@@ -56,6 +63,25 @@ export function checkOAuthClientOptions(options: OAuthClientOptions): void {
       "configuration",
       "clientSecret is set without clientId: set both for a pre-registered client",
     );
+  }
+  if (options.clientSecret !== undefined && options.clientIssuer === undefined) {
+    throw new OAuthError(
+      "configuration",
+      "clientSecret is set without clientIssuer: set it to the issuer of the authorization server the client is registered with, so the secret is never sent to another one",
+    );
+  }
+  if (options.clientIssuer !== undefined) {
+    if (options.clientId === undefined) {
+      throw new OAuthError(
+        "configuration",
+        "clientIssuer is set without clientId: it says whose client that id is",
+      );
+    }
+    try {
+      secureUrl(options.clientIssuer, "clientIssuer", options.allowInsecureHttp);
+    } catch (error) {
+      throw new OAuthError("configuration", (error as Error).message, { cause: error });
+    }
   }
   if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
   if (
