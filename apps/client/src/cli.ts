@@ -24,7 +24,8 @@ Exit codes:
   10   --detach saved the flow: finish it with \`roundtrip resume <id>\`
   130  interrupted
 
-Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROUNDTRIP_TOKEN,
+Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROUNDTRIP_TOKEN (sent
+only to ROUNDTRIP_TOKEN_SERVER, else ROUNDTRIP_SERVER),
 ROUNDTRIP_SAMPLING_PROVIDER, ROUNDTRIP_SAMPLING_BASE_URL, ROUNDTRIP_SAMPLING_MODEL,
 ROUNDTRIP_SAMPLING_API_KEY_ENV, BROWSER.`;
 

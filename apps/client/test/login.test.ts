@@ -1,4 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { DevelopmentBrowser } from "@roundtrip/local-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,11 +110,69 @@ describe("login and logout", () => {
     const token = await stack.as.clientCredentialsToken("mcp-machine", "mcp:tools");
     const run = await runCli(["--server", stack.url, "--json", "tools"], {
       home,
-      env: { ROUNDTRIP_TOKEN: token },
+      env: { ROUNDTRIP_TOKEN: token, ROUNDTRIP_TOKEN_SERVER: stack.url },
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout + run.stderr).not.toContain(token);
     const logoutAll = await runCli(["--json", "logout", "--all"], { home });
     expect(logoutAll.json()).toMatchObject({ status: "logged-out", tokensRemoved: 0 });
+  });
+
+  it("ROUNDTRIP_TOKEN is only sent to the server it is bound to, and never over plain http off loopback", async () => {
+    const home = await newHome();
+    const token = "ci-token-for-the-stack";
+    const seen: (string | undefined)[] = [];
+    const other = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(401, { "www-authenticate": "Bearer" }).end();
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/mcp`;
+    try {
+      const elsewhere = await runCli(["--server", otherUrl, "tools"], {
+        home,
+        env: { ROUNDTRIP_TOKEN: token, ROUNDTRIP_TOKEN_SERVER: stack.url },
+      });
+      expect(elsewhere.code).toBe(2);
+      expect(elsewhere.stderr).toContain(
+        `ROUNDTRIP_TOKEN is for ${stack.url}, so it is not sent to ${otherUrl}`,
+      );
+      // ROUNDTRIP_SERVER binds it too, so --server cannot redirect it.
+      const redirected = await runCli(["--server", otherUrl, "tools"], {
+        home,
+        env: { ROUNDTRIP_TOKEN: token, ROUNDTRIP_SERVER: stack.url },
+      });
+      expect(redirected.code).toBe(2);
+      const unbound = await runCli(["--server", otherUrl, "tools"], {
+        home,
+        env: { ROUNDTRIP_TOKEN: token },
+      });
+      expect(unbound.code).toBe(2);
+      expect(unbound.stderr).toContain(`set ROUNDTRIP_TOKEN_SERVER=${otherUrl}`);
+      expect(seen).toEqual([]);
+    } finally {
+      other.close();
+    }
+    const plain = "http://mcp.example.invalid/mcp";
+    const overHttp = await runCli(["--server", plain, "tools"], {
+      home,
+      env: { ROUNDTRIP_TOKEN: token, ROUNDTRIP_TOKEN_SERVER: plain },
+    });
+    expect(overHttp.code).toBe(2);
+    expect(overHttp.stderr).toContain("not sent over plain http to mcp.example.invalid");
+    expect(overHttp.stdout + overHttp.stderr).not.toContain(token);
+  });
+
+  it("a refused ROUNDTRIP_TOKEN says it was refused and by what error (exit 3)", async () => {
+    const home = await newHome();
+    const run = await runCli(["--server", stack.url, "tools"], {
+      home,
+      env: { ROUNDTRIP_TOKEN: "not-a-real-token", ROUNDTRIP_TOKEN_SERVER: stack.url },
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`${stack.url} refused ROUNDTRIP_TOKEN (HTTP 401, invalid_token`);
+    expect(run.stderr).toContain("unset ROUNDTRIP_TOKEN");
+    expect(run.stderr).not.toMatch(/or set ROUNDTRIP_TOKEN/);
+    expect(run.stderr).not.toContain("not-a-real-token");
   });
 });

@@ -30,8 +30,12 @@ export interface ClientAuthOptions {
  */
 export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth> {
   const env = options.env ?? process.env;
-  if (env.ROUNDTRIP_TOKEN)
-    return { provider: staticTokenProvider(env.ROUNDTRIP_TOKEN), close: async () => {} };
+  if (env.ROUNDTRIP_TOKEN) {
+    return {
+      provider: staticTokenProvider(env.ROUNDTRIP_TOKEN, options.server, env),
+      close: async () => {},
+    };
+  }
   const profile = options.profile;
   if (!profile) return { provider: undefined, close: async () => {} };
   if (profile.clientSecret !== undefined && profile.issuer === undefined) {
