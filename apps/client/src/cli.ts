@@ -27,7 +27,7 @@ Exit codes:
 Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROUNDTRIP_TOKEN (sent
 only to ROUNDTRIP_TOKEN_SERVER, else ROUNDTRIP_SERVER),
 ROUNDTRIP_SAMPLING_PROVIDER, ROUNDTRIP_SAMPLING_BASE_URL, ROUNDTRIP_SAMPLING_MODEL,
-ROUNDTRIP_SAMPLING_API_KEY_ENV, BROWSER.`;
+ROUNDTRIP_SAMPLING_API_KEY_ENV, ROUNDTRIP_SAMPLING_MAX_TOKENS, BROWSER.`;
 
 /** Runs one command line and returns the exit code; never calls process.exit, so tests can use it too. */
 export async function main(

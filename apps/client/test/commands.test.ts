@@ -165,7 +165,7 @@ describe("commands against the reference server", () => {
     expect(text.stdout.trim()).toBe("api: operational over the last 7d, no incidents recorded");
   });
 
-  it("roots are the --root directories as file URIs with names, by default the working directory", async () => {
+  it("roots are the --root directories as file URIs with names, and none without --root", async () => {
     const docs = join(home, "docs");
     await mkdir(docs, { recursive: true });
     const run = await cli(["call", "list_workspace", "--root", docs, "--root", APP_DIR]);
@@ -174,8 +174,10 @@ describe("commands against the reference server", () => {
     expect(text).toContain(`docs: ${pathToFileURL(docs).href}`);
     expect(text).toContain(`client: ${pathToFileURL(APP_DIR).href.replace(/\/$/, "")}`);
     const byDefault = await cli(["call", "list_workspace"]);
-    expect(JSON.stringify(byDefault.json())).toContain("1 root(s)");
-    expect(JSON.stringify(byDefault.json())).toContain(pathToFileURL(APP_DIR).href.replace(/\/$/, ""));
+    expect(byDefault.code, byDefault.stderr).toBe(0);
+    expect(JSON.stringify(byDefault.json())).toContain("The client shares no roots");
+    expect(JSON.stringify(byDefault.json())).not.toContain(pathToFileURL(APP_DIR).href.replace(/\/$/, ""));
+    expect(byDefault.stderr).toContain("none are shared (--root <dir> shares one)");
     const missing = await cli(["call", "list_workspace", "--root", join(home, "nope")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no such directory");

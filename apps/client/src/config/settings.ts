@@ -5,6 +5,8 @@ import { readOptionalFile } from "../private-file.js";
 import { roundtripHome } from "./home-dir.js";
 
 export const SAMPLING_PROVIDERS = ["human", "openai", "anthropic"] as const;
+/** The most tokens an unattended (--yes) completion may cost, whatever the server asks for. */
+export const DEFAULT_UNATTENDED_MAX_TOKENS = 1024;
 export type SamplingProviderName = (typeof SAMPLING_PROVIDERS)[number];
 
 const ConfigFileSchema = z.strictObject({
@@ -15,6 +17,7 @@ const ConfigFileSchema = z.strictObject({
       baseUrl: z.string().optional(),
       model: z.string().optional(),
       apiKeyEnv: z.string().optional(),
+      maxTokens: z.number().int().positive().optional(),
     })
     .optional(),
 });
@@ -26,6 +29,8 @@ export interface SamplingSettings {
   model?: string;
   /** The name of the environment variable holding the API key; the key itself is never stored. */
   apiKeyEnv?: string;
+  /** The cap on maxTokens of a completion approved by --yes. */
+  maxTokens: number;
 }
 
 /** Options common to every command, as commander parsed them. */
@@ -36,6 +41,7 @@ export interface GlobalFlags {
   samplingBaseUrl?: string;
   samplingModel?: string;
   samplingApiKeyEnv?: string;
+  samplingMaxTokens?: string;
 }
 
 export interface Settings {
@@ -64,7 +70,7 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
     const where = issue?.path.length ? issue.path.join(".") : "(top level)";
     throw new CliError(
       ExitCode.usage,
-      `${path}: ${where}: ${issue?.message ?? "invalid"}; it may hold "server" and "sampling" {provider, baseUrl, model, apiKeyEnv}`,
+      `${path}: ${where}: ${issue?.message ?? "invalid"}; it may hold "server" and "sampling" {provider, baseUrl, model, apiKeyEnv, maxTokens}`,
     );
   }
   return parsed.data;
@@ -73,6 +79,12 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
 function providerName(value: string, from: string): SamplingProviderName {
   if ((SAMPLING_PROVIDERS as readonly string[]).includes(value)) return value as SamplingProviderName;
   throw new CliError(ExitCode.usage, `${from} is "${value}"; use one of ${SAMPLING_PROVIDERS.join(", ")}`);
+}
+
+function tokenCap(value: string, from: string): number {
+  const cap = Number(value);
+  if (Number.isInteger(cap) && cap > 0) return cap;
+  throw new CliError(ExitCode.usage, `${from} must be a whole number of tokens above 0, got "${value}"`);
 }
 
 /** Flags win over the environment, which wins over the config file. */
@@ -90,7 +102,13 @@ export async function resolveSettings(
       : env.ROUNDTRIP_SAMPLING_PROVIDER
         ? providerName(env.ROUNDTRIP_SAMPLING_PROVIDER, "ROUNDTRIP_SAMPLING_PROVIDER")
         : (file.sampling?.provider ?? "human");
-  const sampling: SamplingSettings = { provider };
+  const maxTokens =
+    flags.samplingMaxTokens !== undefined
+      ? tokenCap(flags.samplingMaxTokens, "--sampling-max-tokens")
+      : env.ROUNDTRIP_SAMPLING_MAX_TOKENS
+        ? tokenCap(env.ROUNDTRIP_SAMPLING_MAX_TOKENS, "ROUNDTRIP_SAMPLING_MAX_TOKENS")
+        : (file.sampling?.maxTokens ?? DEFAULT_UNATTENDED_MAX_TOKENS);
+  const sampling: SamplingSettings = { provider, maxTokens };
   const baseUrl =
     flags.samplingBaseUrl ?? (env.ROUNDTRIP_SAMPLING_BASE_URL || undefined) ?? file.sampling?.baseUrl;
   const model = flags.samplingModel ?? (env.ROUNDTRIP_SAMPLING_MODEL || undefined) ?? file.sampling?.model;

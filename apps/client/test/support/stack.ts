@@ -94,6 +94,18 @@ function addTestTools(server: RoundtripServer): void {
     }
     return `page ${answer.kind}`;
   });
+  server.mcp.tool("essay", { description: "Samples with a large maxTokens" }, (_args, ctx) => {
+    const answer = inputResponse(ctx.inputResponses, "essay");
+    if (answer.kind === "sampling") return `essay by ${answer.result.model}`;
+    return inputRequired({
+      inputRequests: {
+        essay: createMessage({
+          messages: [{ role: "user", content: { type: "text", text: "Write at length about retries" } }],
+          maxTokens: 100_000,
+        }),
+      },
+    });
+  });
   server.mcp.tool("haiku", { description: "Samples a haiku with model hints" }, (_args, ctx) => {
     const answer = inputResponse(ctx.inputResponses, "poem");
     if (answer.kind === "sampling") {
