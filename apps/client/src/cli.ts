@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { parseArguments } from "./commands/call-arguments.js";
+import { type ArgumentsSchema, checkArgumentNames, parseArguments } from "./commands/call-arguments.js";
 import { type FlowFlags, withFlowOptions } from "./commands/flow-options.js";
 import { type LoginFlags, loginCommand } from "./commands/login.js";
 import { type LogoutFlags, logoutCommand } from "./commands/logout.js";
@@ -16,11 +16,12 @@ const EXIT_CODES_HELP = `
 Exit codes:
   0    done
   1    the server, the network or the protocol failed
-  2    bad command line, configuration or --answers file
+  2    bad command line, configuration or --answers file; or arguments the server refuses as invalid
   3    credentials missing or refused: run \`roundtrip login\`
   4    the server asked for input and there was no answer and no terminal
   5    the tool reported an error result
   6    you refused a sampling request
+  7    a question was declined or cancelled; the server finished without its answer
   10   --detach saved the flow: finish it with \`roundtrip resume <id>\`
   130  interrupted
 
@@ -74,11 +75,14 @@ export async function main(
       runFlowCommand(
         this.optsWithGlobals() as FlowFlags,
         async (connection) => {
-          const needsSchema = words.length > 0 && !words[0]?.trimStart().startsWith("{");
-          const schema = needsSchema
-            ? (await listAllTools(connection.client)).find((t) => t.name === tool)?.inputSchema
-            : undefined;
-          const args = parseArguments(words, schema as Parameters<typeof parseArguments>[1]);
+          const schema =
+            words.length > 0
+              ? ((await listAllTools(connection.client)).find((t) => t.name === tool)?.inputSchema as
+                  | ArgumentsSchema
+                  | undefined)
+              : undefined;
+          const args = parseArguments(words, schema);
+          checkArgumentNames(tool, args, schema);
           return { method: "tools/call", target: tool, ...(args ? { arguments: args } : {}) };
         },
         terminal,

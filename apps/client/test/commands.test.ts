@@ -80,8 +80,23 @@ describe("commands against the reference server", () => {
       confirmation: "decline",
     });
     const run = await cli(["call", "create_service", '{"name":"web"}', "--answers", file]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(7);
     expect(JSON.stringify(run.json())).toContain("Service web was not created");
+    expect(run.json()).toMatchObject({ status: "complete", declined: ["confirmation"] });
+    expect(run.stderr).toContain('You declined or cancelled "confirmation"');
+  });
+
+  it("argument names the tool does not declare are refused before the call; arguments the server refuses exit 2", async () => {
+    const typo = await cli(["call", "create_service", "nmae=api"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('create_service has no argument "nmae"; it takes name');
+    const extra = await cli(["call", "create_service", '{"name":"web","size":"xl"}']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('no argument "size"');
+    const wrongType = await cli(["call", "create_service", "name:=5"]);
+    expect(wrongType.code, wrongType.stderr).toBe(2);
+    expect(wrongType.json()).toMatchObject({ status: "error", exitCode: 2 });
+    expect(wrongType.stderr).toContain("the server refused the arguments as invalid");
   });
 
   it("a missing answer without a terminal fails with exit 4 naming the key", async () => {
@@ -198,7 +213,7 @@ describe("commands against the reference server", () => {
       "--answers",
       await answers({ confirm: "decline" }),
     ]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(7);
     expect(JSON.stringify(run.json())).toMatch(/Deployment of rel-[0-9a-f]{32} declined/);
   });
 

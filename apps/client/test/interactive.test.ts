@@ -91,7 +91,7 @@ describe("questions in a terminal", () => {
     const declined = run(["call", "signup"]);
     await declined.waitFor("Answer this form?");
     declined.type(`${KEY.down}${KEY.enter}`);
-    expect(await declined.exited).toBe(0);
+    expect(await declined.exited).toBe(7);
     expect(declined.screen()).toContain("signup declined");
 
     // create_service: two forms in one round; cancelling the second at its review ends the call with a tool error.

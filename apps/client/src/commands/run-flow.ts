@@ -7,6 +7,7 @@ import type { ResultWriter } from "../json-output.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { resultText } from "../result-text.js";
 import type { Terminal } from "../terminal.js";
+import { argumentRefusal, argumentRefusalResult } from "./argument-refusal.js";
 import { answerPolicy, type FlowFlags, flowSettings } from "./flow-options.js";
 
 /** Runs call, prompt or read: every round until the result, or until --detach saves it. */
@@ -31,7 +32,7 @@ export async function runFlowCommand(
     const outcome = await driveFlow(connection.client, request, policy, {
       server,
       pending: new PendingStore(settings.home),
-    });
+    }).catch(refusedArguments);
     return report(outcome, request, writer, terminal);
   } finally {
     await connection.close();
@@ -73,7 +74,7 @@ export async function resumeFlow(
       server: flow.server,
       pending: store,
       resume: flow,
-    });
+    }).catch(refusedArguments);
     return report(outcome, request, writer, terminal);
   } finally {
     await connection.close();
@@ -105,7 +106,28 @@ function report(
     return ExitCode.detached;
   }
   const isError = request.method === "tools/call" && outcome.result.isError === true;
-  if (writer.json) writer.document({ status: "complete", result: outcome.result });
-  else writer.text(resultText(request.method, outcome.result));
-  return isError ? ExitCode.toolError : ExitCode.ok;
+  if (isError) {
+    const refusal = argumentRefusalResult(outcome.result);
+    if (refusal) throw refusal;
+  }
+  const { declined } = outcome;
+  if (writer.json) {
+    writer.document({
+      status: "complete",
+      result: outcome.result,
+      ...(declined.length > 0 ? { declined } : {}),
+    });
+  } else {
+    writer.text(resultText(request.method, outcome.result));
+  }
+  if (isError) return ExitCode.toolError;
+  if (declined.length === 0) return ExitCode.ok;
+  terminal.notice(
+    `You declined or cancelled ${declined.map((k) => `"${k}"`).join(", ")}: the server finished without ${declined.length > 1 ? "those answers" : "that answer"} (exit code ${ExitCode.declined}).`,
+  );
+  return ExitCode.declined;
+}
+
+function refusedArguments(error: unknown): never {
+  throw argumentRefusal(error) ?? error;
 }

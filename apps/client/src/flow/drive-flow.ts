@@ -8,6 +8,7 @@ import {
   type SavedRound,
 } from "@roundtrip/sdk";
 import { CliError, ExitCode } from "../exit-codes.js";
+import { declinedKeys } from "../flow-declines.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 import { SessionAnswers } from "./session-answers.js";
@@ -21,7 +22,8 @@ export interface FlowRequest {
 }
 
 export type FlowOutcome =
-  | { kind: "complete"; result: Record<string, unknown> }
+  /** declined: the keys whose question was declined or cancelled on the way. */
+  | { kind: "complete"; result: Record<string, unknown>; declined: string[] }
   | { kind: "detached"; id: string; waiting: string[]; questions: WaitingQuestion[] };
 
 export interface FlowOptions {
@@ -68,12 +70,16 @@ export async function driveFlow(
   options: FlowOptions,
 ): Promise<FlowOutcome> {
   let waiting: string[] = [];
+  const declined: string[] = [];
   const onRound: RoundHook = async ({ result }) => {
     const requests = result.inputRequests ?? {};
     // A round with only requestState: the server is waiting on something; the SDK backs off and retries.
     if (Object.keys(requests).length === 0) return { kind: "answer" };
     const outcome = await answerRound(requests, policy);
-    if (outcome.kind === "answered") return { kind: "answer", inputResponses: outcome.responses };
+    if (outcome.kind === "answered") {
+      declined.push(...declinedKeys(outcome.responses));
+      return { kind: "answer", inputResponses: outcome.responses };
+    }
     waiting = outcome.waiting;
     return { kind: "stop" };
   };
@@ -96,7 +102,7 @@ export async function driveFlow(
   }
   if (outcome.kind === "complete") {
     if (resume) await options.pending.delete(resume.id);
-    return { kind: "complete", result: outcome.result };
+    return { kind: "complete", result: outcome.result, declined };
   }
   const { round, result } = outcome.saved;
   const requests = result.inputRequests ?? {};
