@@ -4,6 +4,8 @@ import { type FlowFlags, withFlowOptions } from "./commands/flow-options.js";
 import { type LoginFlags, loginCommand } from "./commands/login.js";
 import { type LogoutFlags, logoutCommand } from "./commands/logout.js";
 import { type PendingFlags, pendingCommand } from "./commands/pending.js";
+import { promptsCommand } from "./commands/prompts.js";
+import { resourcesCommand } from "./commands/resources.js";
 import { resumeFlow, runFlowCommand } from "./commands/run-flow.js";
 import { listAllTools, toolsCommand } from "./commands/tools.js";
 import { describeFailure } from "./error-report.js";
@@ -42,6 +44,10 @@ export async function main(
     .description("Call MCP 2026-07-28 servers, answering their questions (forms, URLs, sampling, roots) here")
     .version(CLIENT_VERSION, "-V, --version")
     .option("-s, --server <url>", "the MCP endpoint (else ROUNDTRIP_SERVER, else the config file)")
+    .option(
+      "--stdio <command>",
+      'run this command as the server and speak to it on stdin/stdout, e.g. --stdio "node server.js"',
+    )
     .option("--json", "print one JSON document on stdout (results and errors)")
     .showHelpAfterError()
     .addHelpText("after", EXIT_CODES_HELP)
@@ -60,8 +66,23 @@ export async function main(
   program
     .command("tools")
     .description("list the server's tools")
+    .option("-l, --long", "with each tool's arguments (type, required, description) and annotations")
     .action(function (this: Command) {
       return run(() => toolsCommand(this.optsWithGlobals(), terminal, writer()))();
+    });
+
+  program
+    .command("prompts")
+    .description("list the server's prompts and their arguments")
+    .action(function (this: Command) {
+      return run(() => promptsCommand(this.optsWithGlobals(), terminal, writer()))();
+    });
+
+  program
+    .command("resources")
+    .description("list the server's resources and resource templates")
+    .action(function (this: Command) {
+      return run(() => resourcesCommand(this.optsWithGlobals(), terminal, writer()))();
     });
 
   withFlowOptions(

@@ -217,6 +217,60 @@ describe("commands against the reference server", () => {
     expect(JSON.stringify(run.json())).toMatch(/Deployment of rel-[0-9a-f]{32} declined/);
   });
 
+  it("prompts, resources and tools --long describe what the server offers", async () => {
+    const prompts = await runCli(["--server", stack.url, "prompts"], { home });
+    expect(prompts.code, prompts.stderr).toBe(0);
+    expect(prompts.stdout).toContain("incident_brief (Incident brief)");
+    expect(prompts.stdout).toContain("  service (required): The affected service");
+    const resources = await cli(["resources"]);
+    expect(resources.code, resources.stderr).toBe(0);
+    expect(resources.json()).toMatchObject({
+      resources: [],
+      resourceTemplates: [expect.objectContaining({ uriTemplate: "status://{service}" })],
+    });
+    const long = await runCli(["--server", stack.url, "tools", "--long"], { home });
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stdout).toMatch(/^deploy \(Deploy a service\)$/m);
+    expect(long.stdout).toContain("annotations: destructiveHint=true, openWorldHint=false");
+    expect(long.stdout).toMatch(/^ {4}name \(string, required\): Service name/m);
+  });
+
+  it("--stdio runs a command as the server: every command, its static resources and its rounds", async () => {
+    const stdio = ["--stdio", `node ${join(APP_DIR, "test", "support", "stdio-server.mjs")}`];
+    const long = await runCli([...stdio, "tools", "--long"], { home });
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stdout).toContain("echo (Echo)");
+    expect(long.stdout).toContain("    text (string, required): What to say");
+    expect(long.stdout).toContain("    times (integer, optional): How often");
+    expect(long.stdout).toContain("annotations: readOnlyHint=true");
+    const resources = await runCli([...stdio, "resources"], { home });
+    expect(resources.stdout).toMatch(
+      /Resources:\n {2}notes:\/\/readme {2}readme: The notes' readme \(text\/plain\)/,
+    );
+    expect(resources.stdout).toMatch(
+      /Templates \(fill in each \{variable\}, then read\):\n {2}notes:\/\/\{id\} {2}note: One note/,
+    );
+    const prompts = await runCli([...stdio, "prompts"], { home });
+    expect(prompts.stdout).toContain("  who (required): Whom to greet");
+    const call = await runCli([...stdio, "--json", "call", "echo", "text=hi", "times=2"], { home });
+    expect(call.code, call.stderr).toBe(0);
+    expect(JSON.stringify(call.json())).toContain("hi hi");
+    const read = await runCli([...stdio, "read", "notes://7"], { home });
+    expect(read.stdout).toContain("note 7");
+    const asked = await runCli(
+      [...stdio, "call", "confirm", "--answers", await answers({ sure: { ok: true } })],
+      {
+        home,
+      },
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toContain("confirm accepted");
+    const detach = await runCli([...stdio, "call", "confirm", "--detach"], { home });
+    expect(detach.code).toBe(2);
+    const both = await runCli([...stdio, "--server", stack.url, "tools"], { home });
+    expect(both.code).toBe(2);
+  });
+
   it("usage errors, --version and help", async () => {
     const version = await runCli(["--version"], { home });
     expect(version.code).toBe(0);

@@ -68,6 +68,12 @@ export async function loginCommand(
   writer: ResultWriter,
 ): Promise<ExitCodeValue> {
   const settings = await resolveSettings(flags);
+  if (settings.stdio !== undefined) {
+    throw new CliError(
+      ExitCode.usage,
+      "a --stdio server takes its credentials from its environment, not from a login; drop --stdio",
+    );
+  }
   const server = requireServer(settings);
   if (flags.clientSecret !== undefined && flags.clientId === undefined) {
     throw new CliError(ExitCode.usage, "--client-secret needs --client-id");

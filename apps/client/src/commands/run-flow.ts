@@ -1,4 +1,4 @@
-import { requireServer } from "../config/settings.js";
+import { requireTarget } from "../config/settings.js";
 import { connect } from "../connection.js";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
 import { driveFlow, type FlowOutcome, type FlowRequest } from "../flow/drive-flow.js";
@@ -18,9 +18,16 @@ export async function runFlowCommand(
   writer: ResultWriter,
 ): Promise<ExitCodeValue> {
   const { settings, answers } = await flowSettings(flags);
-  const server = requireServer(settings);
+  const target = requireTarget(settings);
+  const { server } = target;
+  if (target.stdio !== undefined && flags.detach) {
+    throw new CliError(
+      ExitCode.usage,
+      "--detach saves a flow to finish against the same server later, and a --stdio server lives only as long as this command; run without --detach",
+    );
+  }
   const connection = await connect({
-    server,
+    ...target,
     home: settings.home,
     terminal,
     browser: flags.browser !== false,
@@ -47,6 +54,12 @@ export async function resumeFlow(
   writer: ResultWriter,
 ): Promise<ExitCodeValue> {
   const { settings, answers } = await flowSettings(flags);
+  if (settings.stdio !== undefined) {
+    throw new CliError(
+      ExitCode.usage,
+      "resume finishes a flow with the server it was saved from; drop --stdio",
+    );
+  }
   const store = new PendingStore(settings.home);
   const flow: PendingFlow = await store.load(id);
   // A saved flow goes back to the server that asked; only a contradicting --server is an error.

@@ -36,6 +36,8 @@ export interface SamplingSettings {
 /** Options common to every command, as commander parsed them. */
 export interface GlobalFlags {
   server?: string;
+  /** --stdio: a command line that runs the server, spoken to on its stdin and stdout. */
+  stdio?: string;
   json?: boolean;
   samplingProvider?: string;
   samplingBaseUrl?: string;
@@ -49,6 +51,8 @@ export interface Settings {
   configFile: string;
   /** Undefined when neither --server, ROUNDTRIP_SERVER nor the config file names one. */
   server?: string;
+  /** --stdio's command line; it wins over every server URL. */
+  stdio?: string;
   sampling: SamplingSettings;
 }
 
@@ -117,7 +121,22 @@ export async function resolveSettings(
   if (baseUrl !== undefined) sampling.baseUrl = baseUrl;
   if (model !== undefined) sampling.model = model;
   if (apiKeyEnv !== undefined) sampling.apiKeyEnv = apiKeyEnv;
-  return { home, configFile, ...(server === undefined ? {} : { server: checkServerUrl(server) }), sampling };
+  if (flags.stdio !== undefined && flags.stdio.trim() === "") {
+    throw new CliError(
+      ExitCode.usage,
+      '--stdio takes the command that runs the server, e.g. --stdio "node server.js"',
+    );
+  }
+  if (flags.stdio !== undefined && flags.server !== undefined) {
+    throw new CliError(ExitCode.usage, "--stdio and --server name two servers; give one of them");
+  }
+  return {
+    home,
+    configFile,
+    ...(server === undefined ? {} : { server: checkServerUrl(server) }),
+    ...(flags.stdio === undefined ? {} : { stdio: flags.stdio }),
+    sampling,
+  };
 }
 
 export function checkServerUrl(value: string): string {
@@ -136,11 +155,27 @@ export function checkServerUrl(value: string): string {
   return url.href;
 }
 
+/** Where a command connects: an MCP endpoint URL, or a command run as a stdio server (its label then). */
+export interface Target {
+  /** The URL, or `stdio: <command>` for messages and records. */
+  server: string;
+  stdio?: string;
+}
+
+export function stdioLabel(command: string): string {
+  return `stdio: ${command}`;
+}
+
+export function requireTarget(settings: Settings): Target {
+  if (settings.stdio !== undefined) return { server: stdioLabel(settings.stdio), stdio: settings.stdio };
+  return { server: requireServer(settings) };
+}
+
 /** The server a command talks to, or a usage error saying how to name one. */
 export function requireServer(settings: Settings): string {
   if (settings.server !== undefined) return settings.server;
   throw new CliError(
     ExitCode.usage,
-    `no server given: pass --server URL, set ROUNDTRIP_SERVER, or put {"server": "URL"} in ${settings.configFile}`,
+    `no server given: pass --server URL (or --stdio "<command>"), set ROUNDTRIP_SERVER, or put {"server": "URL"} in ${settings.configFile}`,
   );
 }
