@@ -1,6 +1,7 @@
 import { Client, type Implementation, type StdioServerParameters, silentLogger } from "@roundtrip/sdk";
+import type { TokenStore } from "@roundtrip/sdk/oauth";
 import { type ClientAuth, clientAuth } from "./auth/client-auth.js";
-import { LoginProfiles } from "./auth/login-profiles.js";
+import { type LoginProfile, LoginProfiles } from "./auth/login-profiles.js";
 import { FileTokenStore } from "./auth/token-store.js";
 import type { Asker } from "./elicitation/asker.js";
 import type { Terminal } from "./terminal.js";
@@ -31,6 +32,8 @@ export interface ConnectOptions {
   home: string;
   terminal: Terminal;
   browser: boolean;
+  /** `roundtrip login` signs in with the profile it is trying and tokens it keeps aside until it succeeds. */
+  login?: { profile: LoginProfile; store: TokenStore };
 }
 
 /**
@@ -44,10 +47,11 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     options.stdio === undefined
       ? await clientAuth({
           server: options.server,
-          profile: await new LoginProfiles(options.home).get(options.server),
-          store: new FileTokenStore(options.home),
+          profile: options.login?.profile ?? (await new LoginProfiles(options.home).get(options.server)),
+          store: options.login?.store ?? new FileTokenStore(options.home),
           terminal: options.terminal,
           browser: options.browser,
+          signingIn: options.login !== undefined,
         })
       : { provider: undefined, close: async () => {} };
   const target = options.stdio === undefined ? options.server : stdioServer(options.stdio);

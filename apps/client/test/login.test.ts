@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { DevelopmentBrowser } from "@roundtrip/local-auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newHome, runCli } from "./support/run-cli.js";
+import { ptyCli } from "./support/pty-cli.js";
+import { loginAsMachine, newHome, runCli } from "./support/run-cli.js";
 import { spawnCli } from "./support/spawn-cli.js";
 import { type Stack, startStack } from "./support/stack.js";
 
@@ -175,4 +176,65 @@ describe("login and logout", () => {
     expect(run.stderr).not.toMatch(/or set ROUNDTRIP_TOKEN/);
     expect(run.stderr).not.toContain("not-a-real-token");
   });
+
+  it("an interrupted login (Ctrl+C) keeps the working login: profile and tokens are replaced only on success", async () => {
+    const home = await newHome();
+    expect((await loginAsMachine(stack.url, home)).code).toBe(0);
+    const before = await loginFiles(home);
+    const login = ptyCli(["--server", stack.url, "login", "--client-id", "mcp-interactive", "--no-browser"], {
+      home,
+    });
+    await login.waitFor("Waiting for the sign-in to finish in the browser");
+    login.type("\x03");
+    expect(await login.exited, login.screen()).toBe(130);
+    expect(login.screen()).toContain("the earlier login to");
+    expect(await loginFiles(home)).toEqual(before);
+    const tools = await runCli(["--server", stack.url, "tools"], { home });
+    expect(tools.code, tools.stderr).toBe(0);
+  });
+
+  it("without a terminal, a sign-in that needs a browser fails at once naming the alternatives (exit 3)", async () => {
+    const home = await newHome();
+    const login = await runCli(["--server", stack.url, "login", "--client-id", "mcp-interactive"], { home });
+    expect(login.code).toBe(3);
+    expect(login.stderr).toContain("needs a person at a browser, and there is no terminal here");
+    expect(login.stderr).toContain("roundtrip login --client-id <id> --client-secret <secret>");
+    expect(login.stderr).toContain("ROUNDTRIP_TOKEN");
+    expect(await readdir(home)).not.toContain("logins.json");
+  });
+
+  it("reports the scopes asked for that the authorization server did not grant", async () => {
+    const home = await newHome();
+    const login = await runCli(
+      [
+        "--server",
+        stack.url,
+        "--json",
+        "login",
+        "--client-id",
+        "mcp-machine",
+        "--client-secret",
+        "mcp-machine-secret",
+        "--scope",
+        "mcp:tools mcp:unheard-of",
+      ],
+      { home },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.json()).toMatchObject({
+      scope: "mcp:tools",
+      scopeRequested: "mcp:tools mcp:unheard-of",
+      scopeNotGranted: ["mcp:unheard-of"],
+    });
+    expect(login.stderr).toContain("did not grant mcp:unheard-of of the scopes asked for");
+  });
 });
+
+/** What a login keeps on disk: the profiles and every token file, by name. */
+async function loginFiles(home: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = { "logins.json": await readFile(join(home, "logins.json"), "utf8") };
+  for (const name of await readdir(join(home, "tokens"))) {
+    files[name] = await readFile(join(home, "tokens", name), "utf8");
+  }
+  return files;
+}

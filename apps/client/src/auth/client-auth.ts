@@ -1,11 +1,15 @@
 import type { ClientAuthProvider } from "@roundtrip/sdk";
-import { type OAuthClientProvider, OAuthError, oauthClientProvider } from "@roundtrip/sdk/oauth";
+import {
+  type OAuthClientProvider,
+  OAuthError,
+  oauthClientProvider,
+  type TokenStore,
+} from "@roundtrip/sdk/oauth";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";
 import type { LoginProfile } from "./login-profiles.js";
 import type { LoopbackLogin } from "./loopback-login.js";
 import { staticTokenProvider } from "./static-token.js";
-import type { FileTokenStore } from "./token-store.js";
 
 export interface ClientAuth {
   provider: ClientAuthProvider | undefined;
@@ -18,9 +22,11 @@ export interface ClientAuthOptions {
   /** The MCP endpoint the credentials are for. */
   server: string;
   profile: LoginProfile | undefined;
-  store: FileTokenStore;
+  store: TokenStore;
   terminal: Terminal;
   browser: boolean;
+  /** `roundtrip login` is running: a browser sign-in may wait for a person even without a terminal. */
+  signingIn?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -52,6 +58,7 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
     loopback = await startLoopbackLogin({
       terminal: options.terminal,
       browser: options.browser,
+      signingIn: options.signingIn === true,
       ...(profile.callbackPort === undefined ? {} : { port: profile.callbackPort }),
     });
   }
