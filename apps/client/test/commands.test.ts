@@ -214,6 +214,8 @@ describe("commands against the reference server", () => {
       await answers({ confirm: "decline" }),
     ]);
     expect(run.code, run.stderr).toBe(7);
+    expect(run.stderr).toContain("refused the request for lack of scope (it needs");
+    expect(run.stderr).toContain("signing in again to ask for it");
     expect(JSON.stringify(run.json())).toMatch(/Deployment of rel-[0-9a-f]{32} declined/);
   });
 
@@ -282,7 +284,12 @@ describe("commands against the reference server", () => {
     expect(unknown.code).toBe(2);
     const noServer = await runCli(["tools"], { home });
     expect(noServer.code).toBe(2);
-    expect(noServer.stderr).toContain("pass --server URL, set ROUNDTRIP_SERVER");
+    expect(noServer.stderr).toContain('pass --server URL (or --stdio "<command>"), set ROUNDTRIP_SERVER');
+    const callHelp = await runCli(["call", "--help"], { home });
+    expect(callHelp.stdout.replace(/\s+/g, " ")).toContain(
+      "default: none, so a server asking for roots gets an empty list",
+    );
+    expect(callHelp.stdout.replace(/\s+/g, " ")).toContain("required with --yes");
     const fromEnv = await runCli(["--json", "tools"], { home, env: { ROUNDTRIP_SERVER: stack.url } });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
     const badArgs = await cli(["call", "create_service", "oops"]);

@@ -146,7 +146,7 @@ describe("questions in a terminal", () => {
     await cli.waitFor("I will open it myself");
     expect(cli.screen()).not.toContain("Open it in my browser");
     cli.type(`${KEY.down}${KEY.enter}`);
-    expect(await cli.exited).toBe(0);
+    expect(await cli.exited).toBe(7);
     expect(cli.screen()).toContain("page declined");
   });
 

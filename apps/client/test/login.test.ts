@@ -56,6 +56,7 @@ describe("login and logout", () => {
       grant: "authorization_code",
       clientId: "mcp-interactive",
       issuer: stack.as.issuer,
+      subject: "alice",
     });
 
     // The tokens are cached per issuer in a private file and used by later commands.
@@ -225,6 +226,7 @@ describe("login and logout", () => {
       scope: "mcp:tools",
       scopeRequested: "mcp:tools mcp:unheard-of",
       scopeNotGranted: ["mcp:unheard-of"],
+      subject: "mcp-machine",
     });
     expect(login.stderr).toContain("did not grant mcp:unheard-of of the scopes asked for");
   });

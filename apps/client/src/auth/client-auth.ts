@@ -1,12 +1,8 @@
 import type { ClientAuthProvider } from "@roundtrip/sdk";
-import {
-  type OAuthClientProvider,
-  OAuthError,
-  oauthClientProvider,
-  type TokenStore,
-} from "@roundtrip/sdk/oauth";
+import { type OAuthClientProvider, oauthClientProvider, type TokenStore } from "@roundtrip/sdk/oauth";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";
+import { explainedOAuth, loginAgain } from "./explained-oauth.js";
 import type { LoginProfile } from "./login-profiles.js";
 import type { LoopbackLogin } from "./loopback-login.js";
 import { staticTokenProvider } from "./static-token.js";
@@ -79,37 +75,8 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
       : {}),
   });
   return {
-    provider: refusingOtherIssuers(oauth, options.server, profile),
+    provider: explainedOAuth(oauth, { server: options.server, profile, terminal: options.terminal }),
     oauth,
     close: async () => loopback?.close(),
   };
-}
-
-/** The SDK refuses to present the client to another issuer; this says what to do about it here. */
-function refusingOtherIssuers(
-  oauth: OAuthClientProvider,
-  server: string,
-  profile: LoginProfile,
-): ClientAuthProvider {
-  return {
-    authorization: (resource, signal) => oauth.authorization(resource, signal),
-    async handleChallenge(challenge) {
-      try {
-        return await oauth.handleChallenge(challenge);
-      } catch (error) {
-        if (!(error instanceof OAuthError && error.code === "client_issuer")) throw error;
-        throw new CliError(
-          ExitCode.auth,
-          `${server} no longer names the authorization server you signed in with: ${error.message}. If the new one is right, sign in to it: \`${loginAgain(server, profile)}\``,
-          { cause: error },
-        );
-      }
-    },
-  };
-}
-
-function loginAgain(server: string, profile: LoginProfile): string {
-  const client = profile.clientId === undefined ? "" : ` --client-id ${profile.clientId}`;
-  const secret = profile.clientSecret === undefined ? "" : " --client-secret <secret>";
-  return `roundtrip login --server ${server}${client}${secret}`;
 }

@@ -3,6 +3,7 @@ import { type LoginProfile, LoginProfiles } from "../auth/login-profiles.js";
 import { discoverResourceIssuer } from "../auth/resource-issuer.js";
 import { StagedTokenStore } from "../auth/staged-token-store.js";
 import { FileTokenStore } from "../auth/token-store.js";
+import { tokenSubject } from "../auth/token-subject.js";
 import { type GlobalFlags, requireServer, resolveSettings } from "../config/settings.js";
 import { connect } from "../connection.js";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
@@ -133,12 +134,14 @@ export async function loginCommand(
     pinned ? { ...profile, issuer: stored.issuer } : profile,
   );
   const notGranted = scopesNotGranted(flags.scope, stored.scope);
+  const subject = tokenSubject(stored.accessToken);
   const summary = {
     status: "logged-in",
     server,
     grant: profile.grant,
     issuer: stored.issuer,
     clientId: stored.clientId,
+    ...(subject === undefined ? {} : { subject }),
     ...(stored.scope ? { scope: stored.scope } : {}),
     ...(flags.scope === undefined ? {} : { scopeRequested: flags.scope }),
     ...(notGranted.length > 0 ? { scopeNotGranted: notGranted } : {}),
@@ -147,7 +150,7 @@ export async function loginCommand(
   if (writer.json) writer.document(summary);
   else
     writer.text(
-      `Logged in to ${server} at ${stored.issuer} as client ${stored.clientId}${stored.scope ? ` (scope ${stored.scope})` : ""}.`,
+      `Logged in to ${server} at ${stored.issuer} as client ${stored.clientId}${stored.scope ? ` (scope ${stored.scope})` : ""}${subject === undefined ? "" : `, signed in as ${subject}`}.`,
     );
   if (notGranted.length > 0) {
     terminal.notice(
