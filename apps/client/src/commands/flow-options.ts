@@ -9,6 +9,7 @@ import type { Connection } from "../connection.js";
 import { type AnswersFile, loadAnswersFile } from "../flow/answers-file.js";
 import type { AnswerPolicy } from "../flow/round-answers.js";
 import { rootsFrom } from "../roots.js";
+import { consentedRoots } from "../roots-consent.js";
 import { samplingProvider } from "../sampling/providers/provider-factory.js";
 import { requireUnattendedModel, unattendedProvider } from "../sampling/unattended-sampling.js";
 import type { Terminal } from "../terminal.js";
@@ -27,7 +28,7 @@ export function withFlowOptions(command: Command): Command {
     )
     .option(
       "--root <dir>",
-      "a directory to share as a root (repeatable; default: none, so a server asking for roots gets an empty list)",
+      "a directory to share as a root (repeatable; default: none, so a server asking for roots gets an empty list, unless you agree at the terminal to share the working directory)",
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option("--no-browser", "never open a browser; print URLs instead")
@@ -78,11 +79,9 @@ export function answerPolicy(
     detach: flags.detach === true,
     browser: flags.browser !== false,
     roots: () => {
-      if (!roots) {
-        roots = rootsFrom(flags.root ?? []);
-        if (!flags.root?.length)
-          terminal.notice("The server asks for your roots: none are shared (--root <dir> shares one).");
-      }
+      roots ??= flags.root?.length
+        ? rootsFrom(flags.root)
+        : consentedRoots(terminal, { yes: flags.yes === true }).then((dirs) => rootsFrom(dirs));
       return roots;
     },
     provider: flags.yes ? unattendedProvider(provider, settings.sampling) : provider,
