@@ -1,9 +1,11 @@
 import { Command, CommanderError } from "commander";
-import { parseArguments } from "./commands/call-arguments.js";
+import { type ArgumentsSchema, checkArgumentNames, parseArguments } from "./commands/call-arguments.js";
 import { type FlowFlags, withFlowOptions } from "./commands/flow-options.js";
 import { type LoginFlags, loginCommand } from "./commands/login.js";
 import { type LogoutFlags, logoutCommand } from "./commands/logout.js";
 import { type PendingFlags, pendingCommand } from "./commands/pending.js";
+import { promptsCommand } from "./commands/prompts.js";
+import { resourcesCommand } from "./commands/resources.js";
 import { resumeFlow, runFlowCommand } from "./commands/run-flow.js";
 import { listAllTools, toolsCommand } from "./commands/tools.js";
 import { describeFailure } from "./error-report.js";
@@ -17,17 +19,19 @@ const EXIT_CODES_HELP = `
 Exit codes:
   0    done
   1    the server, the network or the protocol failed
-  2    bad command line, configuration or --answers file
+  2    bad command line, configuration or --answers file; or arguments the server refuses as invalid
   3    credentials missing or refused: run \`roundtrip login\`
   4    the server asked for input and there was no answer and no terminal
   5    the tool reported an error result
   6    you refused a sampling request
+  7    a question was declined or cancelled; the server finished without its answer
   10   the flow was saved (--detach, or Ctrl-C while waiting for a page): \`roundtrip resume <id>\`
   130  interrupted
 
-Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROUNDTRIP_TOKEN,
+Environment: ROUNDTRIP_SERVER, ROUNDTRIP_HOME (default ~/.config/roundtrip), ROUNDTRIP_TOKEN (sent
+only to ROUNDTRIP_TOKEN_SERVER, else ROUNDTRIP_SERVER),
 ROUNDTRIP_SAMPLING_PROVIDER, ROUNDTRIP_SAMPLING_BASE_URL, ROUNDTRIP_SAMPLING_MODEL,
-ROUNDTRIP_SAMPLING_API_KEY_ENV, BROWSER.`;
+ROUNDTRIP_SAMPLING_API_KEY_ENV, ROUNDTRIP_SAMPLING_MAX_TOKENS, BROWSER.`;
 
 /**
  * Runs one command line and returns the exit code; never calls process.exit, so tests can use it too.
@@ -42,6 +46,10 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
     .description("Call MCP 2026-07-28 servers, answering their questions (forms, URLs, sampling, roots) here")
     .version(CLIENT_VERSION, "-V, --version")
     .option("-s, --server <url>", "the MCP endpoint (else ROUNDTRIP_SERVER, else the config file)")
+    .option(
+      "--stdio <command>",
+      'run this command as the server and speak to it on stdin/stdout, e.g. --stdio "node server.js"',
+    )
     .option("--json", "print one JSON document on stdout (results and errors)")
     .option("-v, --verbose", "print each round: which keys the server asked, which were answered")
     .showHelpAfterError()
@@ -62,8 +70,23 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
   program
     .command("tools")
     .description("list the server's tools")
+    .option("-l, --long", "with each tool's arguments (type, required, description) and annotations")
     .action(function (this: Command) {
       return run(() => toolsCommand(this.optsWithGlobals(), terminal, writer()))();
+    });
+
+  program
+    .command("prompts")
+    .description("list the server's prompts and their arguments")
+    .action(function (this: Command) {
+      return run(() => promptsCommand(this.optsWithGlobals(), terminal, writer()))();
+    });
+
+  program
+    .command("resources")
+    .description("list the server's resources and resource templates")
+    .action(function (this: Command) {
+      return run(() => resourcesCommand(this.optsWithGlobals(), terminal, writer()))();
     });
 
   withFlowOptions(
@@ -77,11 +100,14 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
       runFlowCommand(
         this.optsWithGlobals() as FlowFlags,
         async (connection) => {
-          const needsSchema = words.length > 0 && !words[0]?.trimStart().startsWith("{");
-          const schema = needsSchema
-            ? (await listAllTools(connection.client)).find((t) => t.name === tool)?.inputSchema
-            : undefined;
-          const args = parseArguments(words, schema as Parameters<typeof parseArguments>[1]);
+          const schema =
+            words.length > 0
+              ? ((await listAllTools(connection.client)).find((t) => t.name === tool)?.inputSchema as
+                  | ArgumentsSchema
+                  | undefined)
+              : undefined;
+          const args = parseArguments(words, schema);
+          checkArgumentNames(tool, args, schema);
           return { method: "tools/call", target: tool, ...(args ? { arguments: args } : {}) };
         },
         terminal,
@@ -135,6 +161,10 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
     )
     .option("--client-id <id>", "a client registered with the authorization server")
     .option("--client-secret <secret>", "its secret: signs in as that client (client credentials)")
+    .option(
+      "--issuer <url>",
+      "the authorization server the client is registered with (default: the one the server names now); its id and secret go nowhere else",
+    )
     .option("--scope <scopes>", "the scopes to ask for (default: what the server advertises)")
     .option(
       "--callback-port <port>",

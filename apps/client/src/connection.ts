@@ -1,10 +1,19 @@
-import { Client, type Implementation, silentLogger } from "@roundtrip/sdk";
+import { Client, type Implementation, type StdioServerParameters, silentLogger } from "@roundtrip/sdk";
+import type { TokenStore } from "@roundtrip/sdk/oauth";
 import { type ClientAuth, clientAuth } from "./auth/client-auth.js";
-import { LoginProfiles } from "./auth/login-profiles.js";
+import { type LoginProfile, LoginProfiles } from "./auth/login-profiles.js";
 import { FileTokenStore } from "./auth/token-store.js";
 import type { Asker } from "./elicitation/asker.js";
 import type { Terminal } from "./terminal.js";
 import { CLIENT_VERSION } from "./version.js";
+
+/**
+ * The command line is run by the system shell, so quoting works as the person typed it; `exec` makes the
+ * server the shell's replacement, so closing the connection stops the server itself.
+ */
+function stdioServer(command: string): StdioServerParameters {
+  return { command: "/bin/sh", args: ["-c", `exec ${command}`], stderr: "inherit" };
+}
 
 export interface Connection {
   readonly client: Client;
@@ -16,10 +25,15 @@ export interface Connection {
 }
 
 export interface ConnectOptions {
+  /** The URL, or the label of a stdio server. */
   server: string;
+  /** A command line to run as a stdio server instead of calling `server`. */
+  stdio?: string;
   home: string;
   terminal: Terminal;
   browser: boolean;
+  /** `roundtrip login` signs in with the profile it is trying and tokens it keeps aside until it succeeds. */
+  login?: { profile: LoginProfile; store: TokenStore };
 }
 
 /**
@@ -28,13 +42,20 @@ export interface ConnectOptions {
  * flow driver answers 2026-07-28 rounds itself and registers the callbacks a 2025-era session needs.
  */
 export async function connect(options: ConnectOptions): Promise<Connection> {
-  const auth = await clientAuth({
-    profile: await new LoginProfiles(options.home).get(options.server),
-    store: new FileTokenStore(options.home),
-    terminal: options.terminal,
-    browser: options.browser,
-  });
-  const client = new Client(options.server, {
+  // A stdio server takes its credentials from its environment, as MCP says: no login, no token.
+  const auth: ClientAuth =
+    options.stdio === undefined
+      ? await clientAuth({
+          server: options.server,
+          profile: options.login?.profile ?? (await new LoginProfiles(options.home).get(options.server)),
+          store: options.login?.store ?? new FileTokenStore(options.home),
+          terminal: options.terminal,
+          browser: options.browser,
+          signingIn: options.login !== undefined,
+        })
+      : { provider: undefined, close: async () => {} };
+  const target = options.stdio === undefined ? options.server : stdioServer(options.stdio);
+  const client = new Client(target, {
     info: { name: "roundtrip-cli", title: "roundtrip CLI", version: CLIENT_VERSION },
     capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
     logger: silentLogger,

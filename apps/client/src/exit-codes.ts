@@ -6,7 +6,10 @@ export const ExitCode = {
   ok: 0,
   /** The server, the network or the protocol failed; the message says which. */
   failure: 1,
-  /** The command line, the configuration or an --answers file is wrong; nothing was sent. */
+  /**
+   * The command line, the configuration or an --answers file is wrong, nothing was sent; or the server
+   * refused the arguments as invalid (-32602, or a tool result saying so).
+   */
   usage: 2,
   /** No usable credentials: log in (again), or the authorization server refused. */
   auth: 3,
@@ -16,6 +19,8 @@ export const ExitCode = {
   toolError: 5,
   /** The person refused a sampling request: nothing was sent back and the call was abandoned. */
   refused: 6,
+  /** A question was declined or cancelled (by you or --answers); the server finished without its answer. */
+  declined: 7,
   /** The flow was saved as pending (--detach, or Ctrl-C while waiting for a page): `roundtrip resume <id>`. */
   detached: 10,
   /** Interrupted (Ctrl+C); nothing more was sent. */
@@ -31,11 +36,12 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCodeValue, string>> = {
   [ExitCode.ok]: "done",
   [ExitCode.failure]: "the server, the network or the protocol failed",
-  [ExitCode.usage]: "bad command line, configuration or answers file",
+  [ExitCode.usage]: "bad command line, configuration, answers file or arguments",
   [ExitCode.auth]: "credentials missing or refused",
   [ExitCode.inputNeeded]: "the server asked for input that had no answer",
   [ExitCode.toolError]: "the tool reported an error result",
   [ExitCode.refused]: "the sampling request was refused",
+  [ExitCode.declined]: "a question was declined or cancelled",
   [ExitCode.detached]: "the flow was saved with --detach",
   [ExitCode.interrupted]: "interrupted",
 };

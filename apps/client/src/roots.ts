@@ -5,13 +5,13 @@ import type { Root } from "@roundtrip/sdk";
 import { CliError, ExitCode } from "./exit-codes.js";
 
 /**
- * The directories this client shares with servers that ask for roots: each --root, or the working
- * directory when none is given. Each must exist and be a directory, so a typo fails before anything is sent.
+ * The directories this client shares with servers that ask for roots: each --root, and none unless
+ * given, since a root tells the server what it may look at. Each must exist and be a directory, so a
+ * typo fails before anything is sent.
  */
 export async function rootsFrom(dirs: readonly string[], cwd = process.cwd()): Promise<Root[]> {
-  const chosen = dirs.length > 0 ? dirs : [cwd];
   const roots: Root[] = [];
-  for (const dir of chosen) roots.push(await rootOf(resolve(cwd, dir), dir));
+  for (const dir of dirs) roots.push(await rootOf(resolve(cwd, dir), dir));
   return roots;
 }
 

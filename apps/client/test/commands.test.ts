@@ -80,8 +80,23 @@ describe("commands against the reference server", () => {
       confirmation: "decline",
     });
     const run = await cli(["call", "create_service", '{"name":"web"}', "--answers", file]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(7);
     expect(JSON.stringify(run.json())).toContain("Service web was not created");
+    expect(run.json()).toMatchObject({ status: "complete", declined: ["confirmation"] });
+    expect(run.stderr).toContain('You declined or cancelled "confirmation"');
+  });
+
+  it("argument names the tool does not declare are refused before the call; arguments the server refuses exit 2", async () => {
+    const typo = await cli(["call", "create_service", "nmae=api"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('create_service has no argument "nmae"; it takes name');
+    const extra = await cli(["call", "create_service", '{"name":"web","size":"xl"}']);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('no argument "size"');
+    const wrongType = await cli(["call", "create_service", "name:=5"]);
+    expect(wrongType.code, wrongType.stderr).toBe(2);
+    expect(wrongType.json()).toMatchObject({ status: "error", exitCode: 2 });
+    expect(wrongType.stderr).toContain("the server refused the arguments as invalid");
   });
 
   it("arguments the tool's schema refuses are its error result (exit 5), naming the field", async () => {
@@ -171,7 +186,7 @@ describe("commands against the reference server", () => {
     expect(text.stdout.trim()).toBe("api: operational over the last 7d, no incidents recorded");
   });
 
-  it("roots are the --root directories as file URIs with names, by default the working directory", async () => {
+  it("roots are the --root directories as file URIs with names, and none without --root", async () => {
     const docs = join(home, "docs");
     await mkdir(docs, { recursive: true });
     const run = await cli(["call", "list_workspace", "--root", docs, "--root", APP_DIR]);
@@ -180,8 +195,10 @@ describe("commands against the reference server", () => {
     expect(text).toContain(`docs: ${pathToFileURL(docs).href}`);
     expect(text).toContain(`client: ${pathToFileURL(APP_DIR).href.replace(/\/$/, "")}`);
     const byDefault = await cli(["call", "list_workspace"]);
-    expect(JSON.stringify(byDefault.json())).toContain("1 root(s)");
-    expect(JSON.stringify(byDefault.json())).toContain(pathToFileURL(APP_DIR).href.replace(/\/$/, ""));
+    expect(byDefault.code, byDefault.stderr).toBe(0);
+    expect(JSON.stringify(byDefault.json())).toContain("The client shares no roots");
+    expect(JSON.stringify(byDefault.json())).not.toContain(pathToFileURL(APP_DIR).href.replace(/\/$/, ""));
+    expect(byDefault.stderr).toContain("none are shared (--root <dir> shares one)");
     const missing = await cli(["call", "list_workspace", "--root", join(home, "nope")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no such directory");
@@ -202,8 +219,64 @@ describe("commands against the reference server", () => {
       "--answers",
       await answers({ confirm: "decline" }),
     ]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(7);
+    expect(run.stderr).toContain("refused the request for lack of scope (it needs");
+    expect(run.stderr).toContain("signing in again to ask for it");
     expect(JSON.stringify(run.json())).toMatch(/Deployment of rel-[0-9a-f]{32} declined/);
+  });
+
+  it("prompts, resources and tools --long describe what the server offers", async () => {
+    const prompts = await runCli(["--server", stack.url, "prompts"], { home });
+    expect(prompts.code, prompts.stderr).toBe(0);
+    expect(prompts.stdout).toContain("incident_brief (Incident brief)");
+    expect(prompts.stdout).toContain("  service (required): The affected service");
+    const resources = await cli(["resources"]);
+    expect(resources.code, resources.stderr).toBe(0);
+    expect(resources.json()).toMatchObject({
+      resources: [],
+      resourceTemplates: [expect.objectContaining({ uriTemplate: "status://{service}" })],
+    });
+    const long = await runCli(["--server", stack.url, "tools", "--long"], { home });
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stdout).toMatch(/^deploy \(Deploy a service\)$/m);
+    expect(long.stdout).toContain("annotations: destructiveHint=true, openWorldHint=false");
+    expect(long.stdout).toMatch(/^ {4}name \(string, required\): Service name/m);
+  });
+
+  it("--stdio runs a command as the server: every command, its static resources and its rounds", async () => {
+    const stdio = ["--stdio", `node ${join(APP_DIR, "test", "support", "stdio-server.mjs")}`];
+    const long = await runCli([...stdio, "tools", "--long"], { home });
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stdout).toContain("echo (Echo)");
+    expect(long.stdout).toContain("    text (string, required): What to say");
+    expect(long.stdout).toContain("    times (integer, optional): How often");
+    expect(long.stdout).toContain("annotations: readOnlyHint=true");
+    const resources = await runCli([...stdio, "resources"], { home });
+    expect(resources.stdout).toMatch(
+      /Resources:\n {2}notes:\/\/readme {2}readme: The notes' readme \(text\/plain\)/,
+    );
+    expect(resources.stdout).toMatch(
+      /Templates \(fill in each \{variable\}, then read\):\n {2}notes:\/\/\{id\} {2}note: One note/,
+    );
+    const prompts = await runCli([...stdio, "prompts"], { home });
+    expect(prompts.stdout).toContain("  who (required): Whom to greet");
+    const call = await runCli([...stdio, "--json", "call", "echo", "text=hi", "times=2"], { home });
+    expect(call.code, call.stderr).toBe(0);
+    expect(JSON.stringify(call.json())).toContain("hi hi");
+    const read = await runCli([...stdio, "read", "notes://7"], { home });
+    expect(read.stdout).toContain("note 7");
+    const asked = await runCli(
+      [...stdio, "call", "confirm", "--answers", await answers({ sure: { ok: true } })],
+      {
+        home,
+      },
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toContain("confirm accepted");
+    const detach = await runCli([...stdio, "call", "confirm", "--detach"], { home });
+    expect(detach.code).toBe(2);
+    const both = await runCli([...stdio, "--server", stack.url, "tools"], { home });
+    expect(both.code).toBe(2);
   });
 
   it("usage errors, --version and help", async () => {
@@ -217,7 +290,12 @@ describe("commands against the reference server", () => {
     expect(unknown.code).toBe(2);
     const noServer = await runCli(["tools"], { home });
     expect(noServer.code).toBe(2);
-    expect(noServer.stderr).toContain("pass --server URL, set ROUNDTRIP_SERVER");
+    expect(noServer.stderr).toContain('pass --server URL (or --stdio "<command>"), set ROUNDTRIP_SERVER');
+    const callHelp = await runCli(["call", "--help"], { home });
+    expect(callHelp.stdout.replace(/\s+/g, " ")).toContain(
+      "default: none, so a server asking for roots gets an empty list",
+    );
+    expect(callHelp.stdout.replace(/\s+/g, " ")).toContain("required with --yes");
     const fromEnv = await runCli(["--json", "tools"], { home, env: { ROUNDTRIP_SERVER: stack.url } });
     expect(fromEnv.code, fromEnv.stderr).toBe(0);
     const badArgs = await cli(["call", "create_service", "oops"]);

@@ -168,27 +168,54 @@ describe("sampling providers", () => {
     expect(run.stdout + run.stderr).not.toContain("sk-test-openai");
   });
 
-  it("openai-compatible: model hints, limits and stop sequences; no key for a local server", async () => {
+  it("openai-compatible with --yes: the model must be named, maxTokens is capped; limits, stop sequences, no key for a local server", async () => {
     const local = await openAiStandIn(undefined);
     try {
-      const run = await cli([
-        "call",
-        "haiku",
-        "--yes",
-        "--sampling-provider",
-        "openai",
-        "--sampling-base-url",
-        local.baseUrl,
-      ]);
+      const yes = ["--yes", "--sampling-provider", "openai", "--sampling-base-url", local.baseUrl];
+      const hinted = await cli(["call", "haiku", ...yes]);
+      expect(hinted.code).toBe(2);
+      expect(hinted.stderr).toContain("pass --sampling-model");
+      expect(local.seen).toHaveLength(0);
+
+      const run = await cli(["call", "haiku", ...yes, "--sampling-model", "local-model"]);
       expect(run.code, run.stderr).toBe(0);
-      expect(JSON.stringify(run.json())).toContain("poem by hinted-model-0001 (endTurn)");
+      expect(JSON.stringify(run.json())).toContain("poem by local-model-0001 (endTurn)");
+      expect(run.stderr).toContain("at most 1024 tokens (--yes)");
       expect(local.seen[0]?.body).toMatchObject({
-        model: "hinted-model",
+        model: "local-model",
         max_tokens: 64,
         temperature: 0.2,
         stop: ["END"],
       });
       expect(local.seen[0]?.headers.authorization).toBeUndefined();
+
+      // The server asks for far more than the default cap of 1024, and more than --sampling-max-tokens.
+      const essay = await cli(["call", "essay", ...yes, "--sampling-model", "local-model"]);
+      expect(essay.code, essay.stderr).toBe(0);
+      expect(local.seen[1]?.body).toMatchObject({ max_tokens: 1024 });
+      const capped = await cli([
+        "call",
+        "essay",
+        ...yes,
+        "--sampling-model",
+        "local-model",
+        "--sampling-max-tokens",
+        "16",
+      ]);
+      expect(capped.code, capped.stderr).toBe(0);
+      expect(local.seen[2]?.body).toMatchObject({ max_tokens: 16 });
+      const badCap = await cli([
+        "call",
+        "essay",
+        ...yes,
+        "--sampling-model",
+        "m",
+        "--sampling-max-tokens",
+        "0",
+      ]);
+      expect(badCap.code).toBe(2);
+      expect(badCap.stderr).toContain("--sampling-max-tokens must be a whole number");
+      expect(local.seen).toHaveLength(3);
     } finally {
       await local.close();
     }
@@ -246,6 +273,8 @@ describe("sampling providers", () => {
       "anthropic",
       "--sampling-base-url",
       anthropic.baseUrl,
+      "--sampling-model",
+      "m",
     ]);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("set ANTHROPIC_API_KEY");

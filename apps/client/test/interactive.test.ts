@@ -1,10 +1,11 @@
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelStandIn, openAiStandIn } from "./support/model-stand-ins.js";
 import { KEY, ptyCli } from "./support/pty-cli.js";
-import { loginAsMachine, newHome } from "./support/run-cli.js";
+import { APP_DIR, loginAsMachine, newHome } from "./support/run-cli.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 let stack: Stack;
@@ -91,7 +92,7 @@ describe("questions in a terminal", () => {
     const declined = run(["call", "signup"]);
     await declined.waitFor("Answer this form?");
     declined.type(`${KEY.down}${KEY.enter}`);
-    expect(await declined.exited).toBe(0);
+    expect(await declined.exited).toBe(7);
     expect(declined.screen()).toContain("signup declined");
 
     // create_service: two forms in one round; cancelling the second at its review ends the call with a tool error.
@@ -170,7 +171,7 @@ describe("questions in a terminal", () => {
     await cli.waitFor("I will open it myself");
     expect(cli.screen()).not.toContain("Open it in my browser");
     cli.type(`${KEY.down}${KEY.enter}`);
-    expect(await cli.exited).toBe(0);
+    expect(await cli.exited).toBe(7);
     expect(cli.screen()).toContain("page declined");
   });
 
@@ -224,5 +225,18 @@ describe("questions in a terminal", () => {
     expect(await refused.exited).toBe(6);
     expect(refused.screen()).toContain("you refused the sampling request");
     expect(model.seen.length).toBe(seen);
+  });
+
+  it("roots: without --root the terminal asks before sharing the working directory; the default shares none", async () => {
+    const shared = run(["call", "list_workspace"]);
+    await shared.waitFor("Share the working directory");
+    shared.type(`y${KEY.enter}`);
+    expect(await shared.exited, shared.screen()).toBe(0);
+    expect(shared.screen()).toContain(pathToFileURL(APP_DIR).href.replace(/\/$/, ""));
+    const kept = run(["call", "list_workspace"]);
+    await kept.waitFor("Share the working directory");
+    kept.type(KEY.enter);
+    expect(await kept.exited, kept.screen()).toBe(0);
+    expect(kept.screen()).toContain("The client shares no roots");
   });
 });

@@ -85,4 +85,12 @@ describe("roundtrip against a 2025-era server", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/speaks the 2025 era \(2025-11-25\).*Run the call without --detach/);
   });
+
+  it("a tool result the server marks as an argument error (-32602) exits 2", async () => {
+    const run = await cli(["call", "repeat", "times=twice"]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain("the server refused the arguments as invalid: MCP error -32602");
+    const fine = await cli(["call", "repeat", "times=2"]);
+    expect(fine.code, fine.stderr).toBe(0);
+  });
 });

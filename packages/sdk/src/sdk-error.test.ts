@@ -98,6 +98,7 @@ const OAUTH: Record<OAuthErrorCode, true> = {
   authorization_server_metadata: true,
   unsupported: true,
   client_registration: true,
+  client_issuer: true,
   authorization_response: true,
   access_denied: true,
   token_request: true,

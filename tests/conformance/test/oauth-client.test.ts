@@ -92,6 +92,7 @@ describe("client_credentials against oidc-provider", () => {
       grant: "client_credentials",
       clientId: "mcp-machine",
       clientSecret: "mcp-machine-secret",
+      clientIssuer: as.issuer,
     });
     const client = new Client(mcp.url, { http: { auth } });
     expect(await call(client, "whoami")).toEqual({
@@ -108,6 +109,7 @@ describe("client_credentials against oidc-provider", () => {
       grant: "client_credentials",
       clientId: "mcp-machine",
       clientSecret: "wrong",
+      clientIssuer: as.issuer,
     });
     const failure = (await new Client(mcp.url, { http: { auth } })
       .connect()

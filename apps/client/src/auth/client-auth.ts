@@ -1,10 +1,11 @@
 import type { ClientAuthProvider } from "@roundtrip/sdk";
-import { type OAuthClientProvider, oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { type OAuthClientProvider, oauthClientProvider, type TokenStore } from "@roundtrip/sdk/oauth";
+import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";
+import { explainedOAuth, loginAgain } from "./explained-oauth.js";
 import type { LoginProfile } from "./login-profiles.js";
 import type { LoopbackLogin } from "./loopback-login.js";
 import { staticTokenProvider } from "./static-token.js";
-import type { FileTokenStore } from "./token-store.js";
 
 export interface ClientAuth {
   provider: ClientAuthProvider | undefined;
@@ -14,10 +15,14 @@ export interface ClientAuth {
 }
 
 export interface ClientAuthOptions {
+  /** The MCP endpoint the credentials are for. */
+  server: string;
   profile: LoginProfile | undefined;
-  store: FileTokenStore;
+  store: TokenStore;
   terminal: Terminal;
   browser: boolean;
+  /** `roundtrip login` is running: a browser sign-in may wait for a person even without a terminal. */
+  signingIn?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -27,10 +32,20 @@ export interface ClientAuthOptions {
  */
 export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth> {
   const env = options.env ?? process.env;
-  if (env.ROUNDTRIP_TOKEN)
-    return { provider: staticTokenProvider(env.ROUNDTRIP_TOKEN), close: async () => {} };
+  if (env.ROUNDTRIP_TOKEN) {
+    return {
+      provider: staticTokenProvider(env.ROUNDTRIP_TOKEN, options.server, env),
+      close: async () => {},
+    };
+  }
   const profile = options.profile;
   if (!profile) return { provider: undefined, close: async () => {} };
+  if (profile.clientSecret !== undefined && profile.issuer === undefined) {
+    throw new CliError(
+      ExitCode.auth,
+      `the login saved for ${options.server} does not record which authorization server its client secret belongs to, so the secret is not sent anywhere; sign in again: \`${loginAgain(options.server, profile)}\``,
+    );
+  }
   let loopback: LoopbackLogin | undefined;
   if (profile.grant === "authorization_code") {
     // Bound now because the SDK needs the redirect URI up front; it serves only during a sign-in.
@@ -39,6 +54,7 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
     loopback = await startLoopbackLogin({
       terminal: options.terminal,
       browser: options.browser,
+      signingIn: options.signingIn === true,
       ...(profile.callbackPort === undefined ? {} : { port: profile.callbackPort }),
     });
   }
@@ -46,6 +62,7 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
     grant: profile.grant,
     ...(profile.clientId === undefined ? {} : { clientId: profile.clientId }),
     ...(profile.clientSecret === undefined ? {} : { clientSecret: profile.clientSecret }),
+    ...(profile.issuer === undefined ? {} : { clientIssuer: profile.issuer }),
     ...(profile.scope === undefined ? {} : { scope: profile.scope }),
     store: options.store,
     ...(loopback
@@ -57,5 +74,9 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
         }
       : {}),
   });
-  return { provider: oauth, oauth, close: async () => loopback?.close() };
+  return {
+    provider: explainedOAuth(oauth, { server: options.server, profile, terminal: options.terminal }),
+    oauth,
+    close: async () => loopback?.close(),
+  };
 }

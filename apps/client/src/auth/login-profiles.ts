@@ -7,6 +7,11 @@ const LoginProfileSchema = z.object({
   clientId: z.string().optional(),
   /** A pre-registered confidential client's secret: needed for every new client_credentials token. */
   clientSecret: z.string().optional(),
+  /**
+   * The issuer of the authorization server the client id (and secret) belongs to, recorded at login:
+   * they are never presented to another one, whatever the server's metadata names later.
+   */
+  issuer: z.string().optional(),
   scope: z.string().optional(),
   /** The loopback port of the sign-in callback; 0 picks a free one each time. */
   callbackPort: z.number().int().min(0).max(65535).optional(),

@@ -27,6 +27,8 @@ export interface LoopbackLoginOptions {
   terminal: Terminal;
   /** false with --no-browser: the URL is printed and never opened. */
   browser: boolean;
+  /** `roundtrip login` is running: it may wait for a person even without a terminal, given --no-browser. */
+  signingIn: boolean;
   /** 0 (default) picks a free port. */
   port?: number;
   timeoutMs?: number;
@@ -78,6 +80,14 @@ export async function startLoopbackLogin(options: LoopbackLoginOptions): Promise
   return {
     redirectUri,
     async authorize(url, signal) {
+      // Without a terminal nobody is there to sign in: waiting would only hang a script for minutes.
+      // `login --no-browser` is the exception: the person opens the printed URL elsewhere.
+      if (!options.terminal.interactive && !(options.signingIn && !options.browser)) {
+        throw new CliError(
+          ExitCode.auth,
+          `signing in at ${url.origin} needs a person at a browser, and there is no terminal here: run \`roundtrip login\` in a terminal (or \`roundtrip login --no-browser\` and open the printed URL elsewhere), or sign in without a person: \`roundtrip login --client-id <id> --client-secret <secret>\`, or ROUNDTRIP_TOKEN`,
+        );
+      }
       const app = await signInApp(url, redirectUri, (h) => {
         handler = h;
         return server;

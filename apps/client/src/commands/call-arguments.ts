@@ -8,7 +8,7 @@ import { CliError, ExitCode } from "../exit-codes.js";
  */
 export function parseArguments(
   words: readonly string[],
-  schema?: { properties?: Record<string, { type?: unknown }> },
+  schema?: ArgumentsSchema,
 ): Record<string, unknown> | undefined {
   if (words.length === 0) return undefined;
   if (words.length === 1 && words[0]?.trimStart().startsWith("{")) {
@@ -56,4 +56,31 @@ function coerce(value: string, type: unknown): unknown {
   }
   if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
   return value;
+}
+
+/** A tool's input schema, as far as the command line reads it. */
+export interface ArgumentsSchema {
+  properties?: Record<string, { type?: unknown }>;
+  additionalProperties?: unknown;
+}
+
+/**
+ * Refuses argument names the tool's schema does not declare, before anything is sent: a typo would
+ * otherwise be dropped or refused by the server. A schema that allows other properties
+ * (additionalProperties true or a schema) takes any name.
+ */
+export function checkArgumentNames(
+  tool: string,
+  args: Record<string, unknown> | undefined,
+  schema: ArgumentsSchema | undefined,
+): void {
+  if (args === undefined || schema?.properties === undefined) return;
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return;
+  const known = Object.keys(schema.properties);
+  const unknown = Object.keys(args).filter((key) => !known.includes(key));
+  if (unknown.length === 0) return;
+  throw new CliError(
+    ExitCode.usage,
+    `${tool} has no argument ${unknown.map((k) => `"${k}"`).join(", ")}; it takes ${known.length > 0 ? known.join(", ") : "none"} (see \`roundtrip tools --long\`); nothing was sent`,
+  );
 }

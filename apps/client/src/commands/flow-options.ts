@@ -1,10 +1,17 @@
 import type { Command } from "commander";
-import { type GlobalFlags, resolveSettings, type Settings } from "../config/settings.js";
+import {
+  DEFAULT_UNATTENDED_MAX_TOKENS,
+  type GlobalFlags,
+  resolveSettings,
+  type Settings,
+} from "../config/settings.js";
 import type { Connection } from "../connection.js";
 import { type AnswersFile, loadAnswersFile } from "../flow/answers-file.js";
 import type { AnswerPolicy } from "../flow/round-answers.js";
 import { rootsFrom } from "../roots.js";
+import { consentedRoots } from "../roots-consent.js";
 import { samplingProvider } from "../sampling/providers/provider-factory.js";
+import { requireUnattendedModel, unattendedProvider } from "../sampling/unattended-sampling.js";
 import type { Terminal } from "../terminal.js";
 
 /** The options of every command that may be asked for input: call, prompt, read and resume. */
@@ -21,7 +28,7 @@ export function withFlowOptions(command: Command): Command {
     )
     .option(
       "--root <dir>",
-      "a directory to share as a root (repeatable; default: the working directory)",
+      "a directory to share as a root (repeatable; default: none, so a server asking for roots gets an empty list, unless you agree at the terminal to share the working directory)",
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option("--no-browser", "never open a browser; print URLs instead")
@@ -30,7 +37,14 @@ export function withFlowOptions(command: Command): Command {
       "--sampling-base-url <url>",
       "the provider's API base URL (OpenAI-compatible: OpenAI, Ollama, vLLM, llama.cpp)",
     )
-    .option("--sampling-model <model>", "the model to sample with")
+    .option(
+      "--sampling-model <model>",
+      "the model to sample with (required with --yes; else the server's hint when you review)",
+    )
+    .option(
+      "--sampling-max-tokens <n>",
+      `the most tokens a completion approved by --yes may ask for (default ${DEFAULT_UNATTENDED_MAX_TOKENS})`,
+    )
     .option("--sampling-api-key-env <name>", "the environment variable holding the provider's API key");
 }
 
@@ -44,6 +58,8 @@ export interface FlowFlags extends GlobalFlags {
 
 export async function flowSettings(flags: FlowFlags): Promise<{ settings: Settings; answers: AnswersFile }> {
   const settings = await resolveSettings(flags);
+  // Before anything is sent: the flow must not stop at its first sampling request for want of a model.
+  if (flags.yes) requireUnattendedModel(settings.sampling);
   const answers = flags.answers ? await loadAnswersFile(flags.answers) : {};
   return { settings, answers };
 }
@@ -56,16 +72,19 @@ export function answerPolicy(
   terminal: Terminal,
 ): AnswerPolicy {
   let roots: ReturnType<typeof rootsFrom> | undefined;
+  const provider = samplingProvider(settings.sampling, terminal);
   return {
     answers,
     yes: flags.yes === true,
     detach: flags.detach === true,
     browser: flags.browser !== false,
     roots: () => {
-      roots ??= rootsFrom(flags.root ?? []);
+      roots ??= flags.root?.length
+        ? rootsFrom(flags.root)
+        : consentedRoots(terminal, { yes: flags.yes === true }).then((dirs) => rootsFrom(dirs));
       return roots;
     },
-    provider: samplingProvider(settings.sampling, terminal),
+    provider: flags.yes ? unattendedProvider(provider, settings.sampling) : provider,
     terminal,
     asker: connection.asker(),
   };

@@ -2,7 +2,7 @@ import { resourceCovers } from "@roundtrip/sdk/oauth";
 import { LoginProfiles } from "../auth/login-profiles.js";
 import { FileTokenStore } from "../auth/token-store.js";
 import { type GlobalFlags, requireServer, resolveSettings } from "../config/settings.js";
-import { ExitCode, type ExitCodeValue } from "../exit-codes.js";
+import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
 import type { ResultWriter } from "../json-output.js";
 import type { Terminal } from "../terminal.js";
 
@@ -17,6 +17,12 @@ export async function logoutCommand(
   writer: ResultWriter,
 ): Promise<ExitCodeValue> {
   const settings = await resolveSettings(flags);
+  if (settings.stdio !== undefined) {
+    throw new CliError(
+      ExitCode.usage,
+      "a --stdio server takes its credentials from its environment, not from a login; drop --stdio",
+    );
+  }
   const store = new FileTokenStore(settings.home);
   const profiles = new LoginProfiles(settings.home);
   let removed: number;

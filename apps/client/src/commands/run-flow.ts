@@ -1,4 +1,4 @@
-import { requireServer } from "../config/settings.js";
+import { requireTarget } from "../config/settings.js";
 import { connect } from "../connection.js";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
 import { driveFlow, type FlowOutcome, type FlowRequest } from "../flow/drive-flow.js";
@@ -7,6 +7,7 @@ import type { ResultWriter } from "../json-output.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { resultText } from "../result-text.js";
 import type { Terminal } from "../terminal.js";
+import { argumentRefusal, argumentRefusalResult } from "./argument-refusal.js";
 import { answerPolicy, type FlowFlags, flowSettings } from "./flow-options.js";
 
 /** Runs call, prompt or read: every round until the result, or until --detach saves it. */
@@ -17,9 +18,16 @@ export async function runFlowCommand(
   writer: ResultWriter,
 ): Promise<ExitCodeValue> {
   const { settings, answers } = await flowSettings(flags);
-  const server = requireServer(settings);
+  const target = requireTarget(settings);
+  const { server } = target;
+  if (target.stdio !== undefined && flags.detach) {
+    throw new CliError(
+      ExitCode.usage,
+      "--detach saves a flow to finish against the same server later, and a --stdio server lives only as long as this command; run without --detach",
+    );
+  }
   const connection = await connect({
-    server,
+    ...target,
     home: settings.home,
     terminal,
     browser: flags.browser !== false,
@@ -31,7 +39,7 @@ export async function runFlowCommand(
     const outcome = await driveFlow(connection.client, request, policy, {
       server,
       pending: new PendingStore(settings.home),
-    });
+    }).catch(refusedArguments);
     return report(outcome, request, writer, terminal);
   } finally {
     await connection.close();
@@ -46,6 +54,12 @@ export async function resumeFlow(
   writer: ResultWriter,
 ): Promise<ExitCodeValue> {
   const { settings, answers } = await flowSettings(flags);
+  if (settings.stdio !== undefined) {
+    throw new CliError(
+      ExitCode.usage,
+      "resume finishes a flow with the server it was saved from; drop --stdio",
+    );
+  }
   const store = new PendingStore(settings.home);
   const flow: PendingFlow = await store.load(id);
   // A saved flow goes back to the server that asked; only a contradicting --server is an error.
@@ -73,7 +87,7 @@ export async function resumeFlow(
       server: flow.server,
       pending: store,
       resume: flow,
-    });
+    }).catch(refusedArguments);
     return report(outcome, request, writer, terminal);
   } finally {
     await connection.close();
@@ -105,7 +119,28 @@ function report(
     return ExitCode.detached;
   }
   const isError = request.method === "tools/call" && outcome.result.isError === true;
-  if (writer.json) writer.document({ status: "complete", result: outcome.result });
-  else writer.text(resultText(request.method, outcome.result));
-  return isError ? ExitCode.toolError : ExitCode.ok;
+  if (isError) {
+    const refusal = argumentRefusalResult(outcome.result);
+    if (refusal) throw refusal;
+  }
+  const { declined } = outcome;
+  if (writer.json) {
+    writer.document({
+      status: "complete",
+      result: outcome.result,
+      ...(declined.length > 0 ? { declined } : {}),
+    });
+  } else {
+    writer.text(resultText(request.method, outcome.result));
+  }
+  if (isError) return ExitCode.toolError;
+  if (declined.length === 0) return ExitCode.ok;
+  terminal.notice(
+    `You declined or cancelled ${declined.map((k) => `"${k}"`).join(", ")}: the server finished without ${declined.length > 1 ? "those answers" : "that answer"} (exit code ${ExitCode.declined}).`,
+  );
+  return ExitCode.declined;
+}
+
+function refusedArguments(error: unknown): never {
+  throw argumentRefusal(error) ?? error;
 }

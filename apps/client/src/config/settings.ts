@@ -5,6 +5,8 @@ import { readOptionalFile } from "../private-file.js";
 import { roundtripHome } from "./home-dir.js";
 
 export const SAMPLING_PROVIDERS = ["human", "openai", "anthropic"] as const;
+/** The most tokens an unattended (--yes) completion may cost, whatever the server asks for. */
+export const DEFAULT_UNATTENDED_MAX_TOKENS = 1024;
 export type SamplingProviderName = (typeof SAMPLING_PROVIDERS)[number];
 
 const ConfigFileSchema = z.strictObject({
@@ -15,6 +17,7 @@ const ConfigFileSchema = z.strictObject({
       baseUrl: z.string().optional(),
       model: z.string().optional(),
       apiKeyEnv: z.string().optional(),
+      maxTokens: z.number().int().positive().optional(),
     })
     .optional(),
 });
@@ -26,16 +29,21 @@ export interface SamplingSettings {
   model?: string;
   /** The name of the environment variable holding the API key; the key itself is never stored. */
   apiKeyEnv?: string;
+  /** The cap on maxTokens of a completion approved by --yes. */
+  maxTokens: number;
 }
 
 /** Options common to every command, as commander parsed them. */
 export interface GlobalFlags {
   server?: string;
+  /** --stdio: a command line that runs the server, spoken to on its stdin and stdout. */
+  stdio?: string;
   json?: boolean;
   samplingProvider?: string;
   samplingBaseUrl?: string;
   samplingModel?: string;
   samplingApiKeyEnv?: string;
+  samplingMaxTokens?: string;
 }
 
 export interface Settings {
@@ -43,6 +51,8 @@ export interface Settings {
   configFile: string;
   /** Undefined when neither --server, ROUNDTRIP_SERVER nor the config file names one. */
   server?: string;
+  /** --stdio's command line; it wins over every server URL. */
+  stdio?: string;
   sampling: SamplingSettings;
 }
 
@@ -64,7 +74,7 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
     const where = issue?.path.length ? issue.path.join(".") : "(top level)";
     throw new CliError(
       ExitCode.usage,
-      `${path}: ${where}: ${issue?.message ?? "invalid"}; it may hold "server" and "sampling" {provider, baseUrl, model, apiKeyEnv}`,
+      `${path}: ${where}: ${issue?.message ?? "invalid"}; it may hold "server" and "sampling" {provider, baseUrl, model, apiKeyEnv, maxTokens}`,
     );
   }
   return parsed.data;
@@ -73,6 +83,12 @@ export async function loadConfigFile(path: string): Promise<ConfigFile> {
 function providerName(value: string, from: string): SamplingProviderName {
   if ((SAMPLING_PROVIDERS as readonly string[]).includes(value)) return value as SamplingProviderName;
   throw new CliError(ExitCode.usage, `${from} is "${value}"; use one of ${SAMPLING_PROVIDERS.join(", ")}`);
+}
+
+function tokenCap(value: string, from: string): number {
+  const cap = Number(value);
+  if (Number.isInteger(cap) && cap > 0) return cap;
+  throw new CliError(ExitCode.usage, `${from} must be a whole number of tokens above 0, got "${value}"`);
 }
 
 /** Flags win over the environment, which wins over the config file. */
@@ -90,7 +106,13 @@ export async function resolveSettings(
       : env.ROUNDTRIP_SAMPLING_PROVIDER
         ? providerName(env.ROUNDTRIP_SAMPLING_PROVIDER, "ROUNDTRIP_SAMPLING_PROVIDER")
         : (file.sampling?.provider ?? "human");
-  const sampling: SamplingSettings = { provider };
+  const maxTokens =
+    flags.samplingMaxTokens !== undefined
+      ? tokenCap(flags.samplingMaxTokens, "--sampling-max-tokens")
+      : env.ROUNDTRIP_SAMPLING_MAX_TOKENS
+        ? tokenCap(env.ROUNDTRIP_SAMPLING_MAX_TOKENS, "ROUNDTRIP_SAMPLING_MAX_TOKENS")
+        : (file.sampling?.maxTokens ?? DEFAULT_UNATTENDED_MAX_TOKENS);
+  const sampling: SamplingSettings = { provider, maxTokens };
   const baseUrl =
     flags.samplingBaseUrl ?? (env.ROUNDTRIP_SAMPLING_BASE_URL || undefined) ?? file.sampling?.baseUrl;
   const model = flags.samplingModel ?? (env.ROUNDTRIP_SAMPLING_MODEL || undefined) ?? file.sampling?.model;
@@ -99,7 +121,22 @@ export async function resolveSettings(
   if (baseUrl !== undefined) sampling.baseUrl = baseUrl;
   if (model !== undefined) sampling.model = model;
   if (apiKeyEnv !== undefined) sampling.apiKeyEnv = apiKeyEnv;
-  return { home, configFile, ...(server === undefined ? {} : { server: checkServerUrl(server) }), sampling };
+  if (flags.stdio !== undefined && flags.stdio.trim() === "") {
+    throw new CliError(
+      ExitCode.usage,
+      '--stdio takes the command that runs the server, e.g. --stdio "node server.js"',
+    );
+  }
+  if (flags.stdio !== undefined && flags.server !== undefined) {
+    throw new CliError(ExitCode.usage, "--stdio and --server name two servers; give one of them");
+  }
+  return {
+    home,
+    configFile,
+    ...(server === undefined ? {} : { server: checkServerUrl(server) }),
+    ...(flags.stdio === undefined ? {} : { stdio: flags.stdio }),
+    sampling,
+  };
 }
 
 export function checkServerUrl(value: string): string {
@@ -118,11 +155,27 @@ export function checkServerUrl(value: string): string {
   return url.href;
 }
 
+/** Where a command connects: an MCP endpoint URL, or a command run as a stdio server (its label then). */
+export interface Target {
+  /** The URL, or `stdio: <command>` for messages and records. */
+  server: string;
+  stdio?: string;
+}
+
+export function stdioLabel(command: string): string {
+  return `stdio: ${command}`;
+}
+
+export function requireTarget(settings: Settings): Target {
+  if (settings.stdio !== undefined) return { server: stdioLabel(settings.stdio), stdio: settings.stdio };
+  return { server: requireServer(settings) };
+}
+
 /** The server a command talks to, or a usage error saying how to name one. */
 export function requireServer(settings: Settings): string {
   if (settings.server !== undefined) return settings.server;
   throw new CliError(
     ExitCode.usage,
-    `no server given: pass --server URL, set ROUNDTRIP_SERVER, or put {"server": "URL"} in ${settings.configFile}`,
+    `no server given: pass --server URL (or --stdio "<command>"), set ROUNDTRIP_SERVER, or put {"server": "URL"} in ${settings.configFile}`,
   );
 }

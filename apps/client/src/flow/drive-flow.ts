@@ -15,6 +15,7 @@ import { RoundProgress } from "./round-progress.js";
 import { SessionAnswers } from "./session-answers.js";
 import { UrlWaits } from "./url-waits.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
+import { declinedKeys } from "../flow-declines.js";
 
 export interface FlowRequest {
   method: CarrierMethod;
@@ -24,7 +25,8 @@ export interface FlowRequest {
 }
 
 export type FlowOutcome =
-  | { kind: "complete"; result: Record<string, unknown> }
+  /** declined: the keys whose question was declined or cancelled on the way. */
+  | { kind: "complete"; result: Record<string, unknown>; declined: string[] }
   | { kind: "detached"; id: string; waiting: string[]; questions: WaitingQuestion[] };
 
 export interface FlowOptions {
@@ -79,6 +81,7 @@ export async function driveFlow(
 ): Promise<FlowOutcome> {
   let waiting: string[] = [];
   let waitedFor: Record<string, InputRequest> = {};
+  const declined: string[] = [];
   let rounds = 0;
   const progress = new RoundProgress(policy.terminal, request, options.server);
   const waits = new UrlWaits(policy.terminal);
@@ -108,6 +111,7 @@ export async function driveFlow(
     const rest = Object.fromEntries(Object.entries(requests).filter(([key]) => !(key in known)));
     const outcome = await answerRound(rest, policy);
     if (outcome.kind === "answered") {
+      declined.push(...declinedKeys(outcome.responses));
       const responses = { ...known, ...outcome.responses };
       waits.remember(requests, responses);
       progress.sent(Object.keys(responses), withState);
@@ -135,7 +139,7 @@ export async function driveFlow(
   if (outcome.kind === "complete") {
     progress.completed(request.method === "tools/call" && outcome.result.isError === true);
     if (resume) await options.pending.delete(resume.id);
-    return { kind: "complete", result: outcome.result };
+    return { kind: "complete", result: outcome.result, declined };
   }
   const { round, result } = outcome.saved;
   const requests = result.inputRequests ?? {};

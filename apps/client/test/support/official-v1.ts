@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import * as z from "zod";
 
 export interface OfficialV1 {
   url: string;
@@ -59,6 +60,9 @@ function officialServer(): McpServer {
     );
     return { content: [{ type: "text", text: answer.action }] };
   });
+  server.registerTool("repeat", { inputSchema: { times: z.number().int() } }, async ({ times }) => ({
+    content: [{ type: "text", text: "again ".repeat(times) }],
+  }));
   server.registerTool("where", { inputSchema: {} }, async () => {
     const { roots } = await server.server.listRoots();
     return { content: [{ type: "text", text: roots.map((root) => root.uri).join(",") }] };

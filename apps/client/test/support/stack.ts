@@ -20,6 +20,8 @@ export interface Stack {
   url: string;
   as: LocalAuthServer;
   server: RoundtripServer;
+  /** Restarts the reference server on the same URL trusting another authorization server, as a redeploy would. */
+  trust(issuer: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -92,6 +94,18 @@ function addTestTools(server: RoundtripServer): void {
     }
     return `page ${answer.kind}`;
   });
+  server.mcp.tool("essay", { description: "Samples with a large maxTokens" }, (_args, ctx) => {
+    const answer = inputResponse(ctx.inputResponses, "essay");
+    if (answer.kind === "sampling") return `essay by ${answer.result.model}`;
+    return inputRequired({
+      inputRequests: {
+        essay: createMessage({
+          messages: [{ role: "user", content: { type: "text", text: "Write at length about retries" } }],
+          maxTokens: 100_000,
+        }),
+      },
+    });
+  });
   server.mcp.tool("haiku", { description: "Samples a haiku with model hints" }, (_args, ctx) => {
     const answer = inputResponse(ctx.inputResponses, "poem");
     if (answer.kind === "sampling") {
@@ -114,10 +128,7 @@ function addTestTools(server: RoundtripServer): void {
   });
 }
 
-export async function startStack(): Promise<Stack> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}/mcp`;
-  const as = await startLocalAuthServer({ resource: url });
+async function startReferenceServer(port: number, url: string, issuer: string): Promise<RoundtripServer> {
   const silent = { write: () => true };
   const server = await buildServer(
     loadConfig(
@@ -125,7 +136,7 @@ export async function startStack(): Promise<Stack> {
         HOST: "127.0.0.1",
         PORT: String(port),
         PUBLIC_URL: url,
-        OAUTH_ISSUER: as.issuer,
+        OAUTH_ISSUER: issuer,
         LOG_LEVEL: "silent",
       },
       "0.0.0-test",
@@ -135,13 +146,25 @@ export async function startStack(): Promise<Stack> {
   addTestTools(server);
   await server.listen();
   await server.keyring.ready;
-  return {
+  return server;
+}
+
+export async function startStack(): Promise<Stack> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const as = await startLocalAuthServer({ resource: url });
+  const stack: Stack = {
     url,
     as,
-    server,
+    server: await startReferenceServer(port, url, as.issuer),
+    async trust(issuer) {
+      await stack.server.close();
+      stack.server = await startReferenceServer(port, url, issuer);
+    },
     async close() {
-      await server.close();
+      await stack.server.close();
       await as.close();
     },
   };
+  return stack;
 }

@@ -2,6 +2,7 @@
 // with, versions, errors and the facts of multi round-trip requests. Named exports only: an internal
 // helper stays internal until it is added here on purpose.
 
+export { type ParsedBearerChallenge, parseBearerChallenge } from "./auth/challenge.js";
 export {
   CARRIER_METHODS,
   type CarrierMethod,

@@ -14,6 +14,8 @@ export type OAuthErrorCode =
   | "unsupported"
   /** No way to obtain a client_id: nothing pre-registered, no CIMD support, no registration endpoint. */
   | "client_registration"
+  /** The resource names an authorization server other than the one the pre-registered client belongs to. */
+  | "client_issuer"
   /** The authorization response failed the `iss` check (RFC 9207) or the `state` check. */
   | "authorization_response"
   /** The user or the authorization server refused the authorization request. */

@@ -2,12 +2,17 @@ import {
   Client,
   type ElicitParams,
   type ElicitResult,
+  HttpStatusError,
   type InputResponses,
   isInputRequiredResult,
   silentLogger,
   type Tool,
 } from "@roundtrip/sdk";
-import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth";
+import {
+  discoverProtectedResource,
+  type OAuthClientOptions,
+  oauthClientProvider,
+} from "@roundtrip/sdk/oauth";
 
 /**
  * The client the official conformance suite drives: `conformance client --command "<this>"` starts it
@@ -84,8 +89,27 @@ async function followAuthorization(authorizationUrl: URL): Promise<URLSearchPara
   return new URL(location, authorizationUrl).searchParams;
 }
 
+/**
+ * The scenarios hand over client credentials without saying whose they are; the SDK uses them only with
+ * the issuer it is configured with, so the fixture takes the one the scenario's server names, found
+ * from the challenge of an unauthenticated request, before the credentials go anywhere.
+ */
+async function namedIssuer(server: string): Promise<string> {
+  const probe = new Client(server, { logger: silentLogger });
+  try {
+    await probe.connect();
+  } catch (error) {
+    if (!(error instanceof HttpStatusError && error.status === 401)) throw error;
+    const found = await discoverProtectedResource(server, error.headers.get("www-authenticate"));
+    return found.metadata.authorization_servers[0] as string;
+  } finally {
+    await probe.close();
+  }
+  throw new Error(`${server} did not ask for credentials, yet the scenario gave client credentials`);
+}
+
 /** The OAuth client of the auth/* scenarios; the other scenarios never see a 401. */
-function authOptions(): OAuthClientOptions | undefined {
+async function authOptions(server: string): Promise<OAuthClientOptions | undefined> {
   if (!scenario.startsWith("auth/")) return undefined;
   const credentials = {
     ...(context.client_id === undefined ? {} : { clientId: context.client_id }),
@@ -93,6 +117,9 @@ function authOptions(): OAuthClientOptions | undefined {
     ...(context.private_key_pem === undefined
       ? {}
       : { clientPrivateKey: { key: context.private_key_pem, alg: context.signing_algorithm ?? "ES256" } }),
+    ...(context.client_secret === undefined && context.private_key_pem === undefined
+      ? {}
+      : { clientIssuer: await namedIssuer(server) }),
   };
   if (scenario.startsWith("auth/client-credentials")) return { grant: "client_credentials", ...credentials };
   return {
@@ -106,7 +133,7 @@ function authOptions(): OAuthClientOptions | undefined {
   };
 }
 
-const auth = authOptions();
+const auth = await authOptions(url);
 
 const client = new Client(url, {
   ...(auth ? { http: { auth: oauthClientProvider(auth) } } : {}),

@@ -97,7 +97,12 @@ describe("oauthClientProvider with a Roundtrip resource server", () => {
       };
     };
 
-    const auth = oauthClientProvider({ grant: "client_credentials", clientId: "svc", clientSecret: "s" });
+    const auth = oauthClientProvider({
+      grant: "client_credentials",
+      clientId: "svc",
+      clientSecret: "s",
+      clientIssuer: as.issuer,
+    });
     const client = new Client(mcpUrl, { http: { auth } });
     const whoami = await client.callTool("whoami", {});
     expect(whoami.content[0]).toMatchObject({ text: "svc mcp:read" });
@@ -125,7 +130,12 @@ describe("oauthClientProvider with a Roundtrip resource server", () => {
     });
     const client = new Client(mcpUrl, {
       http: {
-        auth: oauthClientProvider({ grant: "client_credentials", clientId: "svc", clientSecret: "s" }),
+        auth: oauthClientProvider({
+          grant: "client_credentials",
+          clientId: "svc",
+          clientSecret: "s",
+          clientIssuer: as.issuer,
+        }),
       },
     });
     const failure = await client.callTool("deploy", {}).catch((e: unknown) => e);

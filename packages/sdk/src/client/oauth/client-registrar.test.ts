@@ -36,6 +36,7 @@ describe("ClientRegistrar", () => {
     const { registrar: withSecret, registrations } = registrar({
       clientId: "pre",
       clientSecret: "s",
+      clientIssuer: server.issuer,
       clientMetadataUrl: CIMD,
     });
     expect(await withSecret.clientFor(target)).toEqual({
@@ -93,6 +94,7 @@ describe("ClientRegistrar", () => {
     const { registrar: configured } = registrar({
       clientId: "pre",
       clientSecret: "s",
+      clientIssuer: server.issuer,
       clientMetadataUrl: CIMD,
     });
     expect(configured.clientOf(tokens("pre"), target).source).toBe("pre-registered");

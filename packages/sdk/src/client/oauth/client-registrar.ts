@@ -1,6 +1,7 @@
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import { chooseTokenEndpointAuthMethod } from "./client-authentication.js";
 import { type ClientRegistration, registerClient } from "./client-registration.js";
+import { OAuthError } from "./errors.js";
 import type { OAuthClientOptions } from "./oauth-client-options.js";
 import type { StoredTokens, TokenStore } from "./token-store.js";
 
@@ -17,6 +18,7 @@ type RegistrarOptions = Pick<
   | "clientId"
   | "clientSecret"
   | "clientPrivateKey"
+  | "clientIssuer"
   | "clientMetadataUrl"
   | "clientMetadata"
   | "tokenEndpointAuthMethod"
@@ -46,7 +48,7 @@ export class ClientRegistrar {
   async clientFor(target: RegistrationTarget, signal?: AbortSignal): Promise<ClientRegistration> {
     const options = this.#options;
     const { server } = target;
-    if (options.clientId !== undefined) return this.#preRegistered(options.clientId, server);
+    if (options.clientId !== undefined) return this.#preRegistered(options.clientId, target);
     if (
       options.clientMetadataUrl !== undefined &&
       options.grant === "authorization_code" &&
@@ -79,8 +81,7 @@ export class ClientRegistrar {
 
   /** The client a stored token was issued to, for refreshing or revoking it. */
   clientOf(stored: StoredTokens, target: RegistrationTarget): ClientRegistration {
-    if (stored.clientId === this.#options.clientId)
-      return this.#preRegistered(stored.clientId, target.server);
+    if (stored.clientId === this.#options.clientId) return this.#preRegistered(stored.clientId, target);
     if (stored.clientId === this.#options.clientMetadataUrl) return metadataDocumentClient(stored.clientId);
     const known = this.#dynamic.get(target.issuer);
     if (known?.clientId === stored.clientId) return known;
@@ -91,8 +92,18 @@ export class ClientRegistrar {
     this.#dynamic.clear();
   }
 
-  #preRegistered(clientId: string, server: AuthorizationServerMetadata): ClientRegistration {
-    const { clientSecret: secret, clientPrivateKey: privateKey } = this.#options;
+  /**
+   * Pre-registered client information is only valid at the authorization server that registered it
+   * (MCP authorization): with any other, neither the secret, the key nor the id is used.
+   */
+  #preRegistered(clientId: string, target: RegistrationTarget): ClientRegistration {
+    const { clientIssuer, clientSecret: secret, clientPrivateKey: privateKey } = this.#options;
+    if (clientIssuer !== undefined && clientIssuer !== target.issuer) {
+      throw new OAuthError(
+        "client_issuer",
+        `the resource names the authorization server ${target.issuer}, but client ${clientId} is registered with ${clientIssuer}; its credentials are not sent there. If the resource really moved, register the client with ${target.issuer} and configure that issuer`,
+      );
+    }
     if (privateKey !== undefined) {
       return {
         clientId,
@@ -104,7 +115,7 @@ export class ClientRegistrar {
     return {
       clientId,
       ...(secret === undefined ? {} : { clientSecret: secret }),
-      method: this.#method(server, secret !== undefined),
+      method: this.#method(target.server, secret !== undefined),
       source: "pre-registered",
     };
   }

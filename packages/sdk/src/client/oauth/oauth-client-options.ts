@@ -23,12 +23,19 @@ export interface OAuthClientOptions {
   grant: "client_credentials" | "authorization_code";
   /** A pre-registered client; omit both for a client metadata document or dynamic registration. */
   clientId?: string;
+  /** Needs `clientIssuer`: a secret is only ever sent to the authorization server that issued it. */
   clientSecret?: string;
   /**
    * The key of a pre-registered private_key_jwt client (RFC 7523): its token requests carry a signed
-   * assertion instead of a secret. Set with clientId; the method becomes private_key_jwt.
+   * assertion instead of a secret. Set with clientId and clientIssuer; the method becomes private_key_jwt.
    */
   clientPrivateKey?: ClientPrivateKey;
+  /**
+   * The issuer identifier of the authorization server `clientId` is registered with, compared exactly
+   * with the one the resource's metadata names. Required with `clientSecret` and `clientPrivateKey`;
+   * with a public client id it keeps that id from being presented to any other authorization server too.
+   */
+  clientIssuer?: string;
   /** Used as client_id with authorization servers that advertise client_id_metadata_document_supported. */
   clientMetadataUrl?: string;
   /** Client metadata sent with dynamic registration (RFC 7591); merged over the defaults. */
@@ -78,6 +85,27 @@ export function checkOAuthClientOptions(options: OAuthClientOptions): void {
       );
     }
     checkClientPrivateKey(options.clientPrivateKey);
+  }
+  for (const credential of ["clientSecret", "clientPrivateKey"] as const) {
+    if (options[credential] !== undefined && options.clientIssuer === undefined) {
+      throw new OAuthError(
+        "configuration",
+        `${credential} is set without clientIssuer: set it to the issuer of the authorization server the client is registered with, so the credential is never used with another one`,
+      );
+    }
+  }
+  if (options.clientIssuer !== undefined) {
+    if (options.clientId === undefined) {
+      throw new OAuthError(
+        "configuration",
+        "clientIssuer is set without clientId: it says whose client that id is",
+      );
+    }
+    try {
+      secureUrl(options.clientIssuer, "clientIssuer", options.allowInsecureHttp);
+    } catch (error) {
+      throw new OAuthError("configuration", (error as Error).message, { cause: error });
+    }
   }
   if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
   if (

@@ -271,6 +271,7 @@ describe("oauthClientProvider, authorization code", () => {
       redirect: as.redirect,
       clientId: "pre",
       clientSecret: "pre-secret",
+      clientIssuer: as.issuer,
       store,
     });
     await provider.handleChallenge(challenge());
@@ -312,6 +313,7 @@ describe("oauthClientProvider, client credentials", () => {
       grant: "client_credentials",
       clientId: "svc",
       clientSecret: "s3cret",
+      clientIssuer: as.issuer,
     });
     expect(await provider.handleChallenge(challenge())).toBe(true);
     const [call] = as.tokenCalls;
@@ -330,6 +332,7 @@ describe("oauthClientProvider, client credentials", () => {
       grant: "client_credentials",
       clientId: "svc",
       clientSecret: "x",
+      clientIssuer: as.issuer,
     }).handleChallenge(challenge());
     const [call] = as.tokenCalls;
     expect(call?.authorization).toBeUndefined();
@@ -347,6 +350,7 @@ describe("oauthClientProvider, client credentials", () => {
       grant: "client_credentials",
       clientId: "svc",
       clientSecret: "x",
+      clientIssuer: as.issuer,
       now: () => now,
     });
     await provider.handleChallenge(challenge());
@@ -364,6 +368,7 @@ describe("oauthClientProvider, client credentials", () => {
       grant: "client_credentials",
       clientId: "svc",
       clientSecret: "hunter2",
+      clientIssuer: as.issuer,
     })
       .handleChallenge(challenge())
       .catch((e: unknown) => e)) as OAuthError;
@@ -387,6 +392,48 @@ describe("oauthClientProvider, client credentials", () => {
     await expect(
       jwtVerify(form?.get("client_assertion") ?? "", publicKey, { issuer: "keyed", audience: as.issuer }),
     ).resolves.toMatchObject({ payload: { sub: "keyed" } });
+  });
+});
+
+describe("oauthClientProvider, a pre-registered client's issuer", () => {
+  it("never sends the client's secret to an authorization server other than its issuer, even after signing in", async () => {
+    const other = await startScriptedAuthorizationServer();
+    try {
+      const provider = oauthClientProvider({
+        grant: "client_credentials",
+        clientId: "svc",
+        clientSecret: "hunter2",
+        clientIssuer: as.issuer,
+      });
+      expect(await provider.handleChallenge(challenge())).toBe(true);
+      as.resourceMetadata.authorization_servers = [other.issuer];
+      const failure = (await provider
+        .handleChallenge(challenge({ attempt: 2 }))
+        .catch((e: unknown) => e)) as OAuthError;
+      expect(failure).toBeInstanceOf(OAuthError);
+      expect(failure.code).toBe("client_issuer");
+      expect(failure.message).toContain(other.issuer);
+      expect(failure.message).toContain(as.issuer);
+      expect(failure.message).not.toContain("hunter2");
+      expect(other.tokenCalls).toHaveLength(0);
+      expect(as.tokenCalls).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("does not present a public client's id to another issuer's authorization endpoint", async () => {
+    const other = await startScriptedAuthorizationServer();
+    try {
+      as.resourceMetadata.authorization_servers = [other.issuer];
+      const provider = codeClient({ clientId: "pre", clientIssuer: as.issuer });
+      await expect(provider.handleChallenge(challenge())).rejects.toMatchObject({ code: "client_issuer" });
+      expect(other.authorizations).toHaveLength(0);
+      expect(other.registrations).toHaveLength(0);
+      expect(other.tokenCalls).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
   });
 });
 
@@ -418,6 +465,23 @@ describe("oauthClientProvider options", () => {
     expect(() =>
       oauthClientProvider({ grant: "client_credentials", clientMetadataUrl: "https://client.example/" }),
     ).toThrow(/https URL with a path/);
+  });
+
+  it("refuses a secret without its issuer, an issuer without a client id, and an issuer off https", () => {
+    expect(() =>
+      oauthClientProvider({ grant: "client_credentials", clientId: "svc", clientSecret: "x" }),
+    ).toThrow(/without clientIssuer/);
+    expect(() =>
+      oauthClientProvider({ grant: "client_credentials", clientIssuer: "https://as.example" }),
+    ).toThrow(/without clientId/);
+    expect(() =>
+      oauthClientProvider({
+        grant: "client_credentials",
+        clientId: "svc",
+        clientSecret: "x",
+        clientIssuer: "http://as.example",
+      }),
+    ).toThrow(/must use https/);
   });
 
   it("refuses a redirect URI on plain http off loopback", () => {

@@ -1,0 +1,31 @@
+import { McpError } from "@roundtrip/sdk";
+import { CliError, ExitCode } from "../exit-codes.js";
+
+const INVALID_PARAMS = -32602;
+
+/**
+ * The server refused the call's arguments: a -32602 error (other than a refused requestState, which is
+ * the flow's, not the command line's), as this SDK's servers answer, or an error result whose text is
+ * that error, as servers built on the official SDKs report a tool's input validation.
+ */
+export function argumentRefusal(error: unknown): CliError | undefined {
+  if (!(error instanceof McpError) || error.code !== INVALID_PARAMS) return undefined;
+  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
+  if (reason === "invalid_request_state") return undefined;
+  return refused(error.message, error);
+}
+
+export function argumentRefusalResult(result: Record<string, unknown>): CliError | undefined {
+  if (result.isError !== true || !Array.isArray(result.content)) return undefined;
+  const [first] = result.content as { type?: unknown; text?: unknown }[];
+  if (first?.type !== "text" || typeof first.text !== "string") return undefined;
+  return /^MCP error -32602\b/.test(first.text) ? refused(first.text) : undefined;
+}
+
+function refused(message: string, cause?: unknown): CliError {
+  return new CliError(
+    ExitCode.usage,
+    `the server refused the arguments as invalid: ${message}; check them against \`roundtrip tools --long\``,
+    cause === undefined ? undefined : { cause },
+  );
+}
