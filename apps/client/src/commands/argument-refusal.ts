@@ -5,8 +5,9 @@ const INVALID_PARAMS = -32602;
 
 /**
  * The server refused the call's arguments: a -32602 error (other than a refused requestState, which is
- * the flow's, not the command line's), as this SDK's servers answer, or an error result whose text is
- * that error, as servers built on the official SDKs report a tool's input validation.
+ * the flow's, not the command line's), or an error result whose text is that error, as servers on the
+ * official v1 SDK report a tool's input validation. A Roundtrip server answers a value its input schema
+ * refuses with an ordinary error result instead (the model may correct itself), which exits 5.
  */
 export function argumentRefusal(error: unknown): CliError | undefined {
   if (!(error instanceof McpError) || error.code !== INVALID_PARAMS) return undefined;
