@@ -82,7 +82,7 @@ import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
 import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
-import { type RequestTimeout, requestTimeout, withRequestTimeout } from "./request-timeout.js";
+import { type RequestTimeout, requestTimeout, type Untimed, withRequestTimeout } from "./request-timeout.js";
 import { ResultCache, type ResultCacheOptions } from "./result-cache.js";
 import { readCarrierResult, readResult } from "./results.js";
 import { RoundTracer } from "./round-trace.js";
@@ -232,6 +232,11 @@ export class Client {
   #closing = new AbortController();
   /** The stdio transport's restarts when the 2025-era session was last opened. */
   #sessionRestarts = 0;
+  /**
+   * The clocks of the requests in flight. A 2025-era server asks its questions during a call, and a
+   * person may take minutes to answer: while a callback answers one, no request's bound runs.
+   */
+  readonly #clocks = new Set<Untimed>();
   #nextId = 1;
   #connecting: Promise<ServerDescription> | undefined;
 
@@ -251,6 +256,7 @@ export class Client {
       this.#choices,
       () => this.serverInfo,
       this.#logger,
+      (work) => this.#untimed(work),
     );
     this.#connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
     // Checked here too, so that a bad value fails where it is given rather than on the first call.
@@ -698,9 +704,12 @@ export class Client {
             : undefined;
         sent?.(request.id);
         try {
-          const response = await withRequestTimeout(timeout, method, options.signal, (signal, untimed) =>
-            this.transport.request(request, { signal, headers, untimed }),
-          );
+          const response = await withRequestTimeout(timeout, method, options.signal, (signal, untimed) => {
+            this.#clocks.add(untimed);
+            return this.transport
+              .request(request, { signal, headers, untimed })
+              .finally(() => this.#clocks.delete(untimed));
+          });
           if ("error" in response) throw toMcpError(response.error);
           this.#negotiation.unconfirmed = false;
           return response.result;
@@ -716,6 +725,16 @@ export class Client {
     } finally {
       this.#notifications.close(token);
     }
+  }
+
+  /** Runs work with every in-flight request's clock stopped. */
+  #untimed<T>(work: () => Promise<T>): Promise<T> {
+    let run = work;
+    for (const untimed of this.#clocks) {
+      const inner = run;
+      run = () => untimed(inner);
+    }
+    return run();
   }
 
   /** A stdio server restarted since the 2025-era session opened has forgotten it. */

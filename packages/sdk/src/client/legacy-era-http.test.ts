@@ -137,6 +137,18 @@ describe("Client and the official v1 server over sessionful Streamable HTTP", ()
     expect(rpcs(server)).toContain("response");
   });
 
+  it("stops the call's clock while onElicit answers: a person may take longer than requestTimeoutMs", async () => {
+    const server = await official();
+    const mcp = client(server, {
+      requestTimeoutMs: 300,
+      onElicit: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 900));
+        return { action: "accept", content: { name: "Ada" } };
+      },
+    });
+    expect(text(await mcp.callTool("greet", {}))).toBe("Hello, Ada");
+  });
+
   it("runs a two-round flow: a form, then sampling, inside one tool call", async () => {
     const server = await official();
     const mcp = client(server, {

@@ -12,6 +12,7 @@ import { InputRequestSchema } from "../protocol/schemas/input-required.js";
 import { LegacyMethod } from "../protocol/schemas/legacy.js";
 import { answerInputRequest, type CapabilityChoices, type InputCallbacks } from "./callbacks.js";
 import { callbackName, InputCallbackError, InputRequestUnsupportedError } from "./errors.js";
+import type { Untimed } from "./request-timeout.js";
 import type { ServerRequestOrigin } from "./transport/client-transport.js";
 
 const ANSWERED_METHODS = new Set<string>(["elicitation/create", "sampling/createMessage", "roots/list"]);
@@ -28,17 +29,21 @@ export class ServerRequestResponder {
   readonly #server: () => Implementation | undefined;
   readonly #logger: Logger;
   readonly #running = new Map<RequestId, AbortController>();
+  readonly #untimed: Untimed;
 
   constructor(
     callbacks: InputCallbacks,
     choices: CapabilityChoices,
     server: () => Implementation | undefined,
     logger: Logger,
+    /** Runs a callback without counting its time against the requests in flight (a person answers). */
+    untimed: Untimed = (work) => work(),
   ) {
     this.#callbacks = callbacks;
     this.#choices = choices;
     this.#server = server;
     this.#logger = logger;
+    this.#untimed = untimed;
   }
 
   readonly answer = async (
@@ -63,14 +68,16 @@ export class ServerRequestResponder {
     this.#running.set(request.id, controller);
     const related = origin.relatedTo;
     try {
-      const result = await answerInputRequest(parsed.data, this.#callbacks, this.#choices, {
-        key: String(request.id),
-        round: 1,
-        method: related?.method ?? "",
-        target: (related && carrierTarget(related.method, related.params)) ?? "",
-        server: this.#server(),
-        signal: controller.signal,
-      });
+      const result = await this.#untimed(() =>
+        answerInputRequest(parsed.data, this.#callbacks, this.#choices, {
+          key: String(request.id),
+          round: 1,
+          method: related?.method ?? "",
+          target: (related && carrierTarget(related.method, related.params)) ?? "",
+          server: this.#server(),
+          signal: controller.signal,
+        }),
+      );
       return resultResponse(request.id, result as Record<string, unknown>);
     } catch (error) {
       return this.#refusal(request, error);
