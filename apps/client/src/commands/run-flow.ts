@@ -6,6 +6,7 @@ import { waitingLines } from "../flow/waiting-questions.js";
 import type { ResultWriter } from "../json-output.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { resultText } from "../result-text.js";
+import { safeInline } from "../terminal/safe-text.js";
 import type { Terminal } from "../terminal.js";
 import { argumentRefusal, argumentRefusalResult } from "./argument-refusal.js";
 import { answerPolicy, type FlowFlags, flowSettings } from "./flow-options.js";
@@ -111,7 +112,7 @@ function report(
       });
     } else {
       terminal.notice(
-        `Saved as pending flow ${outcome.id}: the server waits for ${outcome.waiting.map((k) => `"${k}"`).join(", ")}.`,
+        `Saved as pending flow ${outcome.id}: the server waits for ${outcome.waiting.map((k) => `"${safeInline(k)}"`).join(", ")}.`,
       );
       for (const line of waitingLines(outcome.questions)) terminal.notice(line);
       terminal.notice(`Finish it with: roundtrip resume ${outcome.id}`);

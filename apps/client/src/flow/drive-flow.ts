@@ -9,13 +9,13 @@ import {
   type SavedRound,
 } from "@roundtrip/sdk";
 import { CliError, ExitCode } from "../exit-codes.js";
+import { declinedKeys } from "../flow-declines.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 import { RoundProgress } from "./round-progress.js";
 import { SessionAnswers } from "./session-answers.js";
 import { UrlWaits } from "./url-waits.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
-import { declinedKeys } from "../flow-declines.js";
 
 export interface FlowRequest {
   method: CarrierMethod;
