@@ -86,15 +86,15 @@ describe("structuredContent checked against the tool's outputSchema", () => {
     expect(error.tool).toBe("weather");
     expect(error.violations).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^\/celsius: .*number/),
-        expect.stringMatching(/^\/sky: /),
+        expect.stringMatching(/^field 'celsius': .*number/),
+        expect.stringMatching(/^field 'sky': /),
         expect.stringMatching(/wind/),
       ]),
     );
     expect(error.message).toMatch(/validateStructuredContent: false/);
     expect(error.result.structuredContent).toEqual({ celsius: "warm", sky: "purple", wind: 3 });
     const count = await refusal(client.callTool("count", { reply: "fraction" }));
-    expect(count.violations[0]).toMatch(/^\/: .*integer/);
+    expect(count.violations[0]).toMatch(/integer/);
   });
 
   it("refuses a successful result with no structuredContent, and lets a tool error through", async () => {
@@ -115,7 +115,9 @@ describe("structuredContent checked against the tool's outputSchema", () => {
   it("never fetches a remote $ref: a schema it cannot evaluate is an error that says so", async () => {
     const client = await listedClient();
     const error = await refusal(client.callTool("remote", { reply: "good" }));
-    expect(error.message).toMatch(/cannot evaluate \(Unresolved \$ref "https:\/\/schemas\.example\.com/);
+    expect(error.message).toMatch(
+      /cannot evaluate \(.*\$ref "https:\/\/schemas\.example\.com.*never fetched/,
+    );
   });
 
   it("checks nothing for a tool without outputSchema, one not listed yet, or when turned off", async () => {

@@ -1,39 +1,19 @@
-import { type OutputUnit, type Schema, type SchemaDraft, Validator } from "@cfworker/json-schema";
+import { jsonSchemaValidator } from "../protocol/json-schema-validation.js";
 import type { CallToolResult, Tool } from "../protocol/schemas/tools.js";
 import { StructuredContentError } from "./errors.js";
-
-/** The dialects a `$schema` may name; anything else is read as the protocol's default, 2020-12. */
-const DRAFTS: Record<string, SchemaDraft> = {
-  "http://json-schema.org/draft-04/schema": "4",
-  "http://json-schema.org/draft-07/schema": "7",
-  "https://json-schema.org/draft/2019-09/schema": "2019-09",
-  "https://json-schema.org/draft/2020-12/schema": "2020-12",
-};
 
 /** Enough of the validator's findings to act on, without quoting a large value back. */
 const MAX_ISSUES = 5;
 
-function draftOf(schema: Record<string, unknown>): SchemaDraft {
-  const named = typeof schema.$schema === "string" ? schema.$schema.replace(/#$/, "") : undefined;
-  return (named && DRAFTS[named]) || "2020-12";
-}
+type Check = (value: unknown) => string[];
 
-/** Keywords that fail only because a schema inside them failed, which is reported on its own. */
-const ENCLOSING = new Set(["properties", "patternProperties", "items", "prefixItems", "allOf", "$ref"]);
-
-function compiled(schema: Record<string, unknown>): Validator | Error {
+/** The same validation a Roundtrip server gives raw input schemas: a remote $ref is never fetched. */
+function compiled(tool: string, schema: Record<string, unknown>): Check | Error {
   try {
-    return new Validator(schema as Schema, draftOf(schema), false);
+    return jsonSchemaValidator(schema, `tool '${tool}' output`, false);
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function violationsOf(errors: readonly OutputUnit[]): string[] {
-  const leaves = errors.filter((unit) => !ENCLOSING.has(unit.keyword));
-  return (leaves.length > 0 ? leaves : errors)
-    .slice(0, MAX_ISSUES)
-    .map((unit) => `${unit.instanceLocation.replace(/^#/, "") || "/"}: ${unit.error.replace(/\.$/, "")}`);
 }
 
 /**
@@ -43,12 +23,12 @@ function violationsOf(errors: readonly OutputUnit[]): string[] {
  */
 export class OutputSchemaRegistry {
   /** A validator per tool, or why its schema could not be compiled. */
-  readonly #validators = new Map<string, Validator | Error>();
+  readonly #validators = new Map<string, Check | Error>();
 
   remember(tools: readonly Tool[]): void {
     for (const tool of tools) {
       if (tool.outputSchema === undefined) this.#validators.delete(tool.name);
-      else this.#validators.set(tool.name, compiled(tool.outputSchema));
+      else this.#validators.set(tool.name, compiled(tool.name, tool.outputSchema));
     }
   }
 
@@ -64,21 +44,17 @@ export class OutputSchemaRegistry {
         "declares an outputSchema but returned no structuredContent",
       );
     }
-    let outcome: ReturnType<Validator["validate"]>;
-    try {
-      if (validator instanceof Error) throw validator;
-      outcome = validator.validate(result.structuredContent);
-    } catch (error) {
-      // An unresolvable $ref (never fetched from the network) or a keyword the validator cannot run.
-      const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    if (validator instanceof Error) {
+      // A $ref to another document (never fetched) or a dialect the validator does not know.
+      const reason = validator.message.split("\n")[0];
       throw new StructuredContentError(
         tool,
         result,
         `has an outputSchema this client cannot evaluate (${reason})`,
       );
     }
-    if (outcome.valid) return;
-    const violations = violationsOf(outcome.errors);
+    const violations = validator(result.structuredContent).slice(0, MAX_ISSUES);
+    if (violations.length === 0) return;
     throw new StructuredContentError(
       tool,
       result,

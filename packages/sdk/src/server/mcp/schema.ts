@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { jsonSchemaValidator } from "./json-schema-validation.js";
+import { jsonSchemaValidator } from "../../protocol/json-schema-validation.js";
 
 /** A JSON Schema document, as a plain object. */
 export type JsonSchema = { [keyword: string]: unknown };

@@ -45,7 +45,7 @@ function dialectOf(schema: Schema, what: string): SchemaDraft {
   const draft = typeof declared === "string" ? DIALECTS[declared.replace(/#$/, "")] : undefined;
   if (draft === undefined) {
     throw new TypeError(
-      `The ${what} JSON Schema declares $schema ${JSON.stringify(declared)}, a dialect this server does not validate; omit $schema for JSON Schema 2020-12, or declare 2019-09, draft-07 or draft-04`,
+      `The ${what} JSON Schema declares $schema ${JSON.stringify(declared)}, a dialect Roundtrip does not validate; omit $schema for JSON Schema 2020-12, or declare 2019-09, draft-07 or draft-04`,
     );
   }
   return draft;
@@ -62,7 +62,7 @@ function checkReferences(root: Schema, what: string): void {
     if (typeof node !== "object" || node === null) continue;
     if (typeof node.$dynamicRef === "string") {
       throw new TypeError(
-        `The ${what} JSON Schema uses $dynamicRef, which this server cannot validate; use $ref to a schema under $defs`,
+        `The ${what} JSON Schema uses $dynamicRef, which Roundtrip cannot validate; use $ref to a schema under $defs`,
       );
     }
     if (typeof node.$ref !== "string") continue;
@@ -102,12 +102,17 @@ function describeErrors(errors: readonly OutputUnit[]): string[] {
  * `unevaluatedProperties`, ...), by a validator that generates no code, so it also runs where `eval`
  * is not allowed. Throws a TypeError that says what to change.
  */
-export function jsonSchemaValidator(schema: Readonly<Schema>, what: string): (value: unknown) => string[] {
+export function jsonSchemaValidator(
+  schema: Readonly<Schema>,
+  what: string,
+  /** Stop at the first problem (enough to refuse arguments), or find them all (to report a result). */
+  firstProblemOnly = true,
+): (value: unknown) => string[] {
   const draft = dialectOf(schema, what);
   // The validator annotates the schema it is given: it gets its own copy, never the one tools/list shows.
   const own = structuredClone(schema) as Schema;
   checkReferences(own, what);
-  const validator = new Validator(own, draft, true);
+  const validator = new Validator(own, draft, firstProblemOnly);
   return (value) => {
     let result: ReturnType<Validator["validate"]>;
     try {
