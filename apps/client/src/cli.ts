@@ -1,5 +1,10 @@
 import { Command, CommanderError } from "commander";
-import { type ArgumentsSchema, checkArgumentNames, parseArguments } from "./commands/call-arguments.js";
+import {
+  type ArgumentsSchema,
+  checkArgumentNames,
+  checkArgumentValues,
+  parseArguments,
+} from "./commands/call-arguments.js";
 import { type FlowFlags, withFlowOptions } from "./commands/flow-options.js";
 import { type LoginFlags, loginCommand } from "./commands/login.js";
 import { type LogoutFlags, logoutCommand } from "./commands/logout.js";
@@ -108,6 +113,7 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
               : undefined;
           const args = parseArguments(words, schema);
           checkArgumentNames(tool, args, schema);
+          checkArgumentValues(tool, args, schema as Record<string, unknown> | undefined);
           return { method: "tools/call", target: tool, ...(args ? { arguments: args } : {}) };
         },
         terminal,

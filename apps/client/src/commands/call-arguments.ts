@@ -1,3 +1,4 @@
+import { jsonSchemaValidator } from "@roundtrip/sdk";
 import { CliError, ExitCode } from "../exit-codes.js";
 
 /**
@@ -82,5 +83,29 @@ export function checkArgumentNames(
   throw new CliError(
     ExitCode.usage,
     `${tool} has no argument ${unknown.map((k) => `"${k}"`).join(", ")}; it takes ${known.length > 0 ? known.join(", ") : "none"} (see \`roundtrip tools --long\`); nothing was sent`,
+  );
+}
+
+/**
+ * Refuses argument values the tool's input schema refuses, before anything is sent, with the same
+ * validator a Roundtrip server runs: the command line is what is wrong, so it exits 2 rather than
+ * letting the tool answer with an error result. A schema this CLI cannot evaluate is left to the server.
+ */
+export function checkArgumentValues(
+  tool: string,
+  args: Record<string, unknown> | undefined,
+  schema: Record<string, unknown> | undefined,
+): void {
+  if (schema === undefined) return;
+  let problems: string[];
+  try {
+    problems = jsonSchemaValidator(schema, `tool '${tool}' input`, false)(args ?? {});
+  } catch {
+    return;
+  }
+  if (problems.length === 0) return;
+  throw new CliError(
+    ExitCode.usage,
+    `${tool} refuses these arguments: ${problems.join("; ")} (see \`roundtrip tools --long\`); nothing was sent`,
   );
 }

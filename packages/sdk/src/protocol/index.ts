@@ -32,6 +32,7 @@ export {
   isInputRequiredResult,
   listRoots,
 } from "./input-required.js";
+export { jsonSchemaValidator } from "./json-schema-validation.js";
 export type {
   InboundMessage,
   JsonRpcErrorResponse,
