@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { cliArgs, parseDuration, parsePositive, pick } from "./cli/args.js";
 import { canPin, describeMachine, machineLine } from "./proc/machine.js";
+import { fleetSection } from "./report/fleet-section.js";
 import { evaluateGoals } from "./report/goals.js";
 import { resultsMarkdown, type Settings } from "./report/markdown.js";
 import { sealingSection } from "./report/sealing-cost.js";
@@ -139,7 +140,10 @@ if (values.write) {
   writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(raw, null, 2)}\n`);
   writeFileSync(
     join(BENCH_DIR, "RESULTS.md"),
-    resultsMarkdown(machine, settings, rows, goals, sealingSection(byName, sealing)),
+    resultsMarkdown(machine, settings, rows, goals, [
+      ...sealingSection(byName, sealing),
+      ...fleetSection(chosen),
+    ]),
   );
   console.log(`\nwrote ${join(BENCH_DIR, "RESULTS.md")} and ${join(resultsDir, "latest.json")}`);
 }
