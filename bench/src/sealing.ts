@@ -17,6 +17,7 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { cliArgs } from "./cli/args.js";
 import { SEALING_MAX_EXTRA_MICROS, SEALING_MAX_RAW_MULTIPLE } from "./report/goals.js";
+import { httpFlow } from "./sealing/http-flow.js";
 import { serverFlow } from "./sealing/server-flow.js";
 import { measureInSlices } from "./sealing/slices.js";
 import { STATE, type SubjectName, sealingSubjects } from "./sealing/subjects.js";
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     slices: { type: "string", default: "15" },
     "warmup-ms": { type: "string", default: "500" },
     server: { type: "boolean", default: false },
+    http: { type: "boolean", default: false },
     json: { type: "string" },
   },
 });
@@ -39,7 +41,15 @@ const options = {
 
 const { subjects, payloadBytes, tokenChars } = sealingSubjects();
 const servers = values.server ? (["aes-gcm", "pass-through", "off"] as const).map(serverFlow) : [];
-const measured = await measureInSlices([...subjects, ...servers], options);
+const http = values.http
+  ? await Promise.all(
+      (["roundtrip-server-sealed", "roundtrip-server-envelope", "roundtrip-server-open"] as const).map(
+        httpFlow,
+      ),
+    )
+  : [];
+const measured = await measureInSlices([...subjects, ...servers, ...http], options);
+await Promise.all(http.map((subject) => subject.close()));
 const micros = measured as Record<SubjectName, number>;
 
 const load = loadavg()
@@ -84,6 +94,21 @@ if (servers.length > 0) {
     `extra over open: sealed ${(server["server-aes-gcm"] - open).toFixed(1)} µs, ` +
       `envelope ${(server["server-pass-through"] - open).toFixed(1)} µs ` +
       `(the policy alone: full ${micros.full.toFixed(1)}, envelope ${micros.envelope.toFixed(1)})`,
+  );
+}
+
+if (http.length > 0) {
+  const byHttp = measured as Record<(typeof http)[number]["name"], number>;
+  console.log(
+    "\nthe same flow over HTTP on loopback, server and client in this process, one flow at a time:",
+  );
+  for (const subject of http) {
+    console.log(`${subject.label.padEnd(44)}${byHttp[subject.name].toFixed(2).padStart(10)} µs/flow`);
+  }
+  const open = byHttp["http-roundtrip-server-open"];
+  console.log(
+    `extra over open: sealed ${(byHttp["http-roundtrip-server-sealed"] - open).toFixed(1)} µs, ` +
+      `envelope ${(byHttp["http-roundtrip-server-envelope"] - open).toFixed(1)} µs`,
   );
 }
 
