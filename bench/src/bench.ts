@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { cliArgs, parseDuration, parsePositive, pick } from "./cli/args.js";
 import { canPin, describeMachine, machineLine } from "./proc/machine.js";
 import { fleetSection } from "./report/fleet-section.js";
-import { evaluateGoals } from "./report/goals.js";
+import { evaluateGoals, isSealingGoal } from "./report/goals.js";
 import { resultsMarkdown, type Settings } from "./report/markdown.js";
 import { sealingSection } from "./report/sealing-cost.js";
 import { formatTable, toRows } from "./report/table.js";
@@ -141,7 +141,7 @@ if (values.write) {
   writeFileSync(
     join(BENCH_DIR, "RESULTS.md"),
     resultsMarkdown(machine, settings, rows, goals, [
-      ...sealingSection(byName, sealing),
+      ...sealingSection(byName, sealing, goals.filter(isSealingGoal)),
       ...fleetSection(chosen),
     ]),
   );

@@ -155,6 +155,11 @@ function sealingMultiple(
   };
 }
 
+/** The two goals on sealing's cost, which the sealing section of RESULTS.md repeats under its figures. */
+export function isSealingGoal(verdict: GoalVerdict): boolean {
+  return verdict.goal === SEALING_MICROS || verdict.goal === SEALING_MULTIPLE;
+}
+
 /**
  * The targets, judged on the median runs; `micro` is the in-process sealing measurement of the same
  * run (absent when it was skipped, which leaves the multiple of the raw AEAD unjudged).

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TargetRun } from "../run/target-run.js";
+import { evaluateGoals, isSealingGoal } from "./goals.js";
 import { sealingSection, serverSealingCost } from "./sealing-cost.js";
 
 /** `flows` flows in the window, the server busy `cpuSeconds` over it. */
@@ -50,6 +51,20 @@ describe("the sealing section", () => {
     expect(lines).toContain("| RequestStateSecurity, in process | 25.0 | 2.00× |");
     expect(lines).toContain("| server: envelope's extra CPU per flow | 25.0 | 2.00× |");
     expect(lines).toContain("| server: sealing's extra CPU per flow | 50.0 | 4.00× |");
+  });
+
+  it("repeats the verdicts on sealing's two goals under its figures", () => {
+    const runs = byName(open, sealed, envelope);
+    const micro = { raw: 12.5, envelope: 15, full: 25 };
+    const verdicts = evaluateGoals(runs, 16, micro).filter(isSealingGoal);
+    expect(verdicts).toHaveLength(2);
+    const lines = sealingSection(runs, micro, verdicts);
+    expect(lines).toContain(
+      "- sealing's extra server CPU per flow ≤ 40 µs (low-level Server sealed − open): **missed**, 50.0 µs (envelope without encryption 25.0 µs)",
+    );
+    expect(lines).toContain(
+      "- sealing's extra server CPU per flow ≤ 3× raw AES-256-GCM seal + open (same run): **missed**, 4.00× (50.0 µs over 12.5 µs raw)",
+    );
   });
 
   it("keeps its rows with dashes when one side is missing, and is left out when both are", () => {

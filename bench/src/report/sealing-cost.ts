@@ -1,4 +1,5 @@
 import { cpuPerFlow, isValid, type TargetRun } from "../run/target-run.js";
+import type { GoalVerdict } from "./goals.js";
 
 /** µs of CPU per flow (one seal + one open) measured in the bench's own process, in the same run. */
 export interface InProcessSealing {
@@ -42,10 +43,14 @@ const us = (value: number | undefined): string => (value === undefined ? "–" :
 const times = (value: number | undefined, base: number | undefined): string =>
   value === undefined || base === undefined || !(base > 0) ? "–" : `${(value / base).toFixed(2)}×`;
 
-/** The RESULTS.md section that sets the servers' extra CPU per flow beside the in-process figures. */
+/**
+ * The RESULTS.md section that sets the servers' extra CPU per flow beside the in-process figures,
+ * with the verdicts on sealing's two goals (judged in goals.ts) under them.
+ */
 export function sealingSection(
   runs: ReadonlyMap<string, TargetRun>,
   micro: InProcessSealing | undefined,
+  verdicts: readonly GoalVerdict[] = [],
 ): string[] {
   const server = serverSealingCost(runs);
   if (!server && !micro) return [];
@@ -66,5 +71,7 @@ export function sealingSection(
     `| server: envelope's extra CPU per flow | ${us(server?.envelope)} | ${times(server?.envelope, raw)} |`,
     `| server: sealing's extra CPU per flow | ${us(server?.sealed)} | ${times(server?.sealed, raw)} |`,
     "",
+    ...verdicts.map((v) => `- ${v.goal}: **${v.status}**, ${v.measured}`),
+    ...(verdicts.length > 0 ? [""] : []),
   ];
 }
