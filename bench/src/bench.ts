@@ -5,6 +5,11 @@
  *
  *   pnpm bench [--quick] [-c 16] [--warmup 3s] [--duration 10s] [--repeat 1]
  *              [--targets roundtrip,official-hmac] [--idle-sessions 500] [--no-pin] [--profile] [--no-write]
+ *              [--no-sealing]
+ *
+ * Before the servers it measures, in this process, the raw AES-256-GCM seal + open and the sealing
+ * policy (the subjects of `pnpm bench:sealing`), unless --no-sealing: the sealed server's extra CPU
+ * per flow is judged against them.
  *
  * Environment: BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_DURATION, BENCH_REPEAT, BENCH_TARGETS,
  * BENCH_IDLE_SESSIONS.
@@ -15,10 +20,13 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { cliArgs, parseDuration, parsePositive, pick } from "./cli/args.js";
 import { canPin, describeMachine, machineLine } from "./proc/machine.js";
-import { evaluateGoals } from "./report/goals.js";
+import { fleetSection } from "./report/fleet-section.js";
+import { evaluateGoals, isSealingGoal } from "./report/goals.js";
 import { resultsMarkdown, type Settings } from "./report/markdown.js";
+import { sealingSection } from "./report/sealing-cost.js";
 import { formatTable, toRows } from "./report/table.js";
 import { measureIdleSessions } from "./run/idle-sessions.js";
+import { measureInProcessSealing } from "./run/in-process-sealing.js";
 import { measureTarget } from "./run/measure.js";
 import { isValid, medianRun, type TargetRun } from "./run/target-run.js";
 import { TARGETS, type Target, targetNamed } from "./targets/catalog.js";
@@ -39,6 +47,7 @@ const { values } = parseArgs({
     pin: { type: "boolean" },
     profile: { type: "boolean", default: false },
     write: { type: "boolean", default: true },
+    sealing: { type: "boolean", default: true },
   },
 });
 
@@ -68,6 +77,14 @@ console.log(`machine: ${machineLine(machine)}`);
 console.log(
   `${selected.length} target(s) × ${settings.repeat}, ${settings.concurrency} flows, ${settings.warmupMs / 1000} s warm-up + ${settings.durationMs / 1000} s each${settings.pinned ? ", pinned" : ""}\n`,
 );
+
+const sealing = values.sealing ? await measureInProcessSealing(quick) : undefined;
+if (sealing) {
+  console.log(
+    `  in process: raw AES-256-GCM ${sealing.raw.toFixed(1)} µs, envelope ${sealing.envelope.toFixed(1)} µs, ` +
+      `RequestStateSecurity ${sealing.full.toFixed(1)} µs per flow (seal + open)\n`,
+  );
+}
 
 const runs = new Map<string, TargetRun[]>();
 // Repeats go round the whole list, so a burst of noise on the machine hits different targets.
@@ -108,7 +125,7 @@ for (const [index, target] of selected.entries()) {
 }
 const byName = new Map(chosen.map((run) => [run.name, run]));
 const rows = toRows(chosen);
-const goals = evaluateGoals(byName, settings.concurrency);
+const goals = evaluateGoals(byName, settings.concurrency, sealing);
 
 console.log(`\n${formatTable(rows)}\n`);
 for (const goal of goals) {
@@ -119,9 +136,15 @@ for (const goal of goals) {
 if (values.write) {
   const resultsDir = join(BENCH_DIR, "results");
   mkdirSync(resultsDir, { recursive: true });
-  const raw = { machine, settings, goals, runs: Object.fromEntries(runs), median: chosen };
+  const raw = { machine, settings, sealing, goals, runs: Object.fromEntries(runs), median: chosen };
   writeFileSync(join(resultsDir, "latest.json"), `${JSON.stringify(raw, null, 2)}\n`);
-  writeFileSync(join(BENCH_DIR, "RESULTS.md"), resultsMarkdown(machine, settings, rows, goals));
+  writeFileSync(
+    join(BENCH_DIR, "RESULTS.md"),
+    resultsMarkdown(machine, settings, rows, goals, [
+      ...sealingSection(byName, sealing, goals.filter(isSealingGoal)),
+      ...fleetSection(chosen),
+    ]),
+  );
   console.log(`\nwrote ${join(BENCH_DIR, "RESULTS.md")} and ${join(resultsDir, "latest.json")}`);
 }
 

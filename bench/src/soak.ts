@@ -47,6 +47,8 @@ const { values } = parseArgs({
 });
 
 const target = targetNamed(pick(values.target, "SOAK_TARGET", "roundtrip"));
+// The soak watches one server process's RSS; a fleet is three of them behind a proxy.
+if (target.fleet) throw new Error(`${target.name} is a fleet; the soak runs against one server process`);
 const durationMs = parseDuration(pick(values.duration, "SOAK_DURATION", "5m"), "--duration");
 const windowMs = parseDuration(pick(values.window, "SOAK_WINDOW", "10s"), "--window");
 const calibrateMs = parseDuration(values.calibrate ?? "5s", "--calibrate");

@@ -14,6 +14,8 @@ export interface ChildOptions {
   cpu?: number;
   /** Extra node flags, e.g. --cpu-prof. */
   nodeArgs?: readonly string[];
+  /** Added to the parent's environment (a fleet's shared sealing key). */
+  env?: Readonly<Record<string, string>>;
 }
 
 const SERVER_SCRIPT = fileURLToPath(new URL("../targets/child.js", import.meta.url));
@@ -28,7 +30,8 @@ function spawnNode(script: string, args: readonly string[], options: ChildOption
     options.cpu === undefined
       ? [process.execPath, node]
       : ["taskset", ["-c", String(options.cpu), process.execPath, ...node]];
-  return spawn(command, argv, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const env = options.env ? { ...process.env, ...options.env } : process.env;
+  return spawn(command, argv, { stdio: ["ignore", "inherit", "inherit", "ipc"], env });
 }
 
 function exited(child: ChildProcess): Promise<void> {

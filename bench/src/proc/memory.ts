@@ -25,6 +25,9 @@ export function readMemory(pid: number): MemoryReading | undefined {
   return rssMiB === undefined || peakMiB === undefined ? undefined : { rssMiB, peakMiB };
 }
 
+/** How often a target server's memory is read while it is measured. */
+export const MEMORY_SAMPLE_MS = 200;
+
 export interface RssSample {
   /** Seconds since sampling started. */
   t: number;

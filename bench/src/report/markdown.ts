@@ -30,12 +30,16 @@ function settingsLine(s: Settings): string {
   return `${s.concurrency} concurrent flows, ${s.warmupMs / 1000} s warm-up, ${s.durationMs / 1000} s measured, median of ${s.repeat} run(s), ${pin}${extra ? `; ${extra}` : ""}`;
 }
 
-/** RESULTS.md: the machine, the settings, the table with ratios, and which targets were met. */
+/**
+ * RESULTS.md: the machine, the settings, the table with ratios, `sections` (lines of markdown, each
+ * section ending in a blank line), and which targets were met.
+ */
 export function resultsMarkdown(
   machine: Machine,
   settings: Settings,
   rows: readonly TableRow[],
   goals: readonly GoalVerdict[],
+  sections: readonly string[] = [],
 ): string {
   const table = cells(rows);
   const header = ["target", "what", ...COLUMNS.slice(1)];
@@ -70,13 +74,14 @@ export function resultsMarkdown(
         ...(i === noted.length - 1 ? [""] : []),
       ]),
     ...legacySection(rows),
+    ...sections,
     "## Targets",
     "",
     "| target | status | measured | by server CPU per flow |",
     "| --- | --- | --- | --- |",
     ...goals.map((g) => `| ${g.goal} | ${MARK[g.status]} | ${g.measured} | ${g.byCpu} |`),
     "",
-    "The status is judged as each target is worded, on throughput or latency. The last column is the",
+    "The status is judged as each target is worded, on throughput, latency, memory or CPU. The last column is the",
     "same ratio from server CPU time per flow: what it would be if each server had a core to itself.",
     "When the machine is busy (server CPU well under 100% above), that column is the steadier one.",
     "",

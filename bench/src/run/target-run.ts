@@ -15,6 +15,8 @@ export interface TargetRun {
   failure?: string;
   /** For 2025-era targets: what an idle session costs, measured on a fresh server. */
   idle?: IdleSessionCost;
+  /** For a fleet: how many instances `serverCpuSeconds` sums, and the front proxy's own CPU. */
+  fleet?: { instances: number; proxyCpuSeconds?: number };
 }
 
 /** A run counts only if it measured something and no flow failed: a broken target cannot look fast. */

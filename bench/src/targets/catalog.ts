@@ -1,5 +1,6 @@
 import { createNodeHandler } from "@roundtrip/sdk";
 import { mcpFastify } from "@roundtrip/sdk/fastify";
+import { RequestStateSecurity } from "@roundtrip/sealing";
 import Fastify from "fastify";
 import type { FlowKind } from "../driver/flows.js";
 import { floorApp } from "./floor.js";
@@ -17,12 +18,22 @@ export type ServerKind =
   | "roundtrip-mcp-fastify"
   | "roundtrip-mcp-once"
   | "roundtrip-mcp-once-redis"
+  | "roundtrip-mcp-keyed"
   | "roundtrip-server-sealed"
   | "roundtrip-server-envelope"
   | "roundtrip-server-open"
   | "official-hmac"
   | "official-open"
   | "official-sessionful";
+
+/** The environment variable a fleet instance reads its sealing key from (hex), one key for all. */
+export const FLEET_KEY_ENV = "BENCH_REQUEST_STATE_KEY";
+
+function fleetSecurity(): RequestStateSecurity {
+  const hex = process.env[FLEET_KEY_ENV];
+  if (!hex) throw new Error(`${FLEET_KEY_ENV} is not set: a fleet instance needs the fleet's sealing key`);
+  return new RequestStateSecurity({ keys: [Buffer.from(hex, "hex")] });
+}
 
 const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
   floor: () => listenFastify(floorApp()),
@@ -34,6 +45,10 @@ const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
     const app = Fastify({ logger: false });
     await app.register(mcpFastify, { server: benchMcpServer() });
     return listenFastify(app);
+  },
+  "roundtrip-mcp-keyed": () => {
+    const handle = createNodeHandler(benchMcpServer({ security: fleetSecurity() }));
+    return listenNode((req, res) => void handle(req, res));
   },
   "roundtrip-mcp-once": onceInMemory,
   "roundtrip-mcp-once-redis": onceInRedis,
@@ -72,6 +87,8 @@ export interface Target {
   protectsState: boolean;
   /** Also measure what an idle 2025-era session costs the server (RSS and heap per session). */
   idleSessions?: boolean;
+  /** Run this many instances of `server` under one sealing key behind nginx round-robin. */
+  fleet?: number;
 }
 
 /** The row every ratio is taken against: our McpServer with its default sealing. */
@@ -148,6 +165,14 @@ export const TARGETS: readonly Target[] = [
     flow: "add",
     label: "official SDK v2, single-round tools/call",
     protectsState: true,
+  },
+  {
+    name: "roundtrip-fleet",
+    server: "roundtrip-mcp-keyed",
+    flow: "greet",
+    label: "three baseline McpServers, one sealing key, behind nginx round-robin (no sticky routing)",
+    protectsState: true,
+    fleet: 3,
   },
   {
     name: "roundtrip-once",

@@ -1,5 +1,6 @@
 import { acceptedContent, elicitForm, inputRequired, inputResponse, McpServer } from "@roundtrip/sdk";
 import type { OnceStore } from "@roundtrip/sdk/server";
+import type { RequestStateSecurity } from "@roundtrip/sealing";
 import * as z from "zod";
 import {
   ADD_TOOL,
@@ -18,10 +19,13 @@ const NameAnswer = z.object({ name: z.string() });
 const QUESTION = elicitForm(NAME_QUESTION, NAME_FORM);
 
 /**
- * The scenario on the high-level McpServer, with its default sealing of requestState. With `once`,
- * greet is a once-tool on that ledger: the same flow, each completing round claimed and recorded.
+ * The scenario on the high-level McpServer, with its default sealing of requestState (a key of its
+ * own) or `security` (a fleet's shared key). With `once`, greet is a once-tool on that ledger: the
+ * same flow, each completing round claimed and recorded.
  */
-export function benchMcpServer(options: { once?: OnceStore } = {}): McpServer {
+export function benchMcpServer(
+  options: { once?: OnceStore; security?: RequestStateSecurity } = {},
+): McpServer {
   const mcp = new McpServer(
     { name: "roundtrip-bench", version: "1.0.0" },
     {
@@ -30,6 +34,7 @@ export function benchMcpServer(options: { once?: OnceStore } = {}): McpServer {
       // default) for the idle-session measurement. Nothing on the 2026-07-28 path reads it.
       legacy: { maxSessionsPerPrincipal: 1_000_000 },
       ...(options.once ? { once: { store: options.once } } : {}),
+      ...(options.security ? { requestStateSecurity: options.security } : {}),
     },
   );
   mcp.tool(

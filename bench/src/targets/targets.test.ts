@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FLOWS, type FlowKind } from "../driver/flows.js";
 import { createPostClient } from "../driver/http-client.js";
-import { type ServerKind, startServer, TARGETS } from "./catalog.js";
+import { FLEET_KEY_ENV, type ServerKind, startServer, TARGETS } from "./catalog.js";
 import { BENCH_HOST, type Listening } from "./listen.js";
 
 /**
@@ -11,8 +12,14 @@ import { BENCH_HOST, type Listening } from "./listen.js";
 const kinds = [...new Set(TARGETS.map((target) => target.server))];
 const open: Listening[] = [];
 
+beforeAll(() => {
+  // A fleet instance takes its sealing key from the environment, as the bench passes it.
+  process.env[FLEET_KEY_ENV] = randomBytes(32).toString("hex");
+});
+
 afterAll(async () => {
   await Promise.all(open.map((server) => server.close()));
+  delete process.env[FLEET_KEY_ENV];
 });
 
 /** The flows the bench measures on this server, and, on servers of the modern flows, the soak's too. */
