@@ -59,6 +59,7 @@ function dpopClient(now?: () => number) {
     grant: "client_credentials",
     clientId: "svc",
     clientSecret: "s",
+    clientIssuer: as.issuer,
     dpop: true,
     ...(now ? { now } : {}),
   });
@@ -84,7 +85,12 @@ describe("oauthClientProvider with DPoP", () => {
   });
 
   it("sends no proof with a Bearer token, nor without the dpop option", async () => {
-    const plain = oauthClientProvider({ grant: "client_credentials", clientId: "svc", clientSecret: "s" });
+    const plain = oauthClientProvider({
+      grant: "client_credentials",
+      clientId: "svc",
+      clientSecret: "s",
+      clientIssuer: as.issuer,
+    });
     await plain.handleChallenge(challenge());
     expect(as.tokenCalls[0]?.dpop).toBeUndefined();
     expect(await plain.authorization(new URL(as.resourceUrl))).toBe("Bearer at-1");

@@ -384,6 +384,7 @@ describe("oauthClientProvider, client credentials", () => {
       grant: "client_credentials",
       clientId: "keyed",
       clientPrivateKey: { key: await exportPKCS8(privateKey), alg: "ES256" },
+      clientIssuer: as.issuer,
     });
     expect(await provider.handleChallenge(challenge())).toBe(true);
     const form = as.tokenCalls[0]?.form;
