@@ -86,10 +86,17 @@ describe("roundtrip against a 2025-era server", () => {
     expect(run.stderr).toMatch(/speaks the 2025 era \(2025-11-25\).*Run the call without --detach/);
   });
 
-  it("a tool result the server marks as an argument error (-32602) exits 2", async () => {
+  it("a value the tool's input schema refuses exits 2 before anything is sent", async () => {
     const run = await cli(["call", "repeat", "times=twice"]);
     expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/repeat refuses these arguments: field 'times'.*nothing was sent/);
+  });
+
+  it("a tool result the server marks as an argument error (-32602) exits 2", async () => {
+    const run = await cli(["call", "repeat", "times=11"]);
+    expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toContain("the server refused the arguments as invalid: MCP error -32602");
+    expect(run.stderr).toContain("at most 10 times");
     const fine = await cli(["call", "repeat", "times=2"]);
     expect(fine.code, fine.stderr).toBe(0);
   });

@@ -60,9 +60,20 @@ function officialServer(): McpServer {
     );
     return { content: [{ type: "text", text: answer.action }] };
   });
-  server.registerTool("repeat", { inputSchema: { times: z.number().int() } }, async ({ times }) => ({
-    content: [{ type: "text", text: "again ".repeat(times) }],
-  }));
+  // The refinement is the server's own rule: it is not in the JSON Schema the tool advertises, so only
+  // the server can refuse a value that breaks it.
+  server.registerTool(
+    "repeat",
+    {
+      inputSchema: {
+        times: z
+          .number()
+          .int()
+          .refine((times) => times <= 10, "at most 10 times"),
+      },
+    },
+    async ({ times }) => ({ content: [{ type: "text", text: "again ".repeat(times) }] }),
+  );
   server.registerTool("where", { inputSchema: {} }, async () => {
     const { roots } = await server.server.listRoots();
     return { content: [{ type: "text", text: roots.map((root) => root.uri).join(",") }] };
