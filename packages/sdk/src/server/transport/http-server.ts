@@ -2,12 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { carrierTarget, isCarrierMethod } from "../../protocol/carriers.js";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { headerText } from "../../protocol/http-headers.js";
-import {
-  errorResponse,
-  type JsonRpcNotification,
-  parseInboundMessage,
-  readRequestId,
-} from "../../protocol/jsonrpc.js";
+import { errorResponse, type JsonRpcNotification } from "../../protocol/jsonrpc.js";
 import { describeError } from "../../protocol/logger.js";
 import { RequestAbort } from "../../protocol/request-abort.js";
 import type { RequestTarget } from "../auth/request-target.js";
@@ -16,7 +11,7 @@ import { type Server, type ServerSource, serverOf } from "../server.js";
 import { type Accepted, acceptNegotiator, answersAsEvent } from "./accept-negotiation.js";
 import { checkHeaderAgreement } from "./header-agreement.js";
 import { HttpError, statusForError } from "./http-errors.js";
-import { sendHttpError, sendJson } from "./json-response.js";
+import { inboundOrRefuse, sendHttpError, sendJson } from "./json-response.js";
 import { isLegacyPost, LegacyHttp } from "./legacy-http.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
 import { DEFAULT_MAX_BODY_BYTES, decodeJson, readBody, withinLimit } from "./request-body.js";
@@ -165,14 +160,8 @@ async function serveMessage(
   value: unknown,
   { auth, accept }: Admitted,
 ): Promise<void> {
-  let inbound: ReturnType<typeof parseInboundMessage>;
-  try {
-    inbound = parseInboundMessage(value);
-  } catch (error) {
-    if (error instanceof McpError)
-      return sendJson(res, 400, errorResponse(readRequestId(value), error.toJSON()));
-    throw error;
-  }
+  const inbound = inboundOrRefuse(res, value);
+  if (inbound === undefined) return;
   if (inbound.kind === "notification") {
     // Cancellation on HTTP is the client closing its request; other client notifications have no meaning here.
     return sendJson(res, 202, undefined);

@@ -1,4 +1,10 @@
-import { errorResponse } from "../../protocol/jsonrpc.js";
+import { McpError } from "../../protocol/errors.js";
+import {
+  errorResponse,
+  type InboundMessage,
+  parseInboundMessage,
+  readRequestId,
+} from "../../protocol/jsonrpc.js";
 import type { HttpError } from "./http-errors.js";
 import type { ResponseWriter } from "./response-writer.js";
 
@@ -33,4 +39,18 @@ export function httpErrorBody(error: HttpError): unknown {
 
 export function sendHttpError(res: ResponseWriter, error: HttpError): void {
   sendJson(res, error.status, httpErrorBody(error), { ...error.headers });
+}
+
+/**
+ * The POSTed JSON-RPC message, or undefined once a 400 carrying the JSON-RPC error has answered a body
+ * that is not one: both eras refuse a malformed message the same way, before any session is looked up.
+ */
+export function inboundOrRefuse(res: ResponseWriter, value: unknown): InboundMessage | undefined {
+  try {
+    return parseInboundMessage(value);
+  } catch (error) {
+    if (!(error instanceof McpError)) throw error;
+    sendJson(res, 400, errorResponse(readRequestId(value), error.toJSON()));
+    return undefined;
+  }
 }

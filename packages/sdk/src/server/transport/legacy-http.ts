@@ -1,13 +1,7 @@
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { HEADER, headerText } from "../../protocol/http-headers.js";
 import { isRecord } from "../../protocol/is-record.js";
-import {
-  errorResponse,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  parseInboundMessage,
-  readRequestId,
-} from "../../protocol/jsonrpc.js";
+import { errorResponse, type JsonRpcMessage, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { describeError } from "../../protocol/logger.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import {
@@ -24,7 +18,7 @@ import { SessionLimitExceeded } from "../legacy/session-registry.js";
 import type { Server } from "../server.js";
 import type { Accepted } from "./accept-negotiation.js";
 import { HttpError } from "./http-errors.js";
-import { sendJson } from "./json-response.js";
+import { inboundOrRefuse, sendJson } from "./json-response.js";
 import type { HeaderRecord, RequestHead } from "./request-head.js";
 import type { ResponseWriter } from "./response-writer.js";
 import { SessionStream } from "./session-stream.js";
@@ -105,14 +99,8 @@ export class LegacyHttp {
       this.endpoint.answer(session, value);
       return sendJson(res, 202, undefined);
     }
-    let inbound: ReturnType<typeof parseInboundMessage>;
-    try {
-      inbound = parseInboundMessage(value);
-    } catch (error) {
-      if (error instanceof McpError)
-        return sendJson(res, 400, errorResponse(readRequestId(value), error.toJSON()));
-      throw error;
-    }
+    const inbound = inboundOrRefuse(res, value);
+    if (inbound === undefined) return;
     if (inbound.kind === "request" && inbound.message.method === LegacyMethod.initialize) {
       return this.#initialize(res, inbound.message, auth, accept);
     }
