@@ -68,15 +68,20 @@ describe("resolvedValue", () => {
 
   it("gives the value, or the outcome to a resolver that takes outcomes", () => {
     const accepted = { action: "accept" as const, data: {}, value: { region: "eu" } };
-    expect(resolvedValue("r", strict, accepted)).toEqual({ region: "eu" });
-    expect(resolvedValue("r", lenient, accepted)).toEqual({ action: "accept", content: { region: "eu" } });
-    expect(resolvedValue("r", lenient, { action: "decline", data: null, value: undefined })).toEqual({
+    expect(resolvedValue("r", strict, form, accepted)).toEqual({ region: "eu" });
+    expect(resolvedValue("r", lenient, form, accepted)).toEqual({
+      action: "accept",
+      content: { region: "eu" },
+    });
+    expect(resolvedValue("r", lenient, form, { action: "decline", data: null, value: undefined })).toEqual({
       action: "decline",
     });
   });
 
   it("fails on a decline or cancel otherwise", () => {
-    expect(() => resolvedValue("r", strict, { action: "cancel", data: null, value: undefined })).toThrow(
+    expect(() =>
+      resolvedValue("r", strict, form, { action: "cancel", data: null, value: undefined }),
+    ).toThrow(
       "Resolver 'r' could not resolve: the user cancelled the question. Call the tool again to be asked again",
     );
   });

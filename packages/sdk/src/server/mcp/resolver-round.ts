@@ -142,7 +142,7 @@ class Round {
       const restored = restoreOutcome(question, recorded);
       if (restored) {
         this.#persist[name] = recorded;
-        return resolved(name, resolver, restored);
+        return resolved(name, resolver, question, restored);
       }
     }
 
@@ -151,7 +151,7 @@ class Round {
       if (this.#state.asked[name] === digest) {
         const outcome = consumeResponse(name, question, response);
         this.#persist[name] = { action: outcome.action, data: outcome.data, q: digest };
-        return resolved(name, resolver, outcome);
+        return resolved(name, resolver, question, outcome);
       }
       this.#input.logger.info(
         { tool: this.#graph.tool, resolver: name },
@@ -172,8 +172,13 @@ class Round {
   }
 }
 
-function resolved(name: string, resolver: AnyResolver, outcome: AnswerOutcome): Evaluation {
-  return { status: "resolved", value: resolvedValue(name, resolver, outcome) };
+function resolved(
+  name: string,
+  resolver: AnyResolver,
+  question: Question,
+  outcome: AnswerOutcome,
+): Evaluation {
+  return { status: "resolved", value: resolvedValue(name, resolver, question, outcome) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createMessage, elicitForm, listRoots } from "../../protocol/input-required.js";
+import { createMessage, elicitForm, elicitUrl, listRoots } from "../../protocol/input-required.js";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -10,7 +10,7 @@ import { type ElicitAnswer, type ElicitationSchemaLike, toElicitationSchema } fr
 
 /**
  * Resolvers: a tool's named dependencies. Each one either computes a value or returns a question
- * (`ask.elicit`, `ask.sample`, `ask.listRoots`); the resolver engine asks the questions, keeps the
+ * (`ask.elicit`, `ask.elicitUrl`, `ask.sample`, `ask.listRoots`); the resolver engine asks the questions, keeps the
  * answers in the sealed request state and injects the values into the tool's handler.
  */
 
@@ -22,6 +22,12 @@ export interface ElicitQuestion<T> {
   readonly "~answer"?: T;
 }
 
+export interface ElicitUrlQuestion {
+  readonly "~question": "elicitUrl";
+  readonly message: string;
+  readonly url: string;
+}
+
 export interface SampleQuestion {
   readonly "~question": "sample";
   readonly params: CreateMessageRequestParams;
@@ -31,7 +37,7 @@ export interface RootsQuestion {
   readonly "~question": "roots";
 }
 
-export type Question = ElicitQuestion<unknown> | SampleQuestion | RootsQuestion;
+export type Question = ElicitQuestion<unknown> | ElicitUrlQuestion | SampleQuestion | RootsQuestion;
 
 /** Only objects made by `ask.*` are questions, so no value a client sent can pose as one. */
 const questions = new WeakSet<object>();
@@ -50,6 +56,15 @@ export const ask = {
   elicit<S extends ElicitationSchemaLike>(message: string, schema: S): ElicitQuestion<ElicitAnswer<S>> {
     return question({ "~question": "elicit", message, schema });
   },
+  /**
+   * Sends the user to a web page (a sign-in, a payment, a consent screen): whatever is entered there
+   * stays between the user and that page, never in the client. The answer only says whether the user
+   * agreed to open it, not that they finished there: the page's own backend records that. A
+   * 2025-era session gets the `elicitationId` its wire requires, made up for it by the bridge.
+   */
+  elicitUrl(message: string, url: string | URL): ElicitUrlQuestion {
+    return question({ "~question": "elicitUrl", message, url: checkedPageUrl(message, url) });
+  },
   /** An LLM completion from the client; the result rides in the request state, so it is requested once. */
   sample(params: CreateMessageRequestParams): SampleQuestion {
     return question({ "~question": "sample", params });
@@ -60,11 +75,28 @@ export const ask = {
   },
 };
 
+/** Clients open the URL in a browser, so only a web page's address can be one. */
+function checkedPageUrl(message: string, url: string | URL): string {
+  if (typeof message !== "string" || message.length === 0) {
+    throw new TypeError("ask.elicitUrl needs a message telling the user why they should open the page");
+  }
+  const text = url instanceof URL ? url.href : url;
+  const parsed = typeof text === "string" && URL.canParse(text) ? new URL(text) : undefined;
+  if (parsed?.protocol !== "https:" && parsed?.protocol !== "http:") {
+    throw new TypeError(
+      `ask.elicitUrl needs an absolute http(s) URL for the user to open, not ${JSON.stringify(text)}`,
+    );
+  }
+  return text;
+}
+
 /** The embedded request a question becomes on the wire. */
 export function questionRequest(value: Question): InputRequest {
   switch (value["~question"]) {
     case "elicit":
       return elicitForm(value.message, toElicitationSchema(value.schema));
+    case "elicitUrl":
+      return elicitUrl(value.message, value.url);
     case "sample":
       return createMessage(value.params);
     case "roots":
@@ -80,9 +112,15 @@ export type ElicitationOutcome<T> =
   | { action: "decline" }
   | { action: "cancel" };
 
+/** A URL-mode answer: accepting means the user agreed to open the page, not that they finished there. */
+export type UrlElicitationOutcome = { action: "accept" } | { action: "decline" } | { action: "cancel" };
+
 /** The value a resolver's return becomes once every question in it is answered. */
-export type Resolved<R, M extends DeclineMode> =
-  R extends ElicitQuestion<infer T>
+export type Resolved<R, M extends DeclineMode> = R extends ElicitUrlQuestion
+  ? M extends "outcome"
+    ? UrlElicitationOutcome
+    : { action: "accept" }
+  : R extends ElicitQuestion<infer T>
     ? M extends "outcome"
       ? ElicitationOutcome<T>
       : T
