@@ -71,7 +71,7 @@ export class McpServer {
   readonly #prompts = new PromptRegistry();
   readonly #resources = new ResourceRegistry();
   readonly #once: OnceRounds;
-  #installed = { tools: false, prompts: false, resources: false };
+  #installed = { tools: false, prompts: false, resources: false, completions: false };
 
   constructor(info: McpServerInfo = {}, options: McpServerOptions = {}) {
     const { requestStateSecurity, once, now, ...serverOptions } = options;
@@ -135,7 +135,10 @@ export class McpServer {
     };
   }
 
-  /** Registers a prompt; its handler may ask before rendering by returning `inputRequired(...)`. */
+  /**
+   * Registers a prompt; its handler may ask before rendering by returning `inputRequired(...)`. A
+   * `complete` option makes the server answer `completion/complete` for its arguments.
+   */
   prompt<I extends SchemaLike = NoInput>(
     name: string,
     config: PromptConfig<I>,
@@ -143,6 +146,7 @@ export class McpServer {
   ): Registration {
     this.#prompts.register(name, config as PromptConfig<SchemaLike>, handler);
     this.#installPrompts();
+    if (config.complete !== undefined) this.#installCompletions();
     this.server.notifyPromptsListChanged();
     return {
       name,
@@ -164,6 +168,7 @@ export class McpServer {
   ): Registration {
     const unregister = this.#resources.register(name, config, handler);
     this.#installResources();
+    if (config.complete !== undefined) this.#installCompletions();
     this.server.notifyResourcesListChanged();
     return {
       name,
@@ -217,6 +222,20 @@ export class McpServer {
         (this.#resources.isOnce(params.uri)
           ? this.#once.run("resources/read", params.uri, params, (p) => this.#resources.read(p, ctx))
           : this.#resources.read(params, ctx)) as Promise<HandlerResult<"readResource">>,
+    );
+  }
+
+  /**
+   * Installed with the first registration that completes, so the `completions` capability is
+   * declared exactly when something can be completed.
+   */
+  #installCompletions(): void {
+    if (this.#installed.completions) return;
+    this.#installed.completions = true;
+    this.server.onComplete((_ctx, params) =>
+      params.ref.type === "ref/prompt"
+        ? this.#prompts.complete(params, params.ref.name)
+        : this.#resources.complete(params, params.ref.uri),
     );
   }
 }

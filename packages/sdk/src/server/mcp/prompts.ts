@@ -1,11 +1,19 @@
 import { McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import type { Icon } from "../../protocol/schemas/common.js";
+import type { CompleteParams } from "../../protocol/schemas/completion.js";
 import type { InputRequiredResult } from "../../protocol/schemas/input-required.js";
 import type { Prompt, PromptArgument, PromptMessage } from "../../protocol/schemas/prompts.js";
 import type { GetPromptParams } from "../../protocol/schemas/requests.js";
 import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
+import {
+  type ArgumentNames,
+  type Completers,
+  type CompleterTable,
+  checkCompleters,
+  complete,
+} from "./completions.js";
 import { type Awaitable, type InputContext, inputContext } from "./context.js";
 import { InputResponseError } from "./input-responses.js";
 import { checkOnce } from "./once-rounds.js";
@@ -30,6 +38,8 @@ export interface PromptConfig<I extends SchemaLike> {
    * invalid-requestState error once that has expired. See McpServerOptions.once.
    */
   once?: boolean;
+  /** Suggested values for arguments, answered to `completion/complete` with a `ref/prompt`. */
+  complete?: Completers<ArgumentNames<Infer<I>>>;
 }
 
 /** What a prompt handler may return: text (one user message), messages, or the full body. */
@@ -50,6 +60,7 @@ interface RegisteredPrompt {
   input: CompiledSchema;
   once: boolean;
   handler: PromptHandler<SchemaLike>;
+  completers: CompleterTable | undefined;
 }
 
 function argumentsOf(schema: JsonSchema): PromptArgument[] {
@@ -100,7 +111,18 @@ export class PromptRegistry {
     if (args.length > 0) definition.arguments = args;
     if (config.icons !== undefined) definition.icons = config.icons;
     if (config._meta !== undefined) definition._meta = config._meta;
-    this.#prompts.set(name, { definition, input, once, handler: handler as PromptHandler<SchemaLike> });
+    const completers = checkCompleters(
+      config.complete,
+      args.map((argument) => argument.name),
+      `Prompt '${name}'`,
+    );
+    this.#prompts.set(name, {
+      definition,
+      input,
+      once,
+      handler: handler as PromptHandler<SchemaLike>,
+      completers,
+    });
   }
 
   remove(name: string): boolean {
@@ -117,13 +139,24 @@ export class PromptRegistry {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  async get(params: GetPromptParams, request: RequestContext): Promise<ResultObject> {
-    const prompt = this.#prompts.get(params.name);
+  complete(params: CompleteParams, name: string): ReturnType<typeof complete> {
+    const prompt = this.#find(name);
+    const names = (prompt.definition.arguments ?? []).map((argument) => argument.name);
+    return complete(prompt.completers, names, params, `Prompt '${name}'`);
+  }
+
+  #find(name: string): RegisteredPrompt {
+    const prompt = this.#prompts.get(name);
     if (!prompt) {
       throw McpError.invalidParams(
-        `Unknown prompt: '${params.name}'; prompts/list names the prompts this server offers`,
+        `Unknown prompt: '${name}'; prompts/list names the prompts this server offers`,
       );
     }
+    return prompt;
+  }
+
+  async get(params: GetPromptParams, request: RequestContext): Promise<ResultObject> {
+    const prompt = this.#find(params.name);
     // Validated on every round: a retry carries the arguments again.
     const parsed = prompt.input.parse(params.arguments ?? {});
     if (!parsed.ok) {

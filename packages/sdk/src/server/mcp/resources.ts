@@ -1,11 +1,13 @@
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import type { Annotations, Icon } from "../../protocol/schemas/common.js";
+import type { CompleteParams } from "../../protocol/schemas/completion.js";
 import type { InputRequiredResult } from "../../protocol/schemas/input-required.js";
 import type { ReadResourceParams } from "../../protocol/schemas/requests.js";
 import type { Resource, ResourceTemplate } from "../../protocol/schemas/resources.js";
 import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
+import { type Completers, type CompleterTable, checkCompleters, complete } from "./completions.js";
 import {
   type Awaitable,
   type ResourceContext,
@@ -37,6 +39,11 @@ export interface ResourceConfig<U extends string> {
    * requestState runs its handler at most once across the fleet; see McpServerOptions.once.
    */
   once?: boolean;
+  /**
+   * Suggested values for a template's variables, answered to `completion/complete` with a
+   * `ref/resource` naming this template (resource templates only).
+   */
+  complete?: Completers<TemplateVariableNames<U>>;
 }
 
 /** One piece of a resource's contents; `uri` and `mimeType` default to the resource's. */
@@ -75,6 +82,7 @@ interface Registered {
   name: string;
   config: ResourceConfig<string>;
   template: UriTemplate | undefined;
+  completers: CompleterTable | undefined;
   handler: (variables: Record<string, string>, ctx: ResourceInputContext) => Awaitable<unknown>;
 }
 
@@ -124,13 +132,25 @@ export class ResourceRegistry {
         `Resource '${name}' is static and cannot be once: only resource templates take part in multi round-trip requests`,
       );
     }
+    if (config.complete !== undefined && !template) {
+      throw new TypeError(
+        `Resource '${name}' is static and has nothing to complete: only a resource template's variables take completions`,
+      );
+    }
+    const completers = checkCompleters(config.complete, template?.variables ?? [], `Resource '${name}'`);
     const table = template ? this.#templates : this.#static;
     if (table.has(config.uri)) {
       throw new Error(
         `A resource is already registered at '${config.uri}'; remove it first or use another URI`,
       );
     }
-    table.set(config.uri, { name, config, template, handler: handler as Registered["handler"] });
+    table.set(config.uri, {
+      name,
+      config,
+      template,
+      completers,
+      handler: handler as Registered["handler"],
+    });
     return () => table.delete(config.uri);
   }
 
@@ -151,6 +171,17 @@ export class ResourceRegistry {
           ({ uriTemplate: entry.config.uri, ...listingFields(entry.name, entry.config) }) as ResourceTemplate,
       )
       .sort(byKey((template) => template.uriTemplate));
+  }
+
+  /** Completes a variable of the template registered at exactly `uriTemplate`. */
+  complete(params: CompleteParams, uriTemplate: string): ReturnType<typeof complete> {
+    const entry = this.#templates.get(uriTemplate);
+    if (!entry?.template) {
+      throw McpError.invalidParams(
+        `Unknown resource template: '${uriTemplate}'; resources/templates/list names the templates this server offers`,
+      );
+    }
+    return complete(entry.completers, entry.template.variables, params, `Resource template '${uriTemplate}'`);
   }
 
   #find(uri: string): { entry: Registered; variables: Record<string, string> } | undefined {
