@@ -7,6 +7,7 @@ import type { Middleware } from "../middleware.js";
 import type { OnceStore } from "../once/once-store.js";
 import { requestStateBoundary } from "../request-state-boundary.js";
 import { type HandledResponse, type HandleOptions, Server, type ServerOptions } from "../server.js";
+import { type CacheHint, listCacheHint, withCacheHint } from "./cache-hints.js";
 import { type OnceOptions, OnceRounds } from "./once-rounds.js";
 import { type PromptConfig, type PromptHandler, PromptRegistry } from "./prompts.js";
 import { type ResourceConfig, type ResourceHandler, ResourceRegistry } from "./resources.js";
@@ -71,6 +72,7 @@ export class McpServer {
   readonly #prompts = new PromptRegistry();
   readonly #resources = new ResourceRegistry();
   readonly #once: OnceRounds;
+  readonly #serverCache: CacheHint | undefined;
   #installed = { tools: false, prompts: false, resources: false, completions: false };
 
   constructor(info: McpServerInfo = {}, options: McpServerOptions = {}) {
@@ -84,6 +86,7 @@ export class McpServer {
     }
     const name = named ? (info.name as string) : UNNAMED_SERVER;
     this.server = new Server({ ...info, name, version: info.version ?? "0.0.0" }, serverOptions);
+    this.#serverCache = serverOptions.cache;
     const logger = serverOptions.logger ?? stderrLogger;
     const security = requestStateSecurity ?? RequestStateSecurity.ephemeral();
     this.server.use(
@@ -203,7 +206,9 @@ export class McpServer {
   #installPrompts(): void {
     if (this.#installed.prompts) return;
     this.#installed.prompts = true;
-    this.server.onListPrompts(() => ({ prompts: this.#prompts.list() }));
+    this.server.onListPrompts(() =>
+      withCacheHint({ prompts: this.#prompts.list() }, this.#listHint(this.#prompts.cacheHints())),
+    );
     this.server.onGetPrompt(
       (ctx, params) =>
         (this.#prompts.isOnce(params.name)
@@ -215,8 +220,18 @@ export class McpServer {
   #installResources(): void {
     if (this.#installed.resources) return;
     this.#installed.resources = true;
-    this.server.onListResources(() => ({ resources: this.#resources.listResources() }));
-    this.server.onListResourceTemplates(() => ({ resourceTemplates: this.#resources.listTemplates() }));
+    this.server.onListResources(() =>
+      withCacheHint(
+        { resources: this.#resources.listResources() },
+        this.#listHint(this.#resources.cacheHints("resources")),
+      ),
+    );
+    this.server.onListResourceTemplates(() =>
+      withCacheHint(
+        { resourceTemplates: this.#resources.listTemplates() },
+        this.#listHint(this.#resources.cacheHints("templates")),
+      ),
+    );
     this.server.onReadResource(
       (ctx, params) =>
         (this.#resources.isOnce(params.uri)
@@ -237,5 +252,9 @@ export class McpServer {
         ? this.#prompts.complete(params, params.ref.name)
         : this.#resources.complete(params, params.ref.uri),
     );
+  }
+
+  #listHint(hints: (CacheHint | undefined)[]): CacheHint | undefined {
+    return listCacheHint(hints, this.#serverCache);
   }
 }

@@ -7,6 +7,7 @@ import type { Prompt, PromptArgument, PromptMessage } from "../../protocol/schem
 import type { GetPromptParams } from "../../protocol/schemas/requests.js";
 import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
+import { type CacheHint, checkCacheHint } from "./cache-hints.js";
 import {
   type ArgumentNames,
   type Completers,
@@ -40,6 +41,11 @@ export interface PromptConfig<I extends SchemaLike> {
   once?: boolean;
   /** Suggested values for arguments, answered to `completion/complete` with a `ref/prompt`. */
   complete?: Completers<ArgumentNames<Infer<I>>>;
+  /**
+   * How long clients may reuse prompts/list while this prompt is in it: a list is only as fresh as
+   * its least fresh entry. Overrides the server-wide `cache` for this prompt.
+   */
+  cache?: CacheHint;
 }
 
 /** What a prompt handler may return: text (one user message), messages, or the full body. */
@@ -61,6 +67,7 @@ interface RegisteredPrompt {
   once: boolean;
   handler: PromptHandler<SchemaLike>;
   completers: CompleterTable | undefined;
+  cache: CacheHint | undefined;
 }
 
 function argumentsOf(schema: JsonSchema): PromptArgument[] {
@@ -116,12 +123,14 @@ export class PromptRegistry {
       args.map((argument) => argument.name),
       `Prompt '${name}'`,
     );
+    const cache = checkCacheHint(config.cache, `Prompt '${name}'`);
     this.#prompts.set(name, {
       definition,
       input,
       once,
       handler: handler as PromptHandler<SchemaLike>,
       completers,
+      cache,
     });
   }
 
@@ -137,6 +146,11 @@ export class PromptRegistry {
     return [...this.#prompts.values()]
       .map((prompt) => prompt.definition)
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The cache hints of the listed prompts, for the list's own hint. */
+  cacheHints(): (CacheHint | undefined)[] {
+    return [...this.#prompts.values()].map((prompt) => prompt.cache);
   }
 
   complete(params: CompleteParams, name: string): ReturnType<typeof complete> {

@@ -7,6 +7,7 @@ import type { ReadResourceParams } from "../../protocol/schemas/requests.js";
 import type { Resource, ResourceTemplate } from "../../protocol/schemas/resources.js";
 import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
+import { type CacheHint, checkCacheHint, withCacheHint } from "./cache-hints.js";
 import { type Completers, type CompleterTable, checkCompleters, complete } from "./completions.js";
 import {
   type Awaitable,
@@ -44,6 +45,12 @@ export interface ResourceConfig<U extends string> {
    * `ref/resource` naming this template (resource templates only).
    */
   complete?: Completers<TemplateVariableNames<U>>;
+  /**
+   * How long clients may reuse what resources/read returns for this resource (every URI of a
+   * template), and the list it is in, which is only as fresh as its least fresh entry. Overrides the
+   * server-wide `cache` for this resource.
+   */
+  cache?: CacheHint;
 }
 
 /** One piece of a resource's contents; `uri` and `mimeType` default to the resource's. */
@@ -83,6 +90,7 @@ interface Registered {
   config: ResourceConfig<string>;
   template: UriTemplate | undefined;
   completers: CompleterTable | undefined;
+  cache: CacheHint | undefined;
   handler: (variables: Record<string, string>, ctx: ResourceInputContext) => Awaitable<unknown>;
 }
 
@@ -138,6 +146,7 @@ export class ResourceRegistry {
       );
     }
     const completers = checkCompleters(config.complete, template?.variables ?? [], `Resource '${name}'`);
+    const cache = checkCacheHint(config.cache, `Resource '${name}'`);
     const table = template ? this.#templates : this.#static;
     if (table.has(config.uri)) {
       throw new Error(
@@ -149,6 +158,7 @@ export class ResourceRegistry {
       config,
       template,
       completers,
+      cache,
       handler: handler as Registered["handler"],
     });
     return () => table.delete(config.uri);
@@ -171,6 +181,11 @@ export class ResourceRegistry {
           ({ uriTemplate: entry.config.uri, ...listingFields(entry.name, entry.config) }) as ResourceTemplate,
       )
       .sort(byKey((template) => template.uriTemplate));
+  }
+
+  /** The cache hints of the listed resources (static ones) or templates, for the list's own hint. */
+  cacheHints(kind: "resources" | "templates"): (CacheHint | undefined)[] {
+    return [...(kind === "resources" ? this.#static : this.#templates).values()].map((entry) => entry.cache);
   }
 
   /** Completes a variable of the template registered at exactly `uriTemplate`. */
@@ -215,6 +230,6 @@ export class ResourceRegistry {
         `Resource '${entry.name}' is static, and static resources cannot return InputRequiredResult; only resource templates take part in multi round-trip requests. Register it with a URI template, or return its contents`,
       );
     }
-    return { contents: toContents(result, params.uri, entry.config.mimeType) };
+    return withCacheHint({ contents: toContents(result, params.uri, entry.config.mimeType) }, entry.cache);
   }
 }
