@@ -12,6 +12,7 @@ import type { ServerConfig } from "./config/server-config.js";
 import { endConnectionsAfterDraining } from "./http/connection-draining.js";
 import { registerCors } from "./http/cors.js";
 import { allowHosts } from "./http/host-allow-list.js";
+import { nameInstance } from "./http/instance-name.js";
 import { echoRequestId, requestIdOf } from "./http/request-id.js";
 import { Keyring } from "./keyring/keyring.js";
 import { createLogger } from "./logging/create-logger.js";
@@ -122,6 +123,7 @@ export async function buildServer(
   });
 
   echoRequestId(app);
+  nameInstance(app, config.instanceName);
   app.addHook("onRequest", async (request) => nameRequest(request.id));
   allowHosts(app, config.http.allowedHosts);
   endConnectionsAfterDraining(app);

@@ -4,10 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundtrip/local-auth";
 import {
+  Client,
   type InputRequiredResult,
   type InputResponses,
   isInputRequiredResult,
   McpError,
+  silentLogger,
 } from "@roundtrip/sdk";
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
@@ -263,6 +265,31 @@ describe("two instances sharing one Redis", () => {
     }
     await untilReady(a);
     another(await call(a, "deploy", DEPLOY));
+  });
+});
+
+describe("INSTANCE_NAME", () => {
+  it("names the instance that answered in a Roundtrip-Instance header, on MCP rounds and pages alike, and only when set", async () => {
+    const named = await instance({ INSTANCE_NAME: "blue-2" });
+    const seen: (string | null)[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      seen.push(response.headers.get("roundtrip-instance"));
+      return response;
+    };
+    const result = await new Client(named.url, {
+      logger: silentLogger,
+      onListRoots: () => ({ roots: [{ uri: "file:///srv/blue", name: "blue" }] }),
+      http: { fetch: recording, headers: { authorization: `Bearer ${alice}` } },
+    }).callTool("list_workspace", {});
+    expect(textOf(result)).toContain("file:///srv/blue");
+    // The call and its retry with the roots, at least: every response named the instance.
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(seen)).toEqual(new Set(["blue-2"]));
+    const page = await fetch(`${named.origin}/approvals/rel-${"0".repeat(32)}`);
+    expect(page.headers.get("roundtrip-instance")).toBe("blue-2");
+    const unnamed = await fetch(`${a.origin}/readyz`);
+    expect(unnamed.headers.has("roundtrip-instance")).toBe(false);
   });
 });
 

@@ -105,6 +105,13 @@ export const EnvSchema = z.object({
   LOG_LEVEL: optional((v) => oneOf(v, LOG_LEVELS)),
   LOG_FORMAT: optional((v) => oneOf(v, ["json", "pretty"] as const)),
   SHUTDOWN_TIMEOUT_MS: optional((v) => integer(v, 0, 600_000, "milliseconds")),
+  INSTANCE_NAME: optional((v) => {
+    // It goes out in a response header on every request, so only a short, plain token.
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(v)) {
+      throw new InvalidValue(`must be letters, digits, ".", "_" or "-" (at most 64), got "${v}"`);
+    }
+    return v;
+  }),
 });
 
 export type Env = z.output<typeof EnvSchema>;

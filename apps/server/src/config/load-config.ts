@@ -60,6 +60,7 @@ export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
     redis: env.REDIS_URL === undefined ? undefined : { url: env.REDIS_URL },
     log: { level: env.LOG_LEVEL ?? "info", format: env.LOG_FORMAT ?? "json" },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? DEFAULTS.shutdownTimeoutMs,
+    instanceName: env.INSTANCE_NAME,
   };
   checkUrls(env, problems);
   if (RESERVED_PATHS.some((path) => config.mcpPath === path || config.mcpPath.startsWith(`${path}/`))) {

@@ -78,4 +78,6 @@ export interface ServerConfig {
   redis: { url: string } | undefined;
   log: { level: LevelWithSilent; format: "json" | "pretty" };
   shutdownTimeoutMs: number;
+  /** Sent back as `Roundtrip-Instance` on every response, so a fleet's operator sees who answered. */
+  instanceName?: string | undefined;
 }
