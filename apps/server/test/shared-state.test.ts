@@ -268,6 +268,24 @@ describe("two instances sharing one Redis", () => {
   });
 });
 
+describe("an instance without REDIS_URL", () => {
+  it("says when it starts that its state is kept in this process, right for one instance only", async () => {
+    const alone = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: keyFile }));
+    servers.push(alone);
+    const started = alone.logs.lines().filter((line) => typeof line.stateStore === "string");
+    expect(started).toEqual([
+      expect.objectContaining({
+        level: 40,
+        stateStore: "process",
+        msg: "approvals, once-rounds, notifications and 2025-era sessions are kept in this process: right for one instance; set REDIS_URL for a fleet",
+      }),
+    ]);
+    expect(started[0]).not.toHaveProperty("redisHost");
+    const ready = await (await fetch(`${alone.origin}/readyz`)).json();
+    expect(ready).toMatchObject({ status: "ready", sharedState: "process" });
+  });
+});
+
 describe("INSTANCE_NAME", () => {
   it("names the instance that answered in a Roundtrip-Instance header, on MCP rounds and pages alike, and only when set", async () => {
     const named = await instance({ INSTANCE_NAME: "blue-2" });
