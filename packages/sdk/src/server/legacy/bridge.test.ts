@@ -238,6 +238,28 @@ describe("the input-required bridge for 2025-era sessions", () => {
     await peer.close();
   });
 
+  it("stops a call whose question outlasts bridge.timeoutMs with -32603 naming the bound, and cancels the question", async () => {
+    const { mcp, calls } = askingServer({ legacy: { bridge: { timeoutMs: 300 } } });
+    const http = await serve(mcp);
+    const peer = await connectV1(http.url, FULL);
+    const questionCancelled = new Promise<unknown>((resolve) => {
+      peer.client.setRequestHandler(ElicitRequestSchema, async (_request, extra) => {
+        extra.signal.addEventListener("abort", () => resolve(extra.signal.reason));
+        return new Promise(() => undefined);
+      });
+    });
+    const failure = await peer.client
+      .callTool({ name: "hesitant", arguments: {} })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(V1McpError);
+    expect((failure as V1McpError).code).toBe(-32603);
+    expect((failure as V1McpError).message).toContain("took longer than 300 ms");
+    // The v1 client aborts a request handler's signal only on notifications/cancelled for it.
+    expect(await questionCancelled).toBe("The request took longer than the server allows");
+    expect(calls.hesitant).toBe(1);
+    await peer.close();
+  });
+
   it("refuses an answer of the wrong shape with -32602 to the original call", async () => {
     const http = await serve(askingServer().mcp);
     const session = await rawSession(http.url, undefined, { elicitation: {} });

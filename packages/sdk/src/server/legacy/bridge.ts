@@ -113,7 +113,12 @@ async function askAll(
   const round = new AbortController();
   const signal = AbortSignal.any([stop, round.signal]);
   const cancelOnClient = (id: RequestId): void => {
-    const reason = stop.aborted ? "The request was cancelled" : "Another question of this round failed";
+    const reason =
+      stop.reason instanceof BridgeTimeout
+        ? "The request took longer than the server allows"
+        : stop.aborted
+          ? "The request was cancelled"
+          : "Another question of this round failed";
     void Promise.resolve(
       channel(notification(NotificationMethod.cancelled, { requestId: id, reason })),
     ).catch(() => undefined);
@@ -170,9 +175,14 @@ function timedOut(request: JsonRpcRequest, timeoutMs: number): JsonRpcResponse {
     request.id,
     new McpError(
       ErrorCode.InternalError,
-      `${request.method} took longer than ${Math.round(timeoutMs / 1000)} s of input rounds and was stopped; try again`,
+      `${request.method} took longer than ${describeMs(timeoutMs)} of input rounds and was stopped; try again`,
     ).toJSON(),
   );
+}
+
+/** Whole seconds as seconds, anything else in ms: a 300 ms bound must not read as "0 s". */
+function describeMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
