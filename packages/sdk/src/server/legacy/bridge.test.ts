@@ -13,13 +13,14 @@ import {
   inputRequired,
   listRoots,
 } from "../../protocol/input-required.js";
+import { LATEST_LEGACY_PROTOCOL_VERSION } from "../../protocol/versions.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
 import { recordingLogger } from "../../test-support/in-process.js";
 import { toElicitationSchema } from "../mcp/elicitation-schema.js";
 import { acceptedContent } from "../mcp/input-responses.js";
 import { McpServer, type McpServerOptions } from "../mcp/mcp-server.js";
 import { ask, resolver } from "../mcp/resolvers.js";
-import { RawStream, rawPost, rawSession } from "./test-support/raw-session.js";
+import { initializeMessage, RawStream, rawPost, rawSession } from "./test-support/raw-session.js";
 import { connectV1 } from "./test-support/v1-peer.js";
 
 const Name = z.object({ name: z.string() });
@@ -258,6 +259,38 @@ describe("the input-required bridge for 2025-era sessions", () => {
     expect(await questionCancelled).toBe("The request took longer than the server allows");
     expect(calls.hesitant).toBe(1);
     await peer.close();
+  });
+
+  it("serves a call made before notifications/initialized, but asks the client nothing until it arrives", async () => {
+    const { mcp, calls } = askingServer();
+    const http = await serve(mcp);
+    const opened = await rawPost(http.url, initializeMessage(undefined, { elicitation: {} }));
+    const headers = {
+      "mcp-session-id": opened.headers.get("mcp-session-id") as string,
+      "mcp-protocol-version": LATEST_LEGACY_PROTOCOL_VERSION,
+    };
+    const greet = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "greet", arguments: {} },
+    });
+    const early = await rawPost(http.url, greet(2), headers);
+    expect(early.messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        result: {
+          content: [{ type: "text", text: expect.stringContaining("notifications/initialized") }],
+          isError: true,
+        },
+      },
+    ]);
+    expect(calls.greet).toBe(1);
+    await rawPost(http.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+    const stream = await RawStream.post(http.url, greet(3), headers);
+    expect((await stream.next())?.message).toMatchObject({ method: "elicitation/create" });
+    stream.close();
   });
 
   it("refuses an answer of the wrong shape with -32602 to the original call", async () => {

@@ -41,6 +41,9 @@ export interface BridgeInput {
 
 class BridgeTimeout extends Error {}
 
+const NOT_INITIALIZED =
+  "The server needs to ask the client something, and may not before the client sends notifications/initialized: send it, then call again";
+
 /**
  * Serves one legacy request whose handler may answer input-required: each embedded request goes to
  * the client as a real server-to-client request, the answers come back as `inputResponses` with the
@@ -85,6 +88,10 @@ export async function bridgeRequest(input: BridgeInput): Promise<JsonRpcResponse
       }
       backoff = FIRST_BACKOFF_MS;
       if (!input.channel) return cannotAsk(request, input.noChannel);
+      // 2025-11-25 lets a client send requests once initialize is answered, and both official servers
+      // serve them, so the request runs; but a server SHOULD NOT send requests other than ping and
+      // logging before notifications/initialized, so its questions wait for a call after that.
+      if (!input.session.initialized) return cannotAsk(request, NOT_INITIALIZED);
       const answers = await askAll(input, input.channel, inputRequests, keys, stop);
       if ("error" in answers) return errorResponse(request.id, answers.error.toJSON());
       params = {

@@ -84,6 +84,8 @@ describe("a 2025-era session on stdio", () => {
       },
     });
     expect(await peer.next()).toMatchObject({ id: 2, result: { protocolVersion: "2025-06-18" } });
+    // Without it, the server may not ask the client anything.
+    peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
     peer.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "greet", arguments: {} } });
     const question = (await peer.next()) as { id: string; method: string };
     expect(question.method).toBe("elicitation/create");
