@@ -11,6 +11,8 @@ export {
 export type { LegacyBridgeOptions, LegacyOptions } from "./legacy/options.js";
 export type { LegacySessionFacts } from "./legacy/session-facts.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "./legacy/shared-sessions.js";
+export type { CacheHint } from "./mcp/cache-hints.js";
+export type { Completer, Completers, CompletionReturn } from "./mcp/completions.js";
 export type {
   InputContext,
   McpContext,
@@ -45,6 +47,7 @@ export {
   type DeclineMode,
   type ElicitationOutcome,
   type ElicitQuestion,
+  type ElicitUrlQuestion,
   type Question,
   type Resolved,
   type ResolvedValues,
@@ -56,6 +59,7 @@ export {
   type RootsQuestion,
   resolver,
   type SampleQuestion,
+  type UrlElicitationOutcome,
 } from "./mcp/resolvers.js";
 export type {
   ResourceConfig,
