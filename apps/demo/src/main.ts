@@ -142,6 +142,28 @@ interface RoundtripOptions {
   watch?: (stderr: string) => void;
 }
 
+/** A round the CLI's -v line says it received just now, not one a saved flow brought along. */
+const LIVE_ROUND = /^⇄ round (\d+):/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape that starts a terminal colour
+const COLOUR = /\u001b\[[0-9;]*m/g;
+
+/**
+ * The CLI's line for a round, then which instance answered that round, as the instance named itself
+ * in its response (the demo's balancer reads the header on its way to the CLI, so it is known before
+ * the CLI can print its line).
+ */
+function relay(line: string, answered: string[]): void {
+  say(line);
+  const round = LIVE_ROUND.exec(line.replace(COLOUR, ""))?.[1];
+  if (round === undefined) return;
+  const instance = answered.shift();
+  note(
+    instance === undefined || instance === "?"
+      ? `no instance named itself for round ${round}`
+      : `instance ${instance} answered round ${round}`,
+  );
+}
+
 /** `roundtrip <args>`, shown as typed; fails the step unless it exits with `expect`. */
 async function roundtrip(
   typed: string[],
@@ -149,14 +171,26 @@ async function roundtrip(
 ): Promise<CliResult> {
   const args = ROUND_COMMANDS.has(typed[0] ?? "") ? [...typed, "-v"] : typed;
   say(paint("bold", `$ ${commandLine(args)}`));
+  // Answers from an earlier run that printed no line for them (an error) must not name this run's rounds.
+  stack?.answered();
+  const answered: string[] = [];
   const run = runCli(args, {
     env: cliEnvironment,
     interactive: person,
-    echo: (line) => say(line),
+    echo: (line) => {
+      answered.push(...(stack?.answered() ?? []));
+      relay(line, answered);
+    },
     ...(watch ? { watch } : {}),
     ...(person ? {} : { timeoutMs: CLI_TIMEOUT_MS }),
   });
   const result = await run.exited;
+  if (person) {
+    // The CLI had the terminal, so its round lines could not be followed one by one: named after it.
+    const instances = stack?.answered() ?? [];
+    if (instances.length > 0)
+      note(`this run's rounds were answered by instance ${instances.join(", then ")}`);
+  }
   if (result.timedOut) {
     throw new DemoFailure(`\`${commandLine(args)}\` did not finish within ${CLI_TIMEOUT_MS / 1000} s`);
   }
@@ -335,16 +369,32 @@ const STEPS: Step[] = [
         for (const line of heldLines) note(`  ${line}`);
         if (outcome instanceof Error) throw new DemoFailure(`approving as alice failed: ${outcome.message}`);
       }
-      expectOutput(resumed, /Deployed rel-[0-9a-f]{32} of api to staging/, "the deployment");
+      const deployed = /Deployed rel-[0-9a-f]{32} of api to staging/;
+      expectOutput(resumed, deployed, "the deployment");
       if (fleetRun && stack) {
-        note("replaying the completing round, byte for byte, on instance A (a proxy's retry, or a replay)");
-        const replay = await stack.replayLastCompletion("deploy", "A");
-        const deployments = stack.logged("release deployed");
-        if (deployments !== 1) throw new DemoFailure(`the fleet deployed ${deployments} times, not once`);
-        const sameOutcome = /Deployed rel-[0-9a-f]{32} of api to staging/.test(replay.text);
+        const outcome = deployed.exec(lastResult())?.[0];
+        const before = stack.logged("release deployed");
         note(
-          `instance A ran nothing: it answered HTTP ${replay.status} with ${sameOutcome ? "the first outcome, from the shared ledger" : "a refusal"}, and the fleet logged "release deployed" once`,
+          "replaying the completing round, byte for byte, on instance A (as a proxy's retry or a replay would)",
         );
+        const replay = await stack.replayLastCompletion("deploy", "A");
+        const after = stack.logged("release deployed");
+        if (before !== 1 || after !== 1) {
+          throw new DemoFailure(
+            `"release deployed" was logged ${before} times before the replay and ${after} after it, not once`,
+          );
+        }
+        const who = `instance ${replay.answeredBy ?? "A (which named no instance)"}`;
+        const got = deployed.exec(replay.text)?.[0];
+        if (replay.status === 200 && got !== undefined && got === outcome) {
+          note(
+            `the replay was not run again: "release deployed" is logged once, before and after it; ${who} answered it with the first outcome, from the shared once-ledger ("${got}")`,
+          );
+        } else {
+          note(
+            `the replay was not run again: "release deployed" is logged once, before and after it; ${who} answered HTTP ${replay.status}: ${oneLine(replay.text, 160)}`,
+          );
+        }
       }
       return lastResult();
     },

@@ -1,6 +1,10 @@
 // The demo's load balancer: one public URL in front of the instances, which the demo points at one
 // instance or the other between steps, so a flow visibly moves from instance A to instance B.
 import { createServer, request as forward, type Server } from "node:http";
+import { isCarrierMethod } from "@roundtrip/sdk";
+
+/** The header an instance names itself in (INSTANCE_NAME): the balancer only reads it. */
+export const INSTANCE_HEADER = "roundtrip-instance";
 
 /** A POST as it went through the balancer: sealed state and all, so it can be sent again byte for byte. */
 export interface ForwardedPost {
@@ -16,6 +20,11 @@ export interface Router {
   readonly current: string;
   /** The latest POST whose JSON-RPC id was `id`, if it went through recently. */
   post(id: unknown): ForwardedPost | undefined;
+  /**
+   * The instances that answered the rounds (tools/call, prompts/get, resources/read) since the last
+   * call, oldest first, as each named itself in its response; "?" for a response that named none.
+   */
+  answered(): string[];
   close(): Promise<void>;
 }
 
@@ -25,21 +34,27 @@ const REMEMBERED_POSTS = 32;
 export async function startRouter(port: number, instances: ReadonlyMap<string, number>): Promise<Router> {
   let current = [...instances.keys()][0] ?? "";
   const posts: { id: unknown; post: ForwardedPost }[] = [];
-  const remember = (headers: Record<string, string | string[] | undefined>, body: string) => {
+  let answers: string[] = [];
+  /** Remembers the POST; says whether it is a round. */
+  const remember = (headers: Record<string, string | string[] | undefined>, body: string): boolean => {
     let id: unknown;
+    let method: unknown;
     try {
-      id = (JSON.parse(body) as { id?: unknown }).id;
+      ({ id, method } = JSON.parse(body) as { id?: unknown; method?: unknown });
     } catch {
-      return;
+      return false;
     }
     const flat = Object.fromEntries(
       Object.entries(headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])),
     );
     posts.push({ id, post: { headers: flat, body } });
     if (posts.length > REMEMBERED_POSTS) posts.shift();
+    return typeof method === "string" && isCarrierMethod(method);
   };
   const server: Server = createServer((incoming, outgoing) => {
     const target = instances.get(current);
+    // Known once the body is in, which is before the instance can answer.
+    let round = false;
     const upstream = forward(
       {
         host: "127.0.0.1",
@@ -49,6 +64,11 @@ export async function startRouter(port: number, instances: ReadonlyMap<string, n
         headers: incoming.headers,
       },
       (response) => {
+        // Only answers a client acts on: a 401 or 503 is followed by the same round sent again.
+        if (round && response.statusCode === 200) {
+          const named = response.headers[INSTANCE_HEADER];
+          answers.push(typeof named === "string" ? named : "?");
+        }
         outgoing.writeHead(response.statusCode ?? 502, response.headers);
         response.pipe(outgoing);
       },
@@ -63,7 +83,7 @@ export async function startRouter(port: number, instances: ReadonlyMap<string, n
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
       const body = Buffer.concat(chunks);
-      if (incoming.method === "POST") remember(incoming.headers, body.toString("utf8"));
+      if (incoming.method === "POST") round = remember(incoming.headers, body.toString("utf8"));
       upstream.end(body);
     });
   });
@@ -82,6 +102,11 @@ export async function startRouter(port: number, instances: ReadonlyMap<string, n
     },
     post(id) {
       return posts.findLast((entry) => entry.id === id)?.post;
+    },
+    answered() {
+      const taken = answers;
+      answers = [];
+      return taken;
     },
     close: () =>
       new Promise((resolve) => {

@@ -18,7 +18,7 @@ import {
 import { buildServer, loadConfig, packageVersion } from "@roundtrip/server";
 import type { FleetServices } from "./fleet-services.js";
 import { emulatorClientConfig } from "./fleet-services.js";
-import { type Router, startRouter } from "./router.js";
+import { INSTANCE_HEADER, type Router, startRouter } from "./router.js";
 
 /** One thing a round asked for, under its input request key. */
 export interface Ask {
@@ -61,10 +61,18 @@ export interface Stack {
   instances: readonly string[];
   /** What each instance logged about its request-state keys when it started. */
   keyLines: readonly string[];
-  /** Sends everything from now on to one instance (a no-op with one instance). */
+  /** Sends everything from now on to one instance. */
   route(instance: string): void;
+  /**
+   * The instances that answered the rounds sent through the URL since the last call, oldest first, as
+   * each named itself in its response header.
+   */
+  answered(): string[];
   /** Sends the last completing round of `target` again, exactly as it was sent, to `instance`. */
-  replayLastCompletion(target: string, instance: string): Promise<{ status: number; text: string }>;
+  replayLastCompletion(
+    target: string,
+    instance: string,
+  ): Promise<{ status: number; text: string; answeredBy: string | undefined }>;
   /** How many times the instances together logged `msg`. */
   logged(msg: string): number;
   close(): Promise<void>;
@@ -211,6 +219,8 @@ export async function startStack({
           PORT: String(instancePort),
           PUBLIC_URL: url,
           OAUTH_ISSUER: authorization.issuer,
+          // Each instance says who it is on every response, which is how the demo names who answered.
+          INSTANCE_NAME: name,
           ...env,
         },
         version,
@@ -263,11 +273,12 @@ export async function startStack({
         LOG_LEVEL: "info",
       };
       for (const name of ["A", "B"]) await start(name, await freePort(), shared);
-      router = await startRouter(port, new Map(instances.map((instance) => [instance.name, instance.port])));
     } else {
       // No key source: an ephemeral request-state key, which is enough while this process lives.
-      await start("A", port, { LOG_LEVEL: "info" });
+      await start("A", await freePort(), { LOG_LEVEL: "info" });
     }
+    // In front of one instance too, so every run names who answered each round the same way.
+    router = await startRouter(port, new Map(instances.map((instance) => [instance.name, instance.port])));
   } catch (error) {
     for (const instance of instances) await instance.server.close().catch(() => {});
     await authorization.close();
@@ -292,6 +303,9 @@ export async function startStack({
     route(name) {
       router?.use(name);
     },
+    answered() {
+      return router?.answered() ?? [];
+    },
     async replayLastCompletion(target, name) {
       // What the balancer forwarded, not what the handler saw: the request-state boundary has opened
       // the state by then, and only the sealed original is a replay.
@@ -305,7 +319,11 @@ export async function startStack({
         headers,
         body: post.body,
       });
-      return { status: response.status, text: await response.text() };
+      return {
+        status: response.status,
+        text: await response.text(),
+        answeredBy: response.headers.get(INSTANCE_HEADER) ?? undefined,
+      };
     },
     logged(msg) {
       return instances.reduce(

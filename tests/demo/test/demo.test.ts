@@ -81,9 +81,34 @@ describe("pnpm demo, unattended", () => {
       /⇄ round 1, saved: tools\/call deploy → asks for approval \(URL http:\/\/127\.0\.0\.1:\d+\/approvals\/rel-[0-9a-f]{32}\)\n(.*\n)*⇄ round 2: tools\/call deploy answering approval \(\+requestState\) → the result/,
     );
     expect(output).toMatch(/Deployed rel-[0-9a-f]{32} of api to staging/);
-    // The completing round, replayed on A, ran nothing there.
+    // Each instance named itself in its responses: A answered the rounds before the detach, B the
+    // resumed one (round 1 of the resume is the saved round, which no instance answered again).
+    expect(output).toMatch(
+      /⇄ round 1: tools\/call deploy → asks for confirm .*\n {2}» instance A answered round 1\n/,
+    );
+    expect(output).toMatch(
+      /⇄ round 2: tools\/call deploy answering confirm \(\+requestState\) → asks for approval .*\n {2}» instance A answered round 2\n/,
+    );
+    expect(output).toMatch(
+      /⇄ round 2: tools\/call deploy answering approval \(\+requestState\) → the result\n {2}» instance B answered round 2\n/,
+    );
+    // And every round the CLI received, in every step, is followed by the instance that answered it.
+    const lines = output.split("\n");
+    const live = lines.flatMap((line, index) => {
+      const round = /^⇄ round (\d+):/.exec(line)?.[1];
+      return round === undefined ? [] : [[round, lines[index + 1]] as const];
+    });
+    expect(live.length).toBeGreaterThanOrEqual(12);
+    for (const [round, next] of live)
+      expect(next).toMatch(new RegExp(`^ {2}» instance [AB] answered round ${round}$`));
+    expect(output.match(/» instance B answered/g)?.length, output).toBe(
+      // After the load balancer turns to B: the resumed deploy's round, the prompt's two, the resource's two.
+      5,
+    );
+    // The completing round, replayed byte for byte on A, was not run again and got the first outcome.
+    const deployed = /Deployed (rel-[0-9a-f]{32}) of api to staging/.exec(output)?.[1];
     expect(output).toContain(
-      'instance A ran nothing: it answered HTTP 200 with the first outcome, from the shared ledger, and the fleet logged "release deployed" once',
+      `the replay was not run again: "release deployed" is logged once, before and after it; instance A answered it with the first outcome, from the shared once-ledger ("Deployed ${deployed} of api to staging")`,
     );
     expect(output).toContain("⇄ round 1: prompts/get incident_brief → asks for severity");
     expect(output).toContain("Write a sev2 incident brief for api");
