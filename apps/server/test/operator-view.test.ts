@@ -57,6 +57,48 @@ describe("every log line of a request names it", () => {
     expect(raw?.match(/"reqId"/g)).toHaveLength(1);
   });
 
+  /** The SDK's line and Fastify's closing line of the request whose requestState was refused. */
+  function refusedRequestLines(): { rejection: Record<string, unknown>; completed: Record<string, unknown> } {
+    const rejection = app.logs
+      .lines()
+      .findLast((line) => String(line.msg).startsWith("requestState rejected")) as Record<string, unknown>;
+    expect(typeof rejection?.reqId).toBe("string");
+    const completed = app.logs
+      .lines()
+      .find((line) => line.msg === "request completed" && line.reqId === rejection.reqId) as Record<
+      string,
+      unknown
+    >;
+    return { rejection, completed };
+  }
+
+  it("names the prompt of a prompts/get", async () => {
+    const refused = await mcpClient(app.url, alice, watch)
+      .session.getPrompt(
+        "incident_brief",
+        { service: "api" },
+        { allowInputRequired: true, requestState: "v1.not-a-sealed-state" },
+      )
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(McpError);
+    const { rejection, completed } = refusedRequestLines();
+    expect(rejection).toMatchObject({ mcpMethod: "prompts/get", mcpTarget: "incident_brief" });
+    expect(completed).toMatchObject({ mcpMethod: "prompts/get", mcpTarget: "incident_brief" });
+  });
+
+  it("names the URI of a resources/read", async () => {
+    const refused = await mcpClient(app.url, alice, watch)
+      .session.readResource("status://checkout", {
+        allowInputRequired: true,
+        requestState: "v1.not-a-sealed-state",
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(McpError);
+    const { rejection, completed } = refusedRequestLines();
+    expect(rejection).toMatchObject({ mcpMethod: "resources/read", mcpTarget: "status://checkout" });
+    expect(completed).toMatchObject({ mcpMethod: "resources/read", mcpTarget: "status://checkout" });
+  });
+
   it("colours pretty logs for a terminal only, and never with NO_COLOR", () => {
     expect(prettyColours({}, true)).toBe(true);
     expect(prettyColours({}, false)).toBe(false);
