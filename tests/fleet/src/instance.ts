@@ -7,6 +7,8 @@ import { killOnExit } from "./children.js";
 
 /** A cold start unwraps the keys through KMS; on a shared 2-core machine give it a long while. */
 export const START_WITHIN_MS = 180_000;
+/** The header each instance names itself in (the server's INSTANCE_NAME). */
+export const INSTANCE_HEADER = "roundtrip-instance";
 /** A drained instance has nothing in flight longer than a round; shutdown gets this long. */
 const STOP_WITHIN_MS = 60_000;
 
@@ -93,7 +95,15 @@ export class ServerInstance {
     if (env) this.#env = env;
     if (this.#running()) throw new Error(`${this.name} is already running`);
     const child = spawn(process.execPath, [mainScript()], {
-      env: { ...process.env, ...this.#env, PORT: String(this.port), HOST: "127.0.0.1" },
+      // INSTANCE_NAME: each response names the process that answered it, which a test can check
+      // against nginx's $upstream_addr and the instance's own log.
+      env: {
+        ...process.env,
+        ...this.#env,
+        PORT: String(this.port),
+        HOST: "127.0.0.1",
+        INSTANCE_NAME: this.name,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     killOnExit(child);

@@ -1,3 +1,4 @@
+import { DevelopmentBrowser, firstPostForm } from "@roundtrip/local-auth";
 import {
   Client,
   type ClientOptions,
@@ -12,6 +13,7 @@ import { RedisServer } from "@roundtrip/test-services";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { approveThroughProxy as approval } from "../src/approval.js";
 import { Fleet } from "../src/fleet.js";
+import { INSTANCE_HEADER } from "../src/instance.js";
 import { UPSTREAM_HEADER } from "../src/proxy.js";
 
 /**
@@ -94,6 +96,48 @@ const releaseOf = (url: string) => /rel-[0-9a-f]{32}/.exec(url)?.[0] ?? "";
 
 const approveThroughProxy = (url: string) => approval(fleet.publicUrl, url);
 
+/** What create_service asks, answered: the runtime, the size, then the confirmation. */
+function answer(result: InputRequiredResult): InputResponses {
+  const responses: InputResponses = {};
+  for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+    const schema = JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema);
+    const content: Record<string, string | boolean> = schema.includes('"runtime"')
+      ? { runtime: "python3.12" }
+      : schema.includes('"tier"')
+        ? { tier: "large" }
+        : { confirm: true };
+    responses[key] = { action: "accept", content };
+  }
+  return responses;
+}
+
+/** A deploy of DEPLOY taken to its approval round through the proxy: its URL and the state to complete it. */
+async function deployAwaitingApproval(): Promise<{ url: string; completing: Retry }> {
+  const asked = another(await round(fleet.publicUrl, "deploy", DEPLOY));
+  const approval = another(
+    await round(fleet.publicUrl, "deploy", DEPLOY, {
+      requestState: asked.requestState,
+      inputResponses: CONFIRMED,
+    }),
+  );
+  const url =
+    (approval.inputRequests?.approval as { params?: { url?: string } } | undefined)?.params?.url ?? "";
+  return { url, completing: { requestState: approval.requestState, inputResponses: OPENED } };
+}
+
+/**
+ * Who answered a response, three ways that must agree: the instance's own header, nginx's
+ * $upstream_addr (the last one it tried) and the instance's log, which has the request's id.
+ */
+async function answeredBy(response: Response, requestId: string): Promise<string> {
+  const named = response.headers.get(INSTANCE_HEADER);
+  const upstream = response.headers.get(UPSTREAM_HEADER)?.split(",").pop()?.trim() ?? "";
+  const instance = fleet.instanceAt(upstream);
+  expect([named, instance?.name]).toEqual([expect.any(String), named]);
+  await vi.waitFor(() => expect(instance?.served().has(requestId)).toBe(true), LOGS_WITHIN);
+  return named ?? "";
+}
+
 describe("three instances behind round-robin nginx, one Redis", () => {
   it("complete the whole deploy flow, approval page included, whichever instance serves each step", async () => {
     let opened = "";
@@ -113,20 +157,43 @@ describe("three instances behind round-robin nginx, one Redis", () => {
     await vi.waitFor(() => expect(effects("release deployed", "release", release)).toBe(1), LOGS_WITHIN);
   });
 
-  it("deploy once for one approval while its completing round is sent five times, to every instance at once", async () => {
-    const asked = another(await round(fleet.publicUrl, "deploy", DEPLOY));
-    const approval = another(
-      await round(fleet.publicUrl, "deploy", DEPLOY, {
-        requestState: asked.requestState,
-        inputResponses: CONFIRMED,
-      }),
+  it("sign alice in on the approval page with its start and its /callback served by different instances", async () => {
+    const { url, completing } = await deployAwaitingApproval();
+    const proxy = new URL(fleet.publicUrl).origin;
+    const path = new URL(url).pathname;
+    const browser = new DevelopmentBrowser("alice");
+    // The start seals the pending sign-in into a cookie; only the callback opens it.
+    const started = await browser.fetch(`${proxy}${path}/sign-in`, {
+      headers: { "x-request-id": "fleet-sign-in-start" },
+    });
+    expect(started.status).toBe(302);
+    const startedOn = await answeredBy(started, "fleet-sign-in-start");
+    const answered = await browser.redirectTo(started.headers.get("location") ?? "", `${proxy}/callback`);
+    const callback = await browser.fetch(answered, { headers: { "x-request-id": "fleet-sign-in-callback" } });
+    const calledBackOn = await answeredBy(callback, "fleet-sign-in-callback");
+    expect(calledBackOn).not.toBe(startedOn);
+    // Signed in: the callback sent the browser back to the page, which now offers Approve.
+    expect([callback.status, callback.headers.get("location")]).toEqual([302, path]);
+    const page = await browser.visit(`${proxy}${path}`, proxy);
+    const form = firstPostForm(page.html);
+    expect([page.status, form?.action]).toEqual([200, `${path}/approve`]);
+    const approved = await browser.fetch(new URL(form?.action ?? "", proxy), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form?.fields),
+    });
+    expect(approved.status).toBe(200);
+    const release = releaseOf(url);
+    expect(textOf(await round(fleet.publicUrl, "deploy", DEPLOY, completing))).toBe(
+      `Deployed ${release} of ledger to production`,
     );
-    const url =
-      (approval.inputRequests?.approval as { params?: { url?: string } } | undefined)?.params?.url ?? "";
+  });
+
+  it("deploy once for one approval while its completing round is sent five times, to every instance at once", async () => {
+    const { url, completing } = await deployAwaitingApproval();
     await approveThroughProxy(url);
     const release = releaseOf(url);
     const targets = [...fleet.instances.map((instance) => instance.url), fleet.publicUrl, fleet.publicUrl];
-    const completing = { requestState: approval.requestState, inputResponses: OPENED };
     const completedBefore = completedRequests();
     const outcomes = await Promise.all(
       targets.slice(0, 5).map((target) => round(target, "deploy", DEPLOY, completing)),
@@ -143,19 +210,6 @@ describe("three instances behind round-robin nginx, one Redis", () => {
   });
 
   it("run a replayed create_service completion nowhere", async () => {
-    const answer = (result: InputRequiredResult): InputResponses => {
-      const responses: InputResponses = {};
-      for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
-        const schema = JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema);
-        const content: Record<string, string | boolean> = schema.includes('"runtime"')
-          ? { runtime: "python3.12" }
-          : schema.includes('"tier"')
-            ? { tier: "large" }
-            : { confirm: true };
-        responses[key] = { action: "accept", content };
-      }
-      return responses;
-    };
     const args = { name: "fleet-svc" };
     const first = another(await round(fleet.publicUrl, "create_service", args));
     const second = another(
@@ -203,5 +257,68 @@ describe("three instances behind round-robin nginx, one Redis", () => {
       );
     }
     another(await round(fleet.publicUrl, "deploy", DEPLOY));
+  });
+
+  it("refuse a create_service completion while Redis is stopped mid-flow, run nothing, and run it once when Redis is back", async () => {
+    const args = { name: "midflow-svc" };
+    const created = () => effects("service created", "service", "midflow-svc");
+    const first = another(await round(fleet.publicUrl, "create_service", args));
+    const second = another(
+      await round(fleet.publicUrl, "create_service", args, {
+        requestState: first.requestState,
+        inputResponses: answer(first),
+      }),
+    );
+    const completing = { requestState: second.requestState, inputResponses: answer(second) };
+    const unavailable = () =>
+      fleet.instances
+        .flatMap((instance) => instance.lines())
+        .filter((line) => line.msg === "once-store unavailable: 'create_service' was not run").length;
+    const unavailableBefore = unavailable();
+    await redis.stop();
+    try {
+      for (const instance of fleet.instances) {
+        const refused = await round(instance.url, "create_service", args, completing).catch(
+          (error: unknown) => error,
+        );
+        expect(refused).toBeInstanceOf(McpError);
+        expect((refused as McpError).message).toMatch(
+          /^The once-store is unavailable, so 'create_service' \(which runs at most once per round\) was not run; .*retry$/,
+        );
+      }
+      const roots = await new Client(fleet.publicUrl, {
+        logger: silentLogger,
+        onListRoots: () => ({ roots: [{ uri: "file:///srv/midflow", name: "midflow" }] }),
+        http: { headers: { authorization: `Bearer ${alice}` } },
+      }).callTool("list_workspace", {});
+      expect(textOf(roots)).toContain("file:///srv/midflow");
+    } finally {
+      await redis.start();
+    }
+    // Each refusal is logged before its response leaves; once all three are in, nothing ran.
+    await vi.waitFor(() => expect(unavailable()).toBe(unavailableBefore + 3), LOGS_WITHIN);
+    expect(created()).toBe(0);
+    for (const instance of fleet.instances) {
+      await vi.waitFor(
+        async () => {
+          const ready = (await (await fetch(`${instance.origin}/readyz`)).json()) as { status: string };
+          expect(ready.status).toBe("ready");
+        },
+        { timeout: 60_000, interval: 100 },
+      );
+    }
+    const done = await round(fleet.publicUrl, "create_service", args, completing);
+    expect(textOf(done)).toBe("Created service midflow-svc on python3.12, size large");
+    // Sent again, to every instance: the first outcome back, the service created once.
+    const completedBefore = completedRequests();
+    const replays = await Promise.all(
+      fleet.instances.map((instance) => round(instance.url, "create_service", args, completing)),
+    );
+    for (const replay of replays) expect(textOf(replay)).toBe(textOf(done));
+    await vi.waitFor(
+      () => expect(completedRequests()).toBeGreaterThanOrEqual(completedBefore + 3),
+      LOGS_WITHIN,
+    );
+    expect(created()).toBe(1);
   });
 });
