@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_DIR, loginAsMachine, newHome, runCli, writeAnswers } from "./support/run-cli.js";
+import { startScriptedMcp } from "./support/scripted-mcp.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 let stack: Stack;
@@ -86,7 +87,7 @@ describe("commands against the reference server", () => {
     expect(run.stderr).toContain('You declined or cancelled "confirmation"');
   });
 
-  it("argument names the tool does not declare are refused before the call; arguments the server refuses exit 2", async () => {
+  it("argument names the tool does not declare and values its input schema refuses exit 2 before the call, with nothing sent", async () => {
     const typo = await cli(["call", "create_service", "nmae=api"]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('create_service has no argument "nmae"; it takes name');
@@ -304,5 +305,36 @@ describe("commands against the reference server", () => {
     expect(run.code).toBe(3);
     expect(run.json()).toMatchObject({ status: "error", exitCode: 3 });
     expect(run.stderr).toContain("roundtrip login");
+  });
+});
+
+describe("a server's refusal of the arguments", () => {
+  // A Roundtrip server answers a schema refusal with an error result, and the CLI's own check stops
+  // most bad values before sending; a 2026-era server with rules only it knows still answers -32602.
+  it("a -32602 from a 2026-era server for arguments the advertised schema accepts exits 2", async () => {
+    const server = await startScriptedMcp({
+      serverInfo: { name: "sizes", version: "1" },
+      tools: [
+        {
+          name: "resize",
+          inputSchema: { type: "object", properties: { size: { type: "string" } }, required: ["size"] },
+        },
+      ],
+      answer: () => ({ error: { code: -32602, message: "Invalid params: size must be one of s, m, l" } }),
+    });
+    try {
+      const run = await runCli(["--server", server.url, "--json", "call", "resize", "size=xl"], {
+        home: await newHome(),
+      });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.json()).toMatchObject({ status: "error", exitCode: 2 });
+      expect(run.stderr).toContain(
+        "the server refused the arguments as invalid: Invalid params: size must be one of s, m, l",
+      );
+      // The call did go out: this refusal is the server's, not the CLI's own check.
+      expect(server.calls.map((call) => call.params.arguments)).toEqual([{ size: "xl" }]);
+    } finally {
+      await server.close();
+    }
   });
 });
