@@ -11,9 +11,6 @@ export const LEGACY_REVISION = "2025-11-25";
 /** Every requirement set the fixture client is held to, newest first. */
 export const REVISIONS: readonly string[] = [REVISION, LEGACY_REVISION];
 
-/** Required scenarios the fixture is known to fail (none today); see the file's comment. */
-export const EXPECTED_FAILURES = fileURLToPath(new URL("./expected-failures.yaml", import.meta.url));
-
 /**
  * The command the suite runs once per scenario (it appends the mock server's URL): this Node and the
  * fixture compiled to JavaScript, each quoted, since the suite hands the command line to a shell. The
@@ -54,21 +51,15 @@ export interface ClientRunOptions {
 
 export const isAuthScenario = (scenario: string): boolean => scenario.startsWith("auth/");
 
-/** Runs a revision's frozen client requirement set against the fixture, with the baseline file. */
+/**
+ * Runs a revision's frozen client requirement set against the fixture, with no expected-failures
+ * baseline: every required scenario must pass, so the CLI's exit code is non-zero when one fails.
+ */
 export async function runClientConformance(options: ClientRunOptions = {}): Promise<ClientConformance> {
   const revision = options.revision ?? options.requirements?.revision ?? REVISION;
   const requirements = options.requirements ?? (await listRequirements(revision));
   const run = await runConformance(
-    [
-      "client",
-      "--command",
-      fixtureCommand(),
-      "--requirements",
-      revision,
-      "--expected-failures",
-      EXPECTED_FAILURES,
-      ...(options.extraArgs ?? []),
-    ],
+    ["client", "--command", fixtureCommand(), "--requirements", revision, ...(options.extraArgs ?? [])],
     { echo: options.echo ?? false, ...(options.outputDir ? { outputDir: options.outputDir } : {}) },
   );
   const byScenario = new Map(run.scenarios.map((result) => [result.scenario, result]));
