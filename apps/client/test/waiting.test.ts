@@ -11,6 +11,7 @@ import {
   startScriptedMcp,
   stateOnly,
 } from "./support/scripted-mcp.js";
+import { spawnCli } from "./support/spawn-cli.js";
 
 const PAGE = "https://approve.example/releases/7";
 const INFO = { name: "releases", version: "2" };
@@ -107,5 +108,35 @@ describe("rounds, as -v shows them", () => {
     expect(json.code, json.stderr).toBe(0);
     expect(json.stderr).not.toContain("⇄");
     expect(json.stderr).not.toContain("waiting for");
+  });
+});
+
+describe("status lines while a request is out", () => {
+  it("says it waits for a slow server, then that the server is still working on a state-only round", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server = await startScriptedMcp({
+      serverInfo: INFO,
+      // The first answer waits until the CLI has said it is waiting, so no clock decides the test.
+      answer: async (_call, index) => {
+        if (index > 0) return completeText("built");
+        await held;
+        return stateOnly("building");
+      },
+    });
+    const host = new URL(server.url).host;
+    const cli = spawnCli(["--server", server.url, "call", "build"], { home: await newHome() });
+    await cli.waitForStderr(new RegExp(`waiting for ${host.replaceAll(".", "\\.")}…\n`));
+    release();
+    expect(await cli.exited, cli.stderr()).toBe(0);
+    expect(cli.stdout()).toBe("built\n");
+    const lines = cli.stderr().split("\n");
+    expect(lines).toContain(`waiting for ${host}…`);
+    expect(lines).toContain(`${host} is still working…`);
+    // The state-only round is said after the slow one: it is what the second request waited on.
+    expect(lines.indexOf(`${host} is still working…`)).toBeGreaterThan(lines.indexOf(`waiting for ${host}…`));
+    expect(server.calls.map((call) => call.params.requestState)).toEqual([undefined, "building"]);
   });
 });

@@ -27,8 +27,8 @@ export interface ScriptedMcp {
  */
 export async function startScriptedMcp(options: {
   serverInfo: { name: string; title?: string; version: string };
-  /** Answers the n-th tools/call (0 first). */
-  answer: (call: ScriptedCall, index: number) => ScriptedAnswer;
+  /** Answers the n-th tools/call (0 first); a promise holds the answer back until it settles. */
+  answer: (call: ScriptedCall, index: number) => ScriptedAnswer | Promise<ScriptedAnswer>;
   /** What tools/list answers, in one page. */
   tools?: Record<string, unknown>[];
 }): Promise<ScriptedMcp> {
@@ -67,7 +67,7 @@ export async function startScriptedMcp(options: {
     if (message.method === "tools/call") {
       const call = { method: message.method, params: message.params ?? {} };
       calls.push(call);
-      const answer = options.answer(call, calls.length - 1);
+      const answer = await options.answer(call, calls.length - 1);
       reply(res, message.id, "result" in answer ? { result: { ...answer.result, _meta: meta } } : answer);
       return;
     }
