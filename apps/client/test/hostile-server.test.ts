@@ -108,6 +108,37 @@ describe("a hostile server cannot drive the terminal", () => {
     expect(done.titles).toEqual([]);
   });
 
+  it("on a colour terminal, the consent lines reset every style, then show the true host highlighted", async () => {
+    server = await startScriptedMcp({
+      serverInfo: HOSTILE_INFO,
+      // The message ends inside styles of the server's choosing (hidden, reversed, green on green).
+      answer: () => askingUrl("login", `${FAKE_CONSENT}${ESC}[8m${ESC}[7m${ESC}[32;42m`, PHISH),
+    });
+    const home = await newHome();
+    const cli = ptyCli(["--server", server.url, "call", "login", "--no-browser"], { home, colors: true });
+    await cli.waitFor("Go to this page?");
+    const raw = cli.raw();
+    const asked = await renderScreen(raw, cli.size);
+    cli.type("\x03");
+    await cli.exited;
+
+    // What is drawn: the real URL and host, whatever the message tried.
+    const labelled = (label: string) => asked.lines.filter((line) => line.trimStart().startsWith(label));
+    expect(labelled("URL:")).toEqual([`  URL:  ${PHISH}`]);
+    expect(labelled("Host:")).toEqual(["  Host: evil.example   (open it only if you trust that site)"]);
+    // What is sent: each line starts with a full reset, and only then is the host given our emphasis.
+    const SGR = `(?:${ESC}\\[[0-9;]*m)+`;
+    expect(raw).toMatch(new RegExp(`${ESC}\\[0m  URL:  https://${SGR}evil\\.example${SGR}/phish`));
+    expect(raw).toMatch(new RegExp(`${ESC}\\[0m  Host: ${SGR}evil\\.example${SGR}   \\(open it`));
+    // None of the server's sequences reached the terminal as one: they are shown as text.
+    expect(raw).not.toContain(`${ESC}]`);
+    expect(raw).not.toContain(BEL);
+    expect(raw).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    for (const style of ["[8m", "[7m", "[32;42m"]) expect(raw).not.toContain(`${ESC}${style}`);
+    expect(asked.lines.join("\n")).toContain("\\x1b[8m\\x1b[7m\\x1b[32;42m");
+    expect(asked.titles).toEqual([]);
+  });
+
   it("without a terminal, notices, results and errors carry no control character", async () => {
     server = await startScriptedMcp({
       serverInfo: HOSTILE_INFO,

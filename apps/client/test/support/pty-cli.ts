@@ -24,15 +24,21 @@ export interface PtyCli {
 
 export function ptyCli(
   args: readonly string[],
-  options: { home: string; env?: Record<string, string> },
+  /** `colors`: run without NO_COLOR, as on a person's colour terminal; every other run has it set. */
+  options: { home: string; env?: Record<string, string>; colors?: boolean },
 ): PtyCli {
   const [command, ...prefix] = CLI_COMMAND;
   const size = { cols: 400, rows: 50 };
+  const env: Record<string, string> = {
+    ...cliEnvironment(options.home, options.env),
+    TERM: "xterm-256color",
+  };
+  if (options.colors) delete env.NO_COLOR;
   const term = pty.spawn(command, [...prefix, ...args], {
     name: "xterm-256color",
     ...size,
     cwd: APP_DIR,
-    env: { ...cliEnvironment(options.home, options.env), TERM: "xterm-256color" },
+    env,
   });
   let raw = "";
   let seen = 0;
