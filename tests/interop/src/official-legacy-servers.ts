@@ -88,8 +88,12 @@ interface PushingServer {
   listRoots(params: undefined, options: object): Promise<unknown>;
 }
 
-function askerFor(server: PushingServer, relatedRequestId: string | number): Asker {
-  const options = { relatedRequestId };
+/**
+ * A call's questions go out tied to it and carry its signal, as a deployment writes them: when the
+ * client cancels the call, the server cancels its pending question too instead of waiting on it.
+ */
+function askerFor(server: PushingServer, relatedRequestId: string | number, signal: AbortSignal): Asker {
+  const options = { relatedRequestId, signal };
   return {
     // 2025-11-25 names each URL elicitation, so that a completion notice can point at it.
     elicitUrl: (message, url) =>
@@ -104,98 +108,119 @@ function askerFor(server: PushingServer, relatedRequestId: string | number): Ask
   };
 }
 
-function v1Server(): V1McpServer {
+/**
+ * The `register` calls whose signal aborted before the server closed, by user: the official SDKs
+ * abort a request's signal when notifications/cancelled names it (and on close, after every test).
+ */
+export type CancelledCalls = string[];
+
+function noticeCancel(user: string, signal: AbortSignal, cancelled: CancelledCalls): void {
+  signal.addEventListener("abort", () => cancelled.push(user), { once: true });
+}
+
+function v1Server(cancelled: CancelledCalls): V1McpServer {
   const server = new V1McpServer(
     { name: "official-v1-bridge", version: "1.32.2" },
     { capabilities: CAPABILITIES },
   );
-  const asker = (id: string | number) => askerFor(server.server as unknown as PushingServer, id);
+  const asker = (extra: { requestId: string | number; signal: AbortSignal }) =>
+    askerFor(server.server as unknown as PushingServer, extra.requestId, extra.signal);
   server.registerTool(ADD, { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) =>
     text(addText(a, b)),
   );
   server.registerTool(TOOL, { inputSchema: { rounds: z.number().int() } }, async ({ rounds }, extra) =>
-    text(await scenario.ask(rounds, asker(extra.requestId))),
+    text(await scenario.ask(rounds, asker(extra))),
   );
-  server.registerTool(REGISTER, { inputSchema: { user: z.string() } }, async ({ user }, extra) =>
-    text(await scenario.register(user, asker(extra.requestId))),
-  );
+  server.registerTool(REGISTER, { inputSchema: { user: z.string() } }, async ({ user }, extra) => {
+    noticeCancel(user, extra.signal, cancelled);
+    return text(await scenario.register(user, asker(extra)));
+  });
   server.registerTool(SUMMARIZE, { inputSchema: { text: z.string() } }, async (args, extra) =>
-    text(await scenario.summarize(args.text, asker(extra.requestId))),
+    text(await scenario.summarize(args.text, asker(extra))),
   );
-  server.registerTool(WORKSPACE, {}, async (extra) => text(await scenario.workspace(asker(extra.requestId))));
-  server.registerTool(APPROVE, {}, async (extra) => text(await scenario.approve(asker(extra.requestId))));
+  server.registerTool(WORKSPACE, {}, async (extra) => text(await scenario.workspace(asker(extra))));
+  server.registerTool(APPROVE, {}, async (extra) => text(await scenario.approve(asker(extra))));
   server.registerPrompt(PROMPT, { argsSchema: { rounds: z.string() } }, async ({ rounds }, extra) =>
-    userMessage(await scenario.ask(Number(rounds), asker(extra.requestId))),
+    userMessage(await scenario.ask(Number(rounds), asker(extra))),
   );
   server.registerResource(
     "ask",
     new V1Template(TEMPLATE, { list: undefined }),
     {},
     async (uri, variables, extra) => ({
-      contents: [
-        { uri: uri.href, text: await scenario.ask(Number(variables.rounds), asker(extra.requestId)) },
-      ],
+      contents: [{ uri: uri.href, text: await scenario.ask(Number(variables.rounds), asker(extra)) }],
     }),
   );
   return server;
 }
 
-function v2Server(): V2McpServer {
+function v2Server(cancelled: CancelledCalls): V2McpServer {
   const server = new V2McpServer(
     { name: "official-v2-bridge", version: "2.4.0" },
     { capabilities: CAPABILITIES },
   );
-  const asker = (id: string | number) => askerFor(server.server as unknown as PushingServer, id);
+  const asker = (ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) =>
+    askerFor(server.server as unknown as PushingServer, ctx.mcpReq.id, ctx.mcpReq.signal);
   server.registerTool(ADD, { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }) =>
     text(addText(a, b)),
   );
   server.registerTool(
     TOOL,
     { inputSchema: z.object({ rounds: z.number().int() }) },
-    async ({ rounds }, ctx) => text(await scenario.ask(rounds, asker(ctx.mcpReq.id))),
+    async ({ rounds }, ctx) => text(await scenario.ask(rounds, asker(ctx))),
   );
-  server.registerTool(REGISTER, { inputSchema: z.object({ user: z.string() }) }, async ({ user }, ctx) =>
-    text(await scenario.register(user, asker(ctx.mcpReq.id))),
-  );
+  server.registerTool(REGISTER, { inputSchema: z.object({ user: z.string() }) }, async ({ user }, ctx) => {
+    noticeCancel(user, ctx.mcpReq.signal, cancelled);
+    return text(await scenario.register(user, asker(ctx)));
+  });
   server.registerTool(SUMMARIZE, { inputSchema: z.object({ text: z.string() }) }, async (args, ctx) =>
-    text(await scenario.summarize(args.text, asker(ctx.mcpReq.id))),
+    text(await scenario.summarize(args.text, asker(ctx))),
   );
-  server.registerTool(WORKSPACE, {}, async (ctx) => text(await scenario.workspace(asker(ctx.mcpReq.id))));
-  server.registerTool(APPROVE, {}, async (ctx) => text(await scenario.approve(asker(ctx.mcpReq.id))));
+  server.registerTool(WORKSPACE, {}, async (ctx) => text(await scenario.workspace(asker(ctx))));
+  server.registerTool(APPROVE, {}, async (ctx) => text(await scenario.approve(asker(ctx))));
   server.registerPrompt(PROMPT, { argsSchema: z.object({ rounds: z.string() }) }, async ({ rounds }, ctx) =>
-    userMessage(await scenario.ask(Number(rounds), asker(ctx.mcpReq.id))),
+    userMessage(await scenario.ask(Number(rounds), asker(ctx))),
   );
   server.registerResource(
     "ask",
     new V2Template(TEMPLATE, { list: undefined }),
     {},
     async (uri, variables, ctx) => ({
-      contents: [{ uri: uri.href, text: await scenario.ask(Number(variables.rounds), asker(ctx.mcpReq.id)) }],
+      contents: [{ uri: uri.href, text: await scenario.ask(Number(variables.rounds), asker(ctx)) }],
     }),
   );
   return server;
 }
 
-export function startOfficialV1Server(): Promise<SessionfulServer> {
-  return listenSessionful(async ({ opened, closed }) => {
+export interface OfficialLegacyServer extends SessionfulServer {
+  /** Every session's cancelled calls, in the order the server saw them. */
+  cancelled: CancelledCalls;
+}
+
+export async function startOfficialV1Server(): Promise<OfficialLegacyServer> {
+  const cancelled: CancelledCalls = [];
+  const listening = await listenSessionful(async ({ opened, closed }) => {
     const transport = new V1Transport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: opened,
       onsessionclosed: closed,
     });
-    await v1Server().connect(transport);
+    await v1Server(cancelled).connect(transport);
     return transport;
   });
+  return { ...listening, cancelled };
 }
 
-export function startOfficialV2Server(): Promise<SessionfulServer> {
-  return listenSessionful(async ({ opened, closed }) => {
+export async function startOfficialV2Server(): Promise<OfficialLegacyServer> {
+  const cancelled: CancelledCalls = [];
+  const listening = await listenSessionful(async ({ opened, closed }) => {
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: opened,
       onsessionclosed: closed,
     });
-    await v2Server().connect(transport);
+    await v2Server(cancelled).connect(transport);
     return transport;
   });
+  return { ...listening, cancelled };
 }

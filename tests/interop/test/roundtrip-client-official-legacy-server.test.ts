@@ -25,8 +25,11 @@ import {
   SUMMARIZE,
   WORKSPACE,
 } from "../src/bridge-scenario.js";
-import { startOfficialV1Server, startOfficialV2Server } from "../src/official-legacy-servers.js";
-import type { SessionfulServer } from "../src/sessionful.js";
+import {
+  type OfficialLegacyServer,
+  startOfficialV1Server,
+  startOfficialV2Server,
+} from "../src/official-legacy-servers.js";
 
 /**
  * Roundtrip's Client with its default `auto` negotiation against the official SDKs' servers as
@@ -35,7 +38,7 @@ import type { SessionfulServer } from "../src/sessionful.js";
  * real server-to-client requests that the client's callbacks answer.
  */
 
-const servers: Record<string, SessionfulServer> = {};
+const servers: Record<string, OfficialLegacyServer> = {};
 const clients: Client[] = [];
 beforeAll(async () => {
   servers.v1 = await startOfficialV1Server();
@@ -139,6 +142,31 @@ describe.each([
     const roundtrip = client();
     expect(textOf(await roundtrip.getPrompt(PROMPT, { rounds: "3" }))).toBe(expectedText(3));
     expect(textOf(await roundtrip.readResource("ask://3"))).toBe(expectedText(3));
+  });
+
+  it("cancels the call on the server when the caller aborts while onElicit is pending", async () => {
+    const call = new AbortController();
+    let questionSignal: AbortSignal | undefined;
+    const roundtrip = client({
+      ...callbacks,
+      onElicit: (_params, context) => {
+        questionSignal = context.signal;
+        call.abort(new Error("the user closed the dialog"));
+        return new Promise(() => undefined);
+      },
+    });
+    const user = `cancelled-${sdk}`;
+    const outcome = await roundtrip.callTool(REGISTER, { user }, { signal: call.signal }).then(
+      () => "resolved",
+      (error: Error) => error.message,
+    );
+    expect(outcome).toBe("the user closed the dialog");
+    // Closing the call's stream cancels nothing on a 2025-era session: only notifications/cancelled
+    // aborts the server's signal for the call. The pending callback is told to stop as well.
+    await expect.poll(() => servers[sdk]?.cancelled).toContain(user);
+    await expect.poll(() => questionSignal?.aborted).toBe(true);
+    // The session still serves.
+    expect(textOf(await roundtrip.callTool(ADD, { a: 1, b: 1 }))).toBe("2");
   });
 
   it("without onElicit declares no elicitation, and the server refuses to ask", async () => {

@@ -67,6 +67,9 @@ export class ServerRequestResponder {
     const controller = new AbortController();
     this.#running.set(request.id, controller);
     const related = origin.relatedTo;
+    const callerGaveUp = () => controller.abort(new Error(`${related?.method ?? "the call"} was cancelled`));
+    if (origin.signal?.aborted) callerGaveUp();
+    else origin.signal?.addEventListener("abort", callerGaveUp, { once: true });
     try {
       const result = await this.#untimed(() =>
         answerInputRequest(parsed.data, this.#callbacks, this.#choices, {
@@ -82,6 +85,7 @@ export class ServerRequestResponder {
     } catch (error) {
       return this.#refusal(request, error);
     } finally {
+      origin.signal?.removeEventListener("abort", callerGaveUp);
       this.#running.delete(request.id);
     }
   };

@@ -1,4 +1,10 @@
-import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc.js";
+import {
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  notification,
+} from "../../protocol/jsonrpc.js";
+import { NotificationMethod } from "../../protocol/schemas/notifications.js";
 
 export interface TransportRequestOptions {
   /** Aborting cancels the request the way the transport knows how (closing the stream, notifications/cancelled). */
@@ -16,6 +22,11 @@ export interface TransportRequestOptions {
 export interface ServerRequestOrigin {
   /** The client request whose response stream carried it, when the transport can tell. */
   relatedTo?: JsonRpcRequest;
+  /**
+   * That request's signal: once its caller gives up, a question asked for it has nobody left to
+   * answer for, whether or not the server gets to cancel the question itself.
+   */
+  signal?: AbortSignal;
 }
 
 /** Answers one server-to-client request; the transport delivers the response. */
@@ -52,6 +63,15 @@ export interface ClientTransport {
 
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The operation was aborted", "AbortError");
+}
+
+/**
+ * The notification that tells a 2025-era server an aborted request is no longer wanted: in that era a
+ * closed stream or connection is not a cancellation, so the server keeps waiting on the call unless told.
+ */
+export function cancelledNotification(request: JsonRpcRequest, signal: AbortSignal): JsonRpcNotification {
+  const reason = signal.reason instanceof Error ? signal.reason.message : "aborted by the client";
+  return notification(NotificationMethod.cancelled, { requestId: request.id, reason });
 }
 
 /** Settles with the promise, or rejects as soon as the signal aborts, whichever comes first. */

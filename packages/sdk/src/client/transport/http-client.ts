@@ -15,7 +15,13 @@ import { describeError, type Logger, stderrLogger } from "../../protocol/logger.
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { META } from "../../protocol/versions.js";
 import type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
-import type { ClientTransport, ServerRequestHandler, TransportRequestOptions } from "./client-transport.js";
+import {
+  type ClientTransport,
+  cancelledNotification,
+  type ServerRequestHandler,
+  type ServerRequestOrigin,
+  type TransportRequestOptions,
+} from "./client-transport.js";
 import {
   HttpStatusError,
   RedirectRefusedError,
@@ -64,7 +70,7 @@ export interface HttpClientOptions extends Partial<ResponseLimits> {
 /**
  * Streamable HTTP, client side, over fetch: one POST per request, answered by either one JSON body or
  * an SSE stream of messages ending in the response. Aborting the signal closes the request, which is
- * how HTTP cancels. 2026-07-28 requests carry the request metadata headers; once a 2025-era session
+ * how HTTP cancels in 2026-07-28; on a 2025-era session it also sends notifications/cancelled. 2026-07-28 requests carry the request metadata headers; once a 2025-era session
  * starts, they carry its id and version instead, server requests on any stream are answered, and a
  * response stream cut before its answer is resumed.
  */
@@ -97,9 +103,24 @@ export class HttpClientTransport implements ClientTransport {
   }
 
   async request(request: JsonRpcRequest, options: TransportRequestOptions = {}): Promise<JsonRpcResponse> {
+    const session = this.#session;
+    const stopCancelling = session
+      ? cancelOnAbort(session, request, options.signal, this.#logger)
+      : undefined;
+    try {
+      return await this.#request(request, session, options);
+    } finally {
+      stopCancelling?.();
+    }
+  }
+
+  async #request(
+    request: JsonRpcRequest,
+    session: HttpSession | undefined,
+    options: TransportRequestOptions,
+  ): Promise<JsonRpcResponse> {
     // The body is a string, so a refused request can be sent again unchanged once credentials improve.
     const body = JSON.stringify(request);
-    const session = this.#session;
     const untimed = options.untimed ?? ((work) => work());
     for (let attempt = 1; ; attempt++) {
       const headers = await untimed(() => this.#requestHeaders(request, options.headers, options.signal));
@@ -186,7 +207,7 @@ export class HttpClientTransport implements ClientTransport {
       logger: this.#logger,
       limits: this.#limits,
       baseHeaders: (signal, method) => this.#baseHeaders(signal, method),
-      deliver: (message, relatedTo) => this.#deliver(message, relatedTo),
+      deliver: (message, relatedTo, signal) => this.#deliver(message, relatedTo, signal),
     };
   }
 
@@ -278,7 +299,7 @@ export class HttpClientTransport implements ClientTransport {
         answer = message.message;
         return true;
       }
-      this.#deliver(message, request);
+      this.#deliver(message, request, signal);
       return false;
     });
     if (answer) return answer;
@@ -288,17 +309,17 @@ export class HttpClientTransport implements ClientTransport {
     throw new ResponseStreamClosedError(request.method);
   }
 
-  #deliver(message: ServerMessage, relatedTo: JsonRpcRequest | undefined): void {
+  #deliver(message: ServerMessage, relatedTo: JsonRpcRequest | undefined, signal?: AbortSignal): void {
     if (message.kind === "notification") this.onNotification?.(message.message);
-    else if (message.kind === "request") this.#serve(message.message, relatedTo);
+    else if (message.kind === "request") this.#serve(message.message, relatedTo ? { relatedTo, signal } : {});
   }
 
   /** Answers a server request on the session; its response is POSTed, never awaited by the stream. */
-  #serve(request: JsonRpcRequest, relatedTo: JsonRpcRequest | undefined): void {
+  #serve(request: JsonRpcRequest, origin: ServerRequestOrigin): void {
     const session = this.#session;
     const handler = this.onRequest;
     const answered: Promise<JsonRpcResponse> = handler
-      ? handler(request, relatedTo ? { relatedTo } : {})
+      ? handler(request, origin)
       : Promise.resolve(
           errorResponse(request.id, {
             code: ErrorCode.MethodNotFound,
@@ -314,4 +335,28 @@ export class HttpClientTransport implements ClientTransport {
         ),
       );
   }
+}
+
+/**
+ * On a 2025-era session, aborting a request also tells the server, which would otherwise keep the call
+ * (and any question it is waiting on the user for) running. initialize is never cancelled (the spec
+ * forbids it). Returns what stops listening once the request settles.
+ */
+function cancelOnAbort(
+  session: HttpSession,
+  request: JsonRpcRequest,
+  signal: AbortSignal | undefined,
+  logger: Logger,
+): (() => void) | undefined {
+  if (!signal || request.method === LegacyMethod.initialize) return undefined;
+  const onAbort = () => {
+    session.send(cancelledNotification(request, signal)).catch((error: unknown) => {
+      logger.warn(
+        { method: request.method, ...describeError(error) },
+        "could not tell the server that a request was cancelled",
+      );
+    });
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  return () => signal.removeEventListener("abort", onAbort);
 }

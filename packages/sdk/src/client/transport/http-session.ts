@@ -22,8 +22,11 @@ export interface SessionWire {
   /** The configured headers and credentials every request carries. */
   /** `method` is the request's, for a DPoP proof (POST when omitted). */
   baseHeaders(signal?: AbortSignal, method?: string): Promise<Headers>;
-  /** A server message read from one of the session's streams; `relatedTo` names the request it rode. */
-  deliver(message: ServerMessage, relatedTo: JsonRpcRequest | undefined): void;
+  /**
+   * A server message read from one of the session's streams; `relatedTo` names the request it rode,
+   * `signal` is that request's.
+   */
+  deliver(message: ServerMessage, relatedTo: JsonRpcRequest | undefined, signal?: AbortSignal): void;
 }
 
 /** Where a stream was when it ended: enough to reconnect and have the server replay what followed. */
@@ -131,7 +134,7 @@ export class HttpSession {
           answer = message.message;
           return true;
         }
-        this.#wire.deliver(message, request);
+        this.#wire.deliver(message, request, signal);
         return false;
       });
       if (found && answer) return answer;

@@ -17,6 +17,7 @@ import { realClock } from "../input-required-driver.js";
 import {
   abortReason,
   type ClientTransport,
+  cancelledNotification,
   type ServerRequestHandler,
   type TransportRequestOptions,
 } from "./client-transport.js";
@@ -119,8 +120,7 @@ export class StdioClientTransport implements ClientTransport {
     return new Promise<JsonRpcResponse>((resolve, reject) => {
       const onAbort = () => {
         if (!this.#pending.delete(request.id)) return;
-        const reason = signal?.reason instanceof Error ? signal.reason.message : "aborted by the client";
-        this.#write(notification(NotificationMethod.cancelled, { requestId: request.id, reason }));
+        this.#write(cancelledNotification(request, signal as AbortSignal));
         reject(abortReason(signal as AbortSignal));
       };
       this.#pending.set(request.id, {
