@@ -8,11 +8,9 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
-  notification,
 } from "../../protocol/jsonrpc.js";
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
-import { NotificationMethod } from "../../protocol/schemas/notifications.js";
 import { realClock } from "../input-required-driver.js";
 import {
   abortReason,
