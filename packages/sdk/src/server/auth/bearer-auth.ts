@@ -3,7 +3,9 @@ import type { AuthInfo } from "../auth-info.js";
 import { HttpError } from "../transport/http-errors.js";
 import type { RequestHead } from "../transport/request-head.js";
 import { bearerCredentialsOf } from "./bearer-token.js";
-import { InvalidTokenError } from "./errors.js";
+import { type DpopChallenge, dpopChallenge } from "./dpop-challenge.js";
+import { type DpopProofVerifierOptions, dpopProofVerifier } from "./dpop-proof.js";
+import { InvalidDpopProofError, InvalidTokenError } from "./errors.js";
 import { type RequestTarget, requestTargetOf } from "./request-target.js";
 import { missingScopes, ownEntry, type ScopeHierarchy, unique } from "./scopes.js";
 import type { TokenVerifier } from "./token-verifier.js";
@@ -23,6 +25,21 @@ export interface BearerAuthOptions<Req extends RequestHead = RequestHead> {
   scopeHierarchy?: ScopeHierarchy;
   /** Slack on AuthInfo.expiresAt for verifiers that do not check expiry themselves. Default 5 s. */
   clockToleranceSec?: number;
+  /** Accept DPoP-bound access tokens (RFC 9449) presented as `Authorization: DPoP <token>` with a proof. */
+  dpop?: BearerAuthDpopOptions;
+}
+
+export interface BearerAuthDpopOptions extends DpopProofVerifierOptions {
+  /** Refuse plain bearer tokens: every request must present a DPoP-bound token with its proof. */
+  required?: boolean;
+}
+
+/** The key a token is bound to (RFC 9449 §6: `cnf.jkt`, in JWT claims or an introspection answer). */
+function boundThumbprint(auth: AuthInfo): string | undefined {
+  const cnf = auth.claims?.cnf;
+  if (typeof cnf !== "object" || cnf === null) return undefined;
+  const jkt = (cnf as Record<string, unknown>).jkt;
+  return typeof jkt === "string" ? jkt : undefined;
 }
 
 /**
@@ -47,10 +64,33 @@ export function bearerAuth<Req extends RequestHead = RequestHead>(
 ): AuthenticateHook<Req> {
   const resourceMetadata = new URL(options.resourceMetadataUrl).href;
   const tolerance = options.clockToleranceSec ?? 5;
-  const refuse = (status: number, message: string, challenge: BearerChallenge) =>
-    new HttpError(status, message, {
-      headers: { "www-authenticate": bearerChallenge({ ...challenge, resourceMetadata }) },
-    });
+  const dpop = options.dpop === undefined ? undefined : dpopProofVerifier(options.dpop);
+  const bearerAccepted = options.dpop?.required !== true;
+  /**
+   * Each scheme this server accepts gets its challenge (RFC 9449 §7.1), so a client learns it may use
+   * either; the one the client used carries the error, the other only says it is there.
+   */
+  const refuse = (
+    status: number,
+    message: string,
+    challenge: BearerChallenge & { scope: readonly string[] },
+    scheme: "bearer" | "dpop" | undefined,
+    dpopError?: DpopChallenge["error"],
+  ) => {
+    const challenges: string[] = [];
+    if (bearerAccepted) {
+      const own = scheme !== "dpop" ? challenge : { scope: challenge.scope };
+      challenges.push(bearerChallenge({ ...own, resourceMetadata }));
+    }
+    if (dpop) {
+      const own =
+        scheme === "dpop" || !bearerAccepted
+          ? { ...challenge, ...(dpopError === undefined ? {} : { error: dpopError }) }
+          : { scope: challenge.scope };
+      challenges.push(dpopChallenge({ ...own, resourceMetadata, algs: dpop.algorithms }));
+    }
+    return new HttpError(status, message, { headers: { "www-authenticate": challenges.join(", ") } });
+  };
 
   const scopesNeeded = (req: Req, bodyTarget: RequestTarget | undefined): string[] => {
     const target = bodyTarget ?? requestTargetOf(req.headers);
@@ -69,17 +109,46 @@ export function bearerAuth<Req extends RequestHead = RequestHead>(
     const scope = scopesNeeded(req, bodyTarget);
     const credentials = bearerCredentialsOf(req);
     if (credentials.kind === "malformed") {
-      throw refuse(400, credentials.problem, {
-        error: "invalid_request",
-        description: credentials.problem,
-        scope,
-      });
+      throw refuse(
+        400,
+        credentials.problem,
+        { error: "invalid_request", description: credentials.problem, scope },
+        undefined,
+      );
     }
-    if (credentials.kind === "absent") {
+    // Without DPoP configured, a DPoP token is a scheme this server does not take: no credentials.
+    if (credentials.kind === "absent" || (credentials.scheme === "dpop" && !dpop)) {
+      const how = bearerAccepted
+        ? "'Authorization: Bearer <token>'"
+        : "'Authorization: DPoP <token>' with a DPoP proof";
       throw refuse(
         401,
-        "Unauthorized: send an access token for this server as 'Authorization: Bearer <token>'; the resource metadata names the authorization server",
+        `Unauthorized: send an access token for this server as ${how}; the resource metadata names the authorization server`,
         { scope },
+        undefined,
+      );
+    }
+    const scheme = credentials.scheme;
+    const invalid = (description: string, dpopError?: DpopChallenge["error"]) =>
+      refuse(
+        401,
+        `Unauthorized: ${description}`,
+        { error: "invalid_token", description, scope },
+        scheme,
+        dpopError,
+      );
+    if (scheme === "bearer" && !bearerAccepted) {
+      throw invalid(
+        "This server accepts only DPoP-bound access tokens; request one with a DPoP proof and send it as 'Authorization: DPoP <token>' with a proof",
+      );
+    }
+    const proof = scheme === "dpop" ? req.headers.dpop : undefined;
+    if (scheme === "dpop" && typeof proof !== "string") {
+      throw invalid(
+        proof === undefined
+          ? "A DPoP access token needs a DPoP proof header; send one made for this request"
+          : "Send exactly one DPoP proof header",
+        "invalid_dpop_proof",
       );
     }
     let auth: AuthInfo;
@@ -88,18 +157,39 @@ export function bearerAuth<Req extends RequestHead = RequestHead>(
       if (auth.expiresAt !== undefined && auth.expiresAt + tolerance <= Date.now() / 1000) {
         throw new InvalidTokenError("The access token has expired");
       }
+      const bound = boundThumbprint(auth);
+      if (scheme === "bearer" && bound !== undefined) {
+        // RFC 9449 §7.1: a stolen bound token must not work without the key by dropping to Bearer.
+        throw new InvalidTokenError(
+          "The access token is DPoP-bound; send it as 'Authorization: DPoP <token>' with a DPoP proof",
+        );
+      }
+      if (dpop && typeof proof === "string") {
+        if (bound === undefined) {
+          throw new InvalidTokenError(
+            "The access token is not DPoP-bound (no cnf.jkt); send it as a Bearer token",
+          );
+        }
+        await dpop.verify({
+          proof,
+          method: req.method ?? "GET",
+          accessToken: credentials.token,
+          boundThumbprint: bound,
+        });
+      }
     } catch (error) {
       if (!(error instanceof InvalidTokenError)) throw error;
-      throw refuse(401, `Unauthorized: ${error.message}`, {
-        error: "invalid_token",
-        description: error.message,
-        scope,
-      });
+      throw invalid(error.message, error instanceof InvalidDpopProofError ? "invalid_dpop_proof" : undefined);
     }
     const missing = missingScopes(auth.scopes, scope, options.scopeHierarchy);
     if (missing.length > 0) {
       const description = `This request needs scope '${scope.join(" ")}' and the access token lacks '${missing.join(" ")}'; obtain a token with all of them`;
-      throw refuse(403, `Forbidden: ${description}`, { error: "insufficient_scope", description, scope });
+      throw refuse(
+        403,
+        `Forbidden: ${description}`,
+        { error: "insufficient_scope", description, scope },
+        scheme,
+      );
     }
     return auth;
   };

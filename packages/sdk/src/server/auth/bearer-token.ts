@@ -3,14 +3,15 @@ import type { RequestHead } from "../transport/request-head.js";
 
 export type BearerCredentials =
   | { kind: "absent" }
-  | { kind: "token"; token: string }
+  | { kind: "token"; scheme: "bearer" | "dpop"; token: string }
   | { kind: "malformed"; problem: string };
 
 /** RFC 6750 §2.1 b64token. */
 const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /**
- * The bearer token of a request, from the Authorization header only. A token in the query string is
+ * The access token of a request, from the Authorization header only, with its scheme: `Bearer`, or
+ * `DPoP` (RFC 9449 §7.1) for a token bound to a key, which bearerAuth then checks against the proof. A token in the query string is
  * refused outright (MCP forbids it: URLs end up in logs and Referer headers), even next to a valid header.
  */
 export function bearerCredentialsOf(req: RequestHead): BearerCredentials {
@@ -24,11 +25,13 @@ export function bearerCredentialsOf(req: RequestHead): BearerCredentials {
   const header = headerText(req.headers, "authorization");
   if (header === undefined) return { kind: "absent" };
   const match = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
-  // Another scheme (Basic, DPoP...) carries no bearer credentials; the challenge asks for them.
-  if (match?.[1]?.toLowerCase() !== "bearer") return { kind: "absent" };
-  const token = match[2]?.trim() ?? "";
+  const scheme = match?.[1]?.toLowerCase();
+  // Another scheme (Basic...) carries no access token; the challenge asks for one.
+  if (scheme !== "bearer" && scheme !== "dpop") return { kind: "absent" };
+  const token = match?.[2]?.trim() ?? "";
   if (!B64TOKEN.test(token)) {
-    return { kind: "malformed", problem: "The Authorization header is not of the form 'Bearer <token>'" };
+    const form = scheme === "dpop" ? "DPoP" : "Bearer";
+    return { kind: "malformed", problem: `The Authorization header is not of the form '${form} <token>'` };
   }
-  return { kind: "token", token };
+  return { kind: "token", scheme, token };
 }

@@ -7,6 +7,16 @@ import { RoundtripError } from "../../protocol/roundtrip-error.js";
  */
 export class InvalidTokenError extends RoundtripError {
   static readonly code = "ERR_INVALID_TOKEN";
-  override readonly name = "InvalidTokenError";
+  override readonly name: string = "InvalidTokenError";
   readonly code = InvalidTokenError.code;
+}
+
+/**
+ * A DPoP proof (RFC 9449) this resource server must not accept: missing, malformed, signed by a key the
+ * token is not bound to, made for another request, stale, or replayed. Answered 401 with a
+ * `DPoP error="invalid_dpop_proof"` challenge; the message becomes `error_description`. It keeps the
+ * `ERR_INVALID_TOKEN` code: to a program both mean the credentials were refused.
+ */
+export class InvalidDpopProofError extends InvalidTokenError {
+  override readonly name = "InvalidDpopProofError";
 }

@@ -14,9 +14,21 @@ export {
   protectedResourceMetadataUrl,
 } from "../../protocol/auth/resource-metadata.js";
 export type { AuthInfo } from "../auth-info.js";
-export { type AuthenticateHook, type BearerAuthOptions, bearerAuth } from "./bearer-auth.js";
+export {
+  type AuthenticateHook,
+  type BearerAuthDpopOptions,
+  type BearerAuthOptions,
+  bearerAuth,
+} from "./bearer-auth.js";
 export { authInfoFromClaims } from "./claims.js";
-export { InvalidTokenError } from "./errors.js";
+export {
+  DEFAULT_DPOP_ALGORITHMS,
+  type DpopProofInput,
+  type DpopProofVerifier,
+  type DpopProofVerifierOptions,
+  dpopProofVerifier,
+} from "./dpop-proof.js";
+export { InvalidDpopProofError, InvalidTokenError } from "./errors.js";
 export { type IntrospectionVerifierOptions, introspectionVerifier } from "./introspection-verifier.js";
 export { DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions, jwtVerifier } from "./jwt-verifier.js";
 export { type RequestTarget, requestTargetOf } from "./request-target.js";

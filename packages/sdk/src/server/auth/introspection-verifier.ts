@@ -101,8 +101,10 @@ export function introspectionVerifier(options: IntrospectionVerifierOptions): To
     if (claims.active !== true) {
       throw new InvalidTokenError("The access token is not active (expired, revoked or unknown)");
     }
-    if (typeof claims.token_type === "string" && claims.token_type.toLowerCase() !== "bearer") {
-      throw new InvalidTokenError(`The token is not a bearer access token (token_type ${claims.token_type})`);
+    // A DPoP-bound token is an access token too; bearerAuth checks its proof against the answer's cnf.
+    const tokenType = typeof claims.token_type === "string" ? claims.token_type.toLowerCase() : undefined;
+    if (tokenType !== undefined && tokenType !== "bearer" && tokenType !== "dpop") {
+      throw new InvalidTokenError(`The token is not an access token (token_type ${claims.token_type})`);
     }
     if (typeof claims.exp === "number" && claims.exp + tolerance <= now) {
       throw new InvalidTokenError("The access token has expired");
