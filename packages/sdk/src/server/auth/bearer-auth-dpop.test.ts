@@ -113,6 +113,18 @@ describe("bearerAuth with DPoP", () => {
     expect(replayed.challenge).toMatch(/DPoP error="invalid_dpop_proof", .*replayed/);
   });
 
+  it("accepts the same request checked twice, as a host does once the body names a tool", async () => {
+    const hook = bearerAuth({ verifier, resourceMetadataUrl: METADATA, dpop: { resourceUrl: RESOURCE } });
+    const head = {
+      method: "POST",
+      url: "/mcp",
+      headers: { authorization: "DPoP bound-token", dpop: await proofFor("bound-token") },
+    };
+    await hook(head);
+    await expect(hook(head)).resolves.toMatchObject({ clientId: "c" });
+    await expect(hook({ ...head })).rejects.toMatchObject({ status: 401 });
+  });
+
   it("refuses an unbound token presented with DPoP", async () => {
     const reply = await send(optional, {
       authorization: "DPoP plain-token",

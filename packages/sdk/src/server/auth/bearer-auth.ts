@@ -66,6 +66,7 @@ export function bearerAuth<Req extends RequestHead = RequestHead>(
   const tolerance = options.clockToleranceSec ?? 5;
   const dpop = options.dpop === undefined ? undefined : dpopProofVerifier(options.dpop);
   const bearerAccepted = options.dpop?.required !== true;
+  const provenKeys = new WeakMap<Req, { proof: string; thumbprint: string }>();
   /**
    * Each scheme this server accepts gets its challenge (RFC 9449 §7.1), so a client learns it may use
    * either; the one the client used carries the error, the other only says it is there.
@@ -170,12 +171,18 @@ export function bearerAuth<Req extends RequestHead = RequestHead>(
             "The access token is not DPoP-bound (no cnf.jkt); send it as a Bearer token",
           );
         }
-        await dpop.verify({
-          proof,
-          method: req.method ?? "GET",
-          accessToken: credentials.token,
-          boundThumbprint: bound,
-        });
+        // A host may run the hook twice on one request (once more when the body names a tool with
+        // scopes of its own); the second run must not see the request's own proof as a replay.
+        const checked = provenKeys.get(req);
+        if (checked?.proof !== proof || checked.thumbprint !== bound) {
+          const thumbprint = await dpop.verify({
+            proof,
+            method: req.method ?? "GET",
+            accessToken: credentials.token,
+            boundThumbprint: bound,
+          });
+          provenKeys.set(req, { proof, thumbprint });
+        }
       }
     } catch (error) {
       if (!(error instanceof InvalidTokenError)) throw error;
