@@ -1,3 +1,4 @@
+import type { JWK } from "jose";
 import type { ClientMetadata } from "oidc-provider";
 
 /** A confidential client using the client_credentials grant (a service calling the MCP server). */
@@ -6,6 +7,17 @@ export interface MachineClient {
   id: string;
   secret: string;
   /** The most it may ask for; a token request may ask for fewer. */
+  scopes: readonly string[];
+  /** Its access tokens are DPoP-bound (RFC 9449): a token request without a DPoP proof is refused. */
+  dpopBound?: boolean;
+}
+
+/** A confidential client using client_credentials that authenticates with a signed assertion (RFC 7523). */
+export interface KeyClient {
+  kind: "private-key-jwt";
+  id: string;
+  /** Its private ES256 key; the server registers the public half. */
+  privateKey: JWK & { kid: string; alg: "ES256"; d: string };
   scopes: readonly string[];
 }
 
@@ -24,12 +36,39 @@ export interface IntrospectorClient {
   secret: string;
 }
 
-export type LocalClient = MachineClient | InteractiveClient | IntrospectorClient;
+export type LocalClient = MachineClient | KeyClient | InteractiveClient | IntrospectorClient;
+
+/**
+ * The private key of `mcp-machine-key`, published here like the other development secrets: this
+ * server is for development and tests only, and nothing may trust it.
+ */
+export const DEVELOPMENT_CLIENT_KEY: KeyClient["privateKey"] = {
+  kty: "EC",
+  crv: "P-256",
+  x: "mEg_QQ4pCNbdZreOkHnQLsGpt_1OUYIppLEEQHbj7L8",
+  y: "UPALlWACN_u2_0Z7DMtzPmQ_2QKPhPpyS1pD1UrOFLE",
+  d: "VP61wmYA6dKGuQ4Lls1aon9Tg3dgX_XLyEnVlll_5NQ",
+  kid: "0nEZHxiVV9KY5NZa4TPiEp-cD1sDya5WZoPmeFUG6g8",
+  alg: "ES256",
+};
 
 export const DEFAULT_REDIRECT_URI = "http://127.0.0.1/callback";
 
 export const DEFAULT_CLIENTS: readonly LocalClient[] = [
   { kind: "machine", id: "mcp-machine", secret: "mcp-machine-secret", scopes: ["mcp:tools", "mcp:deploy"] },
+  {
+    kind: "machine",
+    id: "mcp-machine-dpop",
+    secret: "mcp-machine-dpop-secret",
+    scopes: ["mcp:tools", "mcp:deploy"],
+    dpopBound: true,
+  },
+  {
+    kind: "private-key-jwt",
+    id: "mcp-machine-key",
+    privateKey: DEVELOPMENT_CLIENT_KEY,
+    scopes: ["mcp:tools"],
+  },
   { kind: "interactive", id: "mcp-interactive", redirectUris: [DEFAULT_REDIRECT_URI] },
   { kind: "introspector", id: "mcp-resource-server", secret: "mcp-resource-server-secret" },
 ];
@@ -44,7 +83,21 @@ export function clientMetadata(client: LocalClient): ClientMetadata {
         response_types: [],
         redirect_uris: [],
         scope: client.scopes.join(" "),
+        ...(client.dpopBound ? { dpop_bound_access_tokens: true } : {}),
       };
+    case "private-key-jwt": {
+      const { d: _private, ...publicKey } = client.privateKey;
+      return {
+        client_id: client.id,
+        token_endpoint_auth_method: "private_key_jwt",
+        token_endpoint_auth_signing_alg: "ES256",
+        jwks: { keys: [{ ...publicKey, use: "sig" }] },
+        grant_types: ["client_credentials"],
+        response_types: [],
+        redirect_uris: [],
+        scope: client.scopes.join(" "),
+      };
+    }
     case "interactive":
       return {
         client_id: client.id,

@@ -2,8 +2,10 @@ export { DEFAULT_USERS, type LocalUser } from "./accounts.js";
 export {
   DEFAULT_CLIENTS,
   DEFAULT_REDIRECT_URI,
+  DEVELOPMENT_CLIENT_KEY,
   type InteractiveClient,
   type IntrospectorClient,
+  type KeyClient,
   type LocalClient,
   type MachineClient,
 } from "./clients.js";

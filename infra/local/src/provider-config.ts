@@ -61,6 +61,9 @@ export function providerConfiguration(settings: ProviderSettings, runtime: Provi
     features: {
       devInteractions: { enabled: true },
       clientCredentials: { enabled: true },
+      // Proofs at the token endpoint bind tokens to the client's key (cnf.jkt); clients registered with
+      // dpop_bound_access_tokens must send one. No nonces: tests send proofs from a fresh key each run.
+      dPoP: { enabled: true },
       revocation: {
         enabled: true,
         // A client revokes its own tokens only.

@@ -123,7 +123,7 @@ export async function startLocalAuthServer(options: LocalAuthServerOptions): Pro
 
   const secretOf = (clientId: string) => {
     const client = clients.find((c) => c.id === clientId);
-    if (!client || client.kind === "interactive") {
+    if (!client || client.kind === "interactive" || client.kind === "private-key-jwt") {
       throw new Error(
         `"${clientId}" is not a confidential client of this server; configured: ${clients.map((c) => c.id).join(", ")}`,
       );
