@@ -95,6 +95,10 @@ export function createAuthentication(
     requiredScopes: auth.requiredScopes,
     toolScopes: auth.toolScopes,
     scopesForRequest: (_target, req) => scopesOfTools(bodyTools.of(req)),
+    // Proofs name the URL clients call, PUBLIC_URL, whatever address this instance listens on.
+    ...(auth.dpop === "off"
+      ? {}
+      : { dpop: { resourceUrl: config.publicUrl, required: auth.dpop === "require" } }),
   });
   const verdicts = new WeakMap<IncomingMessage, Promise<AuthInfo>>();
   const authenticate: AuthenticateHook<IncomingMessage> = (req) => {

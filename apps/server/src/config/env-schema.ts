@@ -87,6 +87,7 @@ export const EnvSchema = z.object({
   OAUTH_INTROSPECTION_CLIENT_ID: optional(text),
   OAUTH_INTROSPECTION_CLIENT_SECRET: optional(text),
   OAUTH_ALLOW_INSECURE_HTTP: optional(boolean),
+  OAUTH_DPOP: optional((v) => oneOf(v, ["off", "accept", "require"] as const)),
   APPROVAL_CLIENT_ID: optional(text),
   KMS_WRAPPED_KEYS: optional(wrappedKeys),
   KMS_KEY_ID: optional(text),

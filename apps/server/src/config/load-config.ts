@@ -110,6 +110,7 @@ function authConfig(env: Env, problems: string[]): AuthConfig {
           }
         : undefined,
     allowInsecureHttp: env.OAUTH_ALLOW_INSECURE_HTTP ?? false,
+    dpop: env.OAUTH_DPOP ?? "off",
     approvalClientId: env.APPROVAL_CLIENT_ID ?? DEFAULTS.approvalClientId,
   };
 }

@@ -39,6 +39,11 @@ export interface AuthConfig {
   introspection: IntrospectionConfig | undefined;
   allowInsecureHttp: boolean;
   /**
+   * DPoP-bound tokens (RFC 9449), with a proof made for PUBLIC_URL: `off` takes bearer tokens only,
+   * `accept` either, `require` DPoP only. A bound token sent as Bearer is refused in every mode.
+   */
+  dpop: "off" | "accept" | "require";
+  /**
    * The public client (authorization code + PKCE) the deploy approval page signs people in with; its
    * redirect URI is `<page origin>/callback`, registered as a loopback or exact URI at the issuer.
    */

@@ -1,0 +1,263 @@
+import { createHash, type webcrypto } from "node:crypto";
+import { DEVELOPMENT_CLIENT_KEY, type LocalAuthServer } from "@roundtrip/local-auth";
+import { Client, LATEST_PROTOCOL_VERSION, META, silentLogger } from "@roundtrip/sdk";
+import { oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUBLIC_URL, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { type RunningServer, startServer } from "./support/running-server.js";
+
+const METADATA_URL = "https://mcp.roundtrip.test/.well-known/oauth-protected-resource/mcp";
+
+let as: LocalAuthServer;
+let app: RunningServer;
+let strict: RunningServer;
+
+beforeAll(async () => {
+  as = await startAuthorizationServer();
+  app = await startServer(serverEnvironment(as, { OAUTH_DPOP: "accept" }));
+  strict = await startServer(serverEnvironment(as, { OAUTH_DPOP: "require" }));
+});
+afterAll(async () => {
+  await app?.close();
+  await strict?.close();
+  await as?.close();
+});
+
+/** The load balancer of these tests: PUBLIC_URL's origin reaches `target`, anything else goes as is. */
+function routedTo(target: RunningServer): typeof fetch {
+  const publicOrigin = new URL(PUBLIC_URL).origin;
+  return (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : input.toString());
+    if (url.origin !== publicOrigin) return fetch(input, init);
+    return fetch(new URL(`${url.pathname}${url.search}`, target.origin), init);
+  };
+}
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+async function proof(key: KeyPair, claims: Record<string, unknown>): Promise<string> {
+  const all: Record<string, unknown> = {
+    htm: "POST",
+    htu: PUBLIC_URL,
+    iat: Math.floor(Date.now() / 1000),
+    jti: crypto.randomUUID(),
+    ...claims,
+  };
+  for (const [name, value] of Object.entries(all)) if (value === undefined) delete all[name];
+  return new SignJWT(all)
+    .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk: await exportJWK(key.publicKey) })
+    .sign(key.privateKey);
+}
+
+/** A token of the DPoP-bound client, bound to `key` by the proof sent to the token endpoint. */
+async function boundToken(key: KeyPair): Promise<string> {
+  const response = await fetch(as.tokenEndpoint, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${Buffer.from("mcp-machine-dpop:mcp-machine-dpop-secret").toString("base64")}`,
+      dpop: await proof(key, { htu: as.tokenEndpoint }),
+    },
+    body: new URLSearchParams({ grant_type: "client_credentials", scope: "mcp:tools", resource: PUBLIC_URL }),
+  });
+  const body = (await response.json()) as { access_token?: string; token_type?: string };
+  expect(body.token_type).toBe("DPoP");
+  return body.access_token ?? "";
+}
+
+const ath = (token: string) => createHash("sha256").update(token).digest("base64url");
+
+interface ParsedChallenge {
+  error?: string;
+  description?: string;
+  resourceMetadata?: string;
+  params: Record<string, string>;
+}
+
+/** The challenge of `scheme` in a WWW-Authenticate value; a quoted value is consumed whole, so text in it is never a scheme. */
+function challengeOf(header: string | null, scheme: string): ParsedChallenge | undefined {
+  const challenges = new Map<string, Record<string, string>>();
+  let current: Record<string, string> | undefined;
+  for (const [, name = "", value] of (header ?? "").matchAll(/([A-Za-z_]+)(?:="((?:[^"\\]|\\.)*)")?/g)) {
+    if (value === undefined) {
+      current = {};
+      challenges.set(name.toLowerCase(), current);
+    } else if (current) current[name] = value;
+  }
+  const params = challenges.get(scheme.toLowerCase());
+  if (!params) return undefined;
+  return {
+    ...(params.error ? { error: params.error } : {}),
+    ...(params.error_description ? { description: params.error_description } : {}),
+    ...(params.resource_metadata ? { resourceMetadata: params.resource_metadata } : {}),
+    params,
+  };
+}
+
+/** One tools/list on `target`, as a correct 2026-07-28 client sends it. */
+async function call(target: RunningServer, headers: Record<string, string>) {
+  const before = target.dispatched.length;
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/list",
+    params: {
+      _meta: {
+        [META.protocolVersion]: LATEST_PROTOCOL_VERSION,
+        [META.clientCapabilities]: {},
+        [META.clientInfo]: { name: "dpop-e2e", version: "0.0.0" },
+      },
+    },
+  });
+  const response = await fetch(target.url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+      "mcp-method": "tools/list",
+      ...headers,
+    },
+    body,
+  });
+  await response.body?.cancel();
+  const header = response.headers.get("www-authenticate");
+  if (response.status !== 200) expect(target.dispatched.length).toBe(before);
+  return {
+    status: response.status,
+    header,
+    bearer: challengeOf(header, "bearer"),
+    dpop: challengeOf(header, "dpop"),
+  };
+}
+
+/** 401 with `DPoP error="invalid_dpop_proof"` naming the algorithms and the metadata. */
+function expectInvalidProof(reply: Awaited<ReturnType<typeof call>>, description: RegExp) {
+  expect(reply.status).toBe(401);
+  expect(reply.dpop?.error).toBe("invalid_dpop_proof");
+  expect(reply.dpop?.params.algs).toContain("ES256");
+  expect(reply.dpop?.resourceMetadata).toBe(METADATA_URL);
+  expect(reply.dpop?.description).toMatch(description);
+  expect(reply.bearer?.error).toBeUndefined();
+}
+
+describe("DPoP at the reference server, with tokens from the local authorization server", () => {
+  it("accepts a DPoP-bound token with proofs made by the SDK's OAuth client", async () => {
+    for (const target of [app, strict]) {
+      const routed = routedTo(target);
+      const client = new Client(PUBLIC_URL, {
+        logger: silentLogger,
+        http: {
+          fetch: routed,
+          auth: oauthClientProvider({
+            grant: "client_credentials",
+            clientId: "mcp-machine-dpop",
+            clientSecret: "mcp-machine-dpop-secret",
+            clientIssuer: as.issuer,
+            scope: "mcp:tools",
+            dpop: true,
+            fetch: routed,
+          }),
+        },
+      });
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("list_workspace");
+      await client.close();
+    }
+  });
+
+  it("lets the private_key_jwt client sign in, and present its token with DPoP", async () => {
+    const routed = routedTo(strict);
+    const client = new Client(PUBLIC_URL, {
+      logger: silentLogger,
+      http: {
+        fetch: routed,
+        auth: oauthClientProvider({
+          grant: "client_credentials",
+          clientId: "mcp-machine-key",
+          clientPrivateKey: {
+            key: (await importJWK(DEVELOPMENT_CLIENT_KEY, "ES256")) as webcrypto.CryptoKey,
+            kid: DEVELOPMENT_CLIENT_KEY.kid,
+          },
+          clientIssuer: as.issuer,
+          scope: "mcp:tools",
+          dpop: true,
+          fetch: routed,
+        }),
+      },
+    });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain("list_workspace");
+    await client.close();
+  });
+
+  it("refuses a replayed proof (same jti)", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    const headers = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    expect((await call(app, headers)).status).toBe(200);
+    expectInvalidProof(await call(app, headers), /replayed/);
+  });
+
+  it("refuses a proof signed by another key than the token's cnf.jkt", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    const other = await generateKeyPair("ES256");
+    const reply = await call(app, {
+      authorization: `DPoP ${token}`,
+      dpop: await proof(other, { ath: ath(token) }),
+    });
+    expectInvalidProof(reply, /cnf\.jkt/);
+  });
+
+  it("refuses a proof for another method or another URL", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    const wrongMethod = await proof(key, { ath: ath(token), htm: "GET" });
+    expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: wrongMethod }), /htm/);
+    // The address this instance listens on is not the URL clients are told to use.
+    const wrongUrl = await proof(key, { ath: ath(token), htu: app.url });
+    expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: wrongUrl }), /htu/);
+  });
+
+  it("refuses a stale proof (iat outside the window)", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    const stale = await proof(key, { ath: ath(token), iat: Math.floor(Date.now() / 1000) - 300 });
+    expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: stale }), /iat/);
+  });
+
+  it("refuses a proof without ath", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    expectInvalidProof(
+      await call(app, { authorization: `DPoP ${token}`, dpop: await proof(key, {}) }),
+      /ath/,
+    );
+  });
+
+  it("refuses a DPoP-bound token sent as Bearer", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    const reply = await call(app, {
+      authorization: `Bearer ${token}`,
+      dpop: await proof(key, { ath: ath(token) }),
+    });
+    expect(reply.status).toBe(401);
+    expect(reply.bearer?.error).toBe("invalid_token");
+    expect(reply.bearer?.description).toMatch(/DPoP-bound/);
+    expect(reply.dpop?.params.algs).toContain("ES256");
+    expect(reply.dpop?.error).toBeUndefined();
+  });
+
+  it("with OAUTH_DPOP=require refuses bearer tokens and challenges with DPoP only", async () => {
+    const token = await as.clientCredentialsToken("mcp-machine", "mcp:tools");
+    expect((await call(app, { authorization: `Bearer ${token}` })).status).toBe(200);
+    const reply = await call(strict, { authorization: `Bearer ${token}` });
+    expect(reply.status).toBe(401);
+    expect(reply.bearer).toBeUndefined();
+    expect(reply.dpop?.error).toBe("invalid_token");
+    expect(reply.dpop?.description).toMatch(/only DPoP-bound/);
+  });
+});
