@@ -125,6 +125,16 @@ describe("bearerAuth with DPoP", () => {
     await expect(hook({ ...head })).rejects.toMatchObject({ status: 401 });
   });
 
+  it("refuses a bound token sent as Bearer even where DPoP is not configured", async () => {
+    const hook = bearerAuth({ verifier, resourceMetadataUrl: METADATA });
+    const head = { method: "POST", url: "/mcp", headers: { authorization: "Bearer bound-token" } };
+    await expect(hook(head)).rejects.toMatchObject({
+      status: 401,
+      message: expect.stringMatching(/DPoP-bound/),
+    });
+    await expect(hook({ ...head, headers: { authorization: "Bearer plain-token" } })).resolves.toBeDefined();
+  });
+
   it("refuses an unbound token presented with DPoP", async () => {
     const reply = await send(optional, {
       authorization: "DPoP plain-token",
