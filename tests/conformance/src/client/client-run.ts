@@ -27,6 +27,14 @@ export function fixtureCommand(): string {
   return [process.execPath, fixture].map((part) => `"${part}"`).join(" ");
 }
 
+/**
+ * How long the suite lets one fixture client run. Its default, 30 s, is cut close on a two-core machine
+ * running the other suites: a client still starting when it is killed has made no request, and a
+ * scenario that only warns about what never happened (sse-retry's Last-Event-ID) exits 0, so the kill
+ * shows up as a false warning instead of a timeout. A hung client still fails, two minutes later.
+ */
+const CLIENT_TIMEOUT_MS = 120_000;
+
 export interface ClientConformance {
   requirements: Requirements;
   run: ConformanceRun;
@@ -59,7 +67,16 @@ export async function runClientConformance(options: ClientRunOptions = {}): Prom
   const revision = options.revision ?? options.requirements?.revision ?? REVISION;
   const requirements = options.requirements ?? (await listRequirements(revision));
   const run = await runConformance(
-    ["client", "--command", fixtureCommand(), "--requirements", revision, ...(options.extraArgs ?? [])],
+    [
+      "client",
+      "--command",
+      fixtureCommand(),
+      "--requirements",
+      revision,
+      "--timeout",
+      String(CLIENT_TIMEOUT_MS),
+      ...(options.extraArgs ?? []),
+    ],
     { echo: options.echo ?? false, ...(options.outputDir ? { outputDir: options.outputDir } : {}) },
   );
   const byScenario = new Map(run.scenarios.map((result) => [result.scenario, result]));
