@@ -50,8 +50,9 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all(servers.map((server) => server.close())));
 
-async function proofFor(token: string): Promise<string> {
+async function proofFor(token: string, nonce?: string): Promise<string> {
   return new SignJWT({
+    ...(nonce === undefined ? {} : { nonce }),
     htm: "POST",
     htu: RESOURCE,
     iat: Math.floor(Date.now() / 1000),
@@ -133,6 +134,26 @@ describe("bearerAuth with DPoP", () => {
       message: expect.stringMatching(/DPoP-bound/),
     });
     await expect(hook({ ...head, headers: { authorization: "Bearer plain-token" } })).resolves.toBeDefined();
+  });
+
+  it("answers a proof without the server's nonce with use_dpop_nonce and a DPoP-Nonce to retry with", async () => {
+    const hook = bearerAuth({
+      verifier,
+      resourceMetadataUrl: METADATA,
+      dpop: { resourceUrl: RESOURCE, nonce: { secret: "a development nonce secret of 32+ bytes" } },
+    });
+    const head = async (nonce?: string) => ({
+      method: "POST",
+      url: "/mcp",
+      headers: { authorization: "DPoP bound-token", dpop: await proofFor("bound-token", nonce) },
+    });
+    const refusal = await hook(await head()).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ status: 401 });
+    const headers = (refusal as { headers: Record<string, string> }).headers;
+    expect(headers["www-authenticate"]).toMatch(/DPoP error="use_dpop_nonce"/);
+    const nonce = headers["dpop-nonce"];
+    expect(nonce).toMatch(/^\d+\./);
+    await expect(hook(await head(nonce))).resolves.toMatchObject({ clientId: "c" });
   });
 
   it("refuses an unbound token presented with DPoP", async () => {

@@ -5,7 +5,7 @@ import type { RequestHead } from "../transport/request-head.js";
 import { bearerCredentialsOf } from "./bearer-token.js";
 import { type DpopChallenge, dpopChallenge } from "./dpop-challenge.js";
 import { type DpopProofVerifierOptions, dpopProofVerifier } from "./dpop-proof.js";
-import { InvalidDpopProofError, InvalidTokenError } from "./errors.js";
+import { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./errors.js";
 import { type RequestTarget, requestTargetOf } from "./request-target.js";
 import { missingScopes, ownEntry, type ScopeHierarchy, unique } from "./scopes.js";
 import type { TokenVerifier } from "./token-verifier.js";
@@ -77,6 +77,7 @@ export function bearerAuth<Req extends RequestHead = RequestHead>(
     challenge: BearerChallenge & { scope: readonly string[] },
     scheme: "bearer" | "dpop" | undefined,
     dpopError?: DpopChallenge["error"],
+    nonce?: string,
   ) => {
     const challenges: string[] = [];
     if (bearerAccepted) {
@@ -90,7 +91,9 @@ export function bearerAuth<Req extends RequestHead = RequestHead>(
           : { scope: challenge.scope };
       challenges.push(dpopChallenge({ ...own, resourceMetadata, algs: dpop.algorithms }));
     }
-    return new HttpError(status, message, { headers: { "www-authenticate": challenges.join(", ") } });
+    const headers: Record<string, string> = { "www-authenticate": challenges.join(", ") };
+    if (nonce !== undefined) headers["dpop-nonce"] = nonce;
+    return new HttpError(status, message, { headers });
   };
 
   const scopesNeeded = (req: Req, bodyTarget: RequestTarget | undefined): string[] => {
@@ -186,6 +189,17 @@ export function bearerAuth<Req extends RequestHead = RequestHead>(
       }
     } catch (error) {
       if (!(error instanceof InvalidTokenError)) throw error;
+      if (error instanceof DpopNonceError) {
+        const description = error.message;
+        throw refuse(
+          401,
+          `Unauthorized: ${description}`,
+          { error: "invalid_token", description, scope },
+          scheme,
+          "use_dpop_nonce",
+          error.nonce,
+        );
+      }
       throw invalid(error.message, error instanceof InvalidDpopProofError ? "invalid_dpop_proof" : undefined);
     }
     const missing = missingScopes(auth.scopes, scope, options.scopeHierarchy);

@@ -1,6 +1,11 @@
 /** The parameters of an RFC 9449 §7.1 `WWW-Authenticate: DPoP` challenge, plus RFC 9728 `resource_metadata`. */
 export interface DpopChallenge {
-  error?: "invalid_request" | "invalid_token" | "insufficient_scope" | "invalid_dpop_proof";
+  error?:
+    | "invalid_request"
+    | "invalid_token"
+    | "insufficient_scope"
+    | "invalid_dpop_proof"
+    | "use_dpop_nonce";
   description?: string;
   scope?: readonly string[];
   resourceMetadata?: string;

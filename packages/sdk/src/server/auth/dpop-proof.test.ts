@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dpopProofVerifier } from "./dpop-proof.js";
-import { InvalidDpopProofError } from "./errors.js";
+import { DpopNonceError, InvalidDpopProofError } from "./errors.js";
 
 const RESOURCE = "https://mcp.example/mcp";
 const TOKEN = "access-token-1";
@@ -146,5 +146,34 @@ describe("dpopProofVerifier", () => {
     await small.verify({ ...input, proof: await proof() });
     // The cache holds one id: the first was pushed out, which is the documented cost of a bound.
     await expect(small.verify(first)).resolves.toBe(thumbprint);
+  });
+
+  it("requires a current server nonce when nonces are configured", async () => {
+    let clock = NOW_MS;
+    const withNonces = dpopProofVerifier({
+      resourceUrl: RESOURCE,
+      nonce: { secret: "a development nonce secret of 32+ bytes", lifetimeSec: 300 },
+      iatWindowSec: 3600,
+      now: () => clock,
+    });
+    const input = async (claims: Record<string, unknown>) => ({
+      proof: await proof({ claims: { iat: Math.floor(clock / 1000), ...claims } }),
+      method: "POST",
+      accessToken: TOKEN,
+      boundThumbprint: thumbprint,
+    });
+    const refused = await withNonces.verify(await input({})).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DpopNonceError);
+    const nonce = (refused as DpopNonceError).nonce;
+    expect(nonce).toBe(withNonces.currentNonce());
+    await expect(withNonces.verify(await input({ nonce }))).resolves.toBe(thumbprint);
+    await expect(withNonces.verify(await input({ nonce: `${nonce}x` }))).rejects.toBeInstanceOf(
+      DpopNonceError,
+    );
+    clock += 600_000;
+    await expect(withNonces.verify(await input({ nonce }))).rejects.toBeInstanceOf(DpopNonceError);
+    expect(() => dpopProofVerifier({ resourceUrl: RESOURCE, nonce: { secret: "short" } })).toThrow(
+      /32 bytes/,
+    );
   });
 });

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { calculateJwkThumbprint, EmbeddedJWK, type JWK, type JWTPayload, jwtVerify } from "jose";
-import { InvalidDpopProofError } from "./errors.js";
+import { DpopNonceError, InvalidDpopProofError } from "./errors.js";
 
 /**
  * Asymmetric algorithms only: a proof is verified with the key it carries, so a symmetric one would prove
@@ -32,6 +32,12 @@ export interface DpopProofVerifierOptions {
   iatWindowSec?: number;
   /** Most proof ids remembered for replay detection. Default 100 000. */
   replayCacheSize?: number;
+  /**
+   * Server nonces (RFC 9449 §9): a proof must carry a recent `nonce` from this server, so one made
+   * ahead of time by a thief of the key is useless. Nonces are derived from `secret` and the time, so
+   * every instance sharing the secret accepts them; each is good for one to two `lifetimeSec` (300 s).
+   */
+  nonce?: { secret: string; lifetimeSec?: number };
   /** Clock in milliseconds, for tests. */
   now?: () => number;
 }
@@ -50,6 +56,8 @@ export interface DpopProofInput {
 export interface DpopProofVerifier {
   /** The accepted algorithms, for the `algs` parameter of a DPoP challenge. */
   readonly algorithms: readonly string[];
+  /** The nonce proofs must carry now, when nonces are configured. */
+  currentNonce(): string | undefined;
   /** Resolves with the proof key's thumbprint, or throws InvalidDpopProofError naming the failed check. */
   verify(input: DpopProofInput): Promise<string>;
 }
@@ -76,6 +84,32 @@ function checkedAlgorithms(algorithms: readonly string[]): string[] {
     );
   }
   return [...algorithms];
+}
+
+/** Time-slot nonces: `<slot>.<HMAC(secret, slot)>`, accepted for the current slot and the one before. */
+function nonceIssuer(options: { secret: string; lifetimeSec?: number }, now: () => number) {
+  if (Buffer.byteLength(options.secret) < 32) {
+    throw new TypeError(
+      "nonce.secret must be at least 32 bytes; generate one with `openssl rand -base64 32`",
+    );
+  }
+  const lifetimeMs = (options.lifetimeSec ?? 300) * 1000;
+  if (!(lifetimeMs > 0)) throw new TypeError("nonce.lifetimeSec must be a positive number of seconds");
+  const mac = (slot: number) =>
+    createHmac("sha256", options.secret).update(`dpop-nonce:${slot}`).digest("base64url");
+  const forSlot = (slot: number) => `${slot}.${mac(slot)}`;
+  return {
+    current: () => forSlot(Math.floor(now() / lifetimeMs)),
+    accepts(nonce: unknown): boolean {
+      if (typeof nonce !== "string") return false;
+      const slot = Math.floor(now() / lifetimeMs);
+      return [slot, slot - 1].some((candidate) => {
+        const expected = Buffer.from(forSlot(candidate));
+        const given = Buffer.from(nonce);
+        return given.length === expected.length && timingSafeEqual(given, expected);
+      });
+    },
+  };
 }
 
 /**
@@ -120,9 +154,11 @@ export function dpopProofVerifier(options: DpopProofVerifierOptions): DpopProofV
   if (!(windowSec > 0)) throw new TypeError("iatWindowSec must be a positive number of seconds");
   const replays = new ReplayCache(options.replayCacheSize ?? 100_000);
   const now = options.now ?? Date.now;
+  const nonces = options.nonce === undefined ? undefined : nonceIssuer(options.nonce, now);
 
   return {
     algorithms,
+    currentNonce: () => nonces?.current(),
     async verify(input) {
       let payload: JWTPayload;
       let jwk: JWK | undefined;
@@ -166,6 +202,12 @@ export function dpopProofVerifier(options: DpopProofVerifierOptions): DpopProofV
       if (thumbprint !== input.boundThumbprint) {
         throw new InvalidDpopProofError(
           "The DPoP proof is signed by a key the access token is not bound to (cnf.jkt mismatch)",
+        );
+      }
+      if (nonces && !nonces.accepts(payload.nonce)) {
+        throw new DpopNonceError(
+          "The DPoP proof must carry the nonce in this response's DPoP-Nonce header; make a new proof with it",
+          nonces.current(),
         );
       }
       if (typeof payload.jti !== "string" || payload.jti === "" || payload.jti.length > 256) {

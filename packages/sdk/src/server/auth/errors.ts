@@ -18,5 +18,19 @@ export class InvalidTokenError extends RoundtripError {
  * `ERR_INVALID_TOKEN` code: to a program both mean the credentials were refused.
  */
 export class InvalidDpopProofError extends InvalidTokenError {
-  override readonly name = "InvalidDpopProofError";
+  override readonly name: string = "InvalidDpopProofError";
+}
+
+/**
+ * A proof without a current server nonce (RFC 9449 §9): answered 401 `DPoP error="use_dpop_nonce"` with
+ * the nonce to use in a `DPoP-Nonce` header, which a DPoP client retries with.
+ */
+export class DpopNonceError extends InvalidDpopProofError {
+  override readonly name = "DpopNonceError";
+  constructor(
+    message: string,
+    readonly nonce: string,
+  ) {
+    super(message);
+  }
 }

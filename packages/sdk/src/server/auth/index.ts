@@ -28,7 +28,7 @@ export {
   type DpopProofVerifierOptions,
   dpopProofVerifier,
 } from "./dpop-proof.js";
-export { InvalidDpopProofError, InvalidTokenError } from "./errors.js";
+export { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./errors.js";
 export { type IntrospectionVerifierOptions, introspectionVerifier } from "./introspection-verifier.js";
 export { DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions, jwtVerifier } from "./jwt-verifier.js";
 export { type RequestTarget, requestTargetOf } from "./request-target.js";
