@@ -94,12 +94,13 @@ describe("browser clients", () => {
       headers: {
         origin: APP_ORIGIN,
         "access-control-request-method": "POST",
-        "access-control-request-headers": "authorization, content-type, mcp-method, mcp-param-region",
+        "access-control-request-headers": "authorization, content-type, dpop, mcp-method, mcp-param-region",
       },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("access-control-allow-origin")).toBe(APP_ORIGIN);
     expect(response.headers.get("access-control-allow-headers")).toContain("mcp-param-region");
+    expect(response.headers.get("access-control-allow-headers")).toContain("dpop");
   });
 
   it("gives a preflight from another origin no CORS grant", async () => {
@@ -115,6 +116,7 @@ describe("browser clients", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("access-control-allow-origin")).toBe(APP_ORIGIN);
     expect(response.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
+    expect(response.headers.get("access-control-expose-headers")).toContain("DPoP-Nonce");
   });
 
   it("refuses a request from an origin not on the list with 403, before authentication", async () => {
