@@ -24,7 +24,7 @@ import {
   ToolRejectedError,
   VersionNegotiationError,
 } from "./index.js";
-import { InvalidTokenError } from "./server/auth/index.js";
+import { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./server/auth/index.js";
 import { ResolverFailure } from "./server/mcp/resolver-failure.js";
 import { HttpError } from "./server/transport/http-errors.js";
 
@@ -151,7 +151,25 @@ describe("SDK error codes", () => {
     exported.delete(McpError);
     exported.delete(RoundtripError);
     const tabled = new Set<unknown>([...CODES.map(([, errorClass]) => errorClass), OAuthError]);
-    expect([...exported].filter((errorClass) => !tabled.has(errorClass))).toEqual([]);
+    // A refinement that keeps its parent's code (a DPoP refusal is an invalid token to a program) is
+    // covered by the parent's row; one that brings a code of its own needs a row.
+    const refinesTabled = (errorClass: unknown) =>
+      [...tabled].some(
+        (parent) =>
+          typeof parent === "function" &&
+          typeof errorClass === "function" &&
+          errorClass.prototype instanceof parent &&
+          (errorClass as unknown as ErrorClass).code === (parent as unknown as ErrorClass).code,
+      );
+    expect(
+      [...exported].filter((errorClass) => !tabled.has(errorClass) && !refinesTabled(errorClass)),
+    ).toEqual([]);
+  });
+
+  it("gives the DPoP refusals the code of the invalid token they refine", () => {
+    expect(new InvalidDpopProofError("stale").code).toBe("ERR_INVALID_TOKEN");
+    expect(new DpopNonceError("use the nonce", "n-1").code).toBe("ERR_INVALID_TOKEN");
+    expect(new DpopNonceError("use the nonce", "n-1")).toBeInstanceOf(InvalidTokenError);
   });
 
   it("leaves McpError, the wire's error, outside: its code is the JSON-RPC number", () => {
