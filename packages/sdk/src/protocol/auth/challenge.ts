@@ -19,14 +19,27 @@ function quoted(value: string): string {
   return `"${safe}"`;
 }
 
-export function bearerChallenge(challenge: BearerChallenge): string {
+/**
+ * A `WWW-Authenticate` challenge of `scheme` with the parameters both Bearer (RFC 6750) and DPoP
+ * (RFC 9449 §7.1) share, in one order, plus any the scheme adds (DPoP's `algs`) before the description.
+ */
+export function authChallenge(
+  scheme: string,
+  challenge: Omit<BearerChallenge, "error"> & { error?: string },
+  extra: readonly (readonly [name: string, value: string])[] = [],
+): string {
   const params: string[] = [];
   if (challenge.error) params.push(`error=${quoted(challenge.error)}`);
   if (challenge.scope && challenge.scope.length > 0)
     params.push(`scope=${quoted(challenge.scope.join(" "))}`);
   if (challenge.resourceMetadata) params.push(`resource_metadata=${quoted(challenge.resourceMetadata)}`);
+  for (const [name, value] of extra) params.push(`${name}=${quoted(value)}`);
   if (challenge.description) params.push(`error_description=${quoted(challenge.description)}`);
-  return params.length > 0 ? `Bearer ${params.join(", ")}` : "Bearer";
+  return params.length > 0 ? `${scheme} ${params.join(", ")}` : scheme;
+}
+
+export function bearerChallenge(challenge: BearerChallenge): string {
+  return authChallenge("Bearer", challenge);
 }
 
 /** What a client reads from a `WWW-Authenticate` header: the Bearer challenge's parameters, verbatim. */

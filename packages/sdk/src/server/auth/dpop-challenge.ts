@@ -1,3 +1,5 @@
+import { authChallenge } from "../../protocol/auth/challenge.js";
+
 /** The parameters of an RFC 9449 §7.1 `WWW-Authenticate: DPoP` challenge, plus RFC 9728 `resource_metadata`. */
 export interface DpopChallenge {
   error?:
@@ -13,22 +15,7 @@ export interface DpopChallenge {
   algs?: readonly string[];
 }
 
-/** Printable ASCII without `"` and `\`, as in the Bearer challenge, so a description cannot break out of its quotes. */
-function quoted(value: string): string {
-  const safe = value
-    .replace(/"/g, "'")
-    .replace(/\\/g, "/")
-    .replace(/[^\x20-\x7e]/g, "?");
-  return `"${safe}"`;
-}
-
 export function dpopChallenge(challenge: DpopChallenge): string {
-  const params: string[] = [];
-  if (challenge.error) params.push(`error=${quoted(challenge.error)}`);
-  if (challenge.scope && challenge.scope.length > 0)
-    params.push(`scope=${quoted(challenge.scope.join(" "))}`);
-  if (challenge.resourceMetadata) params.push(`resource_metadata=${quoted(challenge.resourceMetadata)}`);
-  if (challenge.algs && challenge.algs.length > 0) params.push(`algs=${quoted(challenge.algs.join(" "))}`);
-  if (challenge.description) params.push(`error_description=${quoted(challenge.description)}`);
-  return params.length > 0 ? `DPoP ${params.join(", ")}` : "DPoP";
+  const { algs, ...shared } = challenge;
+  return authChallenge("DPoP", shared, algs && algs.length > 0 ? [["algs", algs.join(" ")]] : []);
 }

@@ -1,24 +1,13 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { calculateJwkThumbprint, EmbeddedJWK, type JWK, type JWTPayload, jwtVerify } from "jose";
 import { DpopNonceError, InvalidDpopProofError } from "./errors.js";
+import { DEFAULT_JWT_ALGORITHMS } from "./jwt-verifier.js";
 
 /**
- * Asymmetric algorithms only: a proof is verified with the key it carries, so a symmetric one would prove
- * nothing. jose's EmbeddedJWK refuses symmetric keys as well.
+ * The same asymmetric algorithms as access tokens: a proof is verified with the key it carries, so a
+ * symmetric one would prove nothing (jose's EmbeddedJWK refuses symmetric keys as well).
  */
-export const DEFAULT_DPOP_ALGORITHMS: readonly string[] = [
-  "ES256",
-  "ES384",
-  "ES512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "RS256",
-  "RS384",
-  "RS512",
-  "EdDSA",
-  "Ed25519",
-];
+export const DEFAULT_DPOP_ALGORITHMS: readonly string[] = DEFAULT_JWT_ALGORITHMS;
 
 export interface DpopProofVerifierOptions {
   /**
