@@ -1,7 +1,7 @@
 import { createHash, type webcrypto } from "node:crypto";
 import { DEVELOPMENT_CLIENT_KEY, type LocalAuthServer } from "@roundtrip/local-auth";
 import { Client, LATEST_PROTOCOL_VERSION, META, silentLogger } from "@roundtrip/sdk";
-import { oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth";
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
@@ -132,6 +132,28 @@ async function call(target: RunningServer, headers: Record<string, string>) {
   };
 }
 
+/** A client of the local authorization server's with DPoP on, signed in through `target`. */
+function dpopClient(
+  target: RunningServer,
+  credentials: Pick<OAuthClientOptions, "clientId" | "clientSecret" | "clientPrivateKey">,
+): Client {
+  const routed = routedTo(target);
+  return new Client(PUBLIC_URL, {
+    logger: silentLogger,
+    http: {
+      fetch: routed,
+      auth: oauthClientProvider({
+        grant: "client_credentials",
+        ...credentials,
+        clientIssuer: as.issuer,
+        scope: "mcp:tools",
+        dpop: true,
+        fetch: routed,
+      }),
+    },
+  });
+}
+
 /** 401 with `DPoP error="invalid_dpop_proof"` naming the algorithms and the metadata. */
 function expectInvalidProof(reply: Awaited<ReturnType<typeof call>>, description: RegExp) {
   expect(reply.status).toBe(401);
@@ -145,21 +167,9 @@ function expectInvalidProof(reply: Awaited<ReturnType<typeof call>>, description
 describe("DPoP at the reference server, with tokens from the local authorization server", () => {
   it("accepts a DPoP-bound token with proofs made by the SDK's OAuth client", async () => {
     for (const target of [app, strict]) {
-      const routed = routedTo(target);
-      const client = new Client(PUBLIC_URL, {
-        logger: silentLogger,
-        http: {
-          fetch: routed,
-          auth: oauthClientProvider({
-            grant: "client_credentials",
-            clientId: "mcp-machine-dpop",
-            clientSecret: "mcp-machine-dpop-secret",
-            clientIssuer: as.issuer,
-            scope: "mcp:tools",
-            dpop: true,
-            fetch: routed,
-          }),
-        },
+      const client = dpopClient(target, {
+        clientId: "mcp-machine-dpop",
+        clientSecret: "mcp-machine-dpop-secret",
       });
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("list_workspace");
@@ -168,23 +178,11 @@ describe("DPoP at the reference server, with tokens from the local authorization
   });
 
   it("lets the private_key_jwt client sign in, and present its token with DPoP", async () => {
-    const routed = routedTo(strict);
-    const client = new Client(PUBLIC_URL, {
-      logger: silentLogger,
-      http: {
-        fetch: routed,
-        auth: oauthClientProvider({
-          grant: "client_credentials",
-          clientId: "mcp-machine-key",
-          clientPrivateKey: {
-            key: (await importJWK(DEVELOPMENT_CLIENT_KEY, "ES256")) as webcrypto.CryptoKey,
-            kid: DEVELOPMENT_CLIENT_KEY.kid,
-          },
-          clientIssuer: as.issuer,
-          scope: "mcp:tools",
-          dpop: true,
-          fetch: routed,
-        }),
+    const client = dpopClient(strict, {
+      clientId: "mcp-machine-key",
+      clientPrivateKey: {
+        key: (await importJWK(DEVELOPMENT_CLIENT_KEY, "ES256")) as webcrypto.CryptoKey,
+        kid: DEVELOPMENT_CLIENT_KEY.kid,
       },
     });
     const { tools } = await client.listTools();

@@ -138,6 +138,41 @@ async function answeredBy(response: Response, requestId: string): Promise<string
   return named ?? "";
 }
 
+/** create_service's two asking rounds, through the proxy: what its completing round sends. */
+async function completingCreateService(args: { name: string }): Promise<Retry> {
+  const first = another(await round(fleet.publicUrl, "create_service", args));
+  const second = another(
+    await round(fleet.publicUrl, "create_service", args, {
+      requestState: first.requestState,
+      inputResponses: answer(first),
+    }),
+  );
+  return { requestState: second.requestState, inputResponses: answer(second) };
+}
+
+/** list_workspace through the proxy, which needs no once-store: what the rest of the fleet still serves. */
+async function workspaceThroughProxy(root: string): Promise<string> {
+  const result = await new Client(fleet.publicUrl, {
+    logger: silentLogger,
+    onListRoots: () => ({ roots: [{ uri: root, name: "fleet" }] }),
+    http: { headers: { authorization: `Bearer ${alice}` } },
+  }).callTool("list_workspace", {});
+  return textOf(result);
+}
+
+/** Waits until every instance's /readyz says ready, as it does once Redis answers again. */
+async function untilEveryInstanceReady(): Promise<void> {
+  for (const instance of fleet.instances) {
+    await vi.waitFor(
+      async () => {
+        const ready = (await (await fetch(`${instance.origin}/readyz`)).json()) as { status: string };
+        expect(ready.status).toBe("ready");
+      },
+      { timeout: 60_000, interval: 100 },
+    );
+  }
+}
+
 describe("three instances behind round-robin nginx, one Redis", () => {
   it("complete the whole deploy flow, approval page included, whichever instance serves each step", async () => {
     let opened = "";
@@ -211,14 +246,7 @@ describe("three instances behind round-robin nginx, one Redis", () => {
 
   it("run a replayed create_service completion nowhere", async () => {
     const args = { name: "fleet-svc" };
-    const first = another(await round(fleet.publicUrl, "create_service", args));
-    const second = another(
-      await round(fleet.publicUrl, "create_service", args, {
-        requestState: first.requestState,
-        inputResponses: answer(first),
-      }),
-    );
-    const completing = { requestState: second.requestState, inputResponses: answer(second) };
+    const completing = await completingCreateService(args);
     const done = await round(fleet.instances[0]?.url ?? "", "create_service", args, completing);
     const replays = await Promise.all(
       fleet.instances.slice(1).map((instance) => round(instance.url, "create_service", args, completing)),
@@ -238,38 +266,18 @@ describe("three instances behind round-robin nginx, one Redis", () => {
         const ready = (await (await fetch(`${instance.origin}/readyz`)).json()) as { status: string };
         expect(ready.status).toBe("degraded");
       }
-      const roots = await new Client(fleet.publicUrl, {
-        logger: silentLogger,
-        onListRoots: () => ({ roots: [{ uri: "file:///srv/fleet", name: "fleet" }] }),
-        http: { headers: { authorization: `Bearer ${alice}` } },
-      }).callTool("list_workspace", {});
-      expect(textOf(roots)).toContain("file:///srv/fleet");
+      expect(await workspaceThroughProxy("file:///srv/fleet")).toContain("file:///srv/fleet");
     } finally {
       await redis.start();
     }
-    for (const instance of fleet.instances) {
-      await vi.waitFor(
-        async () => {
-          const ready = (await (await fetch(`${instance.origin}/readyz`)).json()) as { status: string };
-          expect(ready.status).toBe("ready");
-        },
-        { timeout: 60_000, interval: 100 },
-      );
-    }
+    await untilEveryInstanceReady();
     another(await round(fleet.publicUrl, "deploy", DEPLOY));
   });
 
   it("refuse a create_service completion while Redis is stopped mid-flow, run nothing, and run it once when Redis is back", async () => {
     const args = { name: "midflow-svc" };
     const created = () => effects("service created", "service", "midflow-svc");
-    const first = another(await round(fleet.publicUrl, "create_service", args));
-    const second = another(
-      await round(fleet.publicUrl, "create_service", args, {
-        requestState: first.requestState,
-        inputResponses: answer(first),
-      }),
-    );
-    const completing = { requestState: second.requestState, inputResponses: answer(second) };
+    const completing = await completingCreateService(args);
     const unavailable = () =>
       fleet.instances
         .flatMap((instance) => instance.lines())
@@ -286,27 +294,14 @@ describe("three instances behind round-robin nginx, one Redis", () => {
           /^The once-store is unavailable, so 'create_service' \(which runs at most once per round\) was not run; .*retry$/,
         );
       }
-      const roots = await new Client(fleet.publicUrl, {
-        logger: silentLogger,
-        onListRoots: () => ({ roots: [{ uri: "file:///srv/midflow", name: "midflow" }] }),
-        http: { headers: { authorization: `Bearer ${alice}` } },
-      }).callTool("list_workspace", {});
-      expect(textOf(roots)).toContain("file:///srv/midflow");
+      expect(await workspaceThroughProxy("file:///srv/midflow")).toContain("file:///srv/midflow");
     } finally {
       await redis.start();
     }
     // Each refusal is logged before its response leaves; once all three are in, nothing ran.
     await vi.waitFor(() => expect(unavailable()).toBe(unavailableBefore + 3), LOGS_WITHIN);
     expect(created()).toBe(0);
-    for (const instance of fleet.instances) {
-      await vi.waitFor(
-        async () => {
-          const ready = (await (await fetch(`${instance.origin}/readyz`)).json()) as { status: string };
-          expect(ready.status).toBe("ready");
-        },
-        { timeout: 60_000, interval: 100 },
-      );
-    }
+    await untilEveryInstanceReady();
     const done = await round(fleet.publicUrl, "create_service", args, completing);
     expect(textOf(done)).toBe("Created service midflow-svc on python3.12, size large");
     // Sent again, to every instance: the first outcome back, the service created once.
