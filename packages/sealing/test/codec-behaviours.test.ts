@@ -209,4 +209,32 @@ describe("built-in AES-256-GCM codec", () => {
   it("refuses a non-string token as malformed instead of throwing a TypeError", () => {
     expect(reasonOf(() => codec.unseal(123 as never))).toBe("malformed");
   });
+
+  describe("a token this codec minted lately", () => {
+    it("opens to the sealed payload, and each open hands out its own copy", () => {
+      const payload = Buffer.from("awaiting-confirm:9f2e");
+      const token = codec.seal(payload);
+      payload.fill(0);
+      const first = Buffer.from(codec.unseal(token));
+      expect(first.toString()).toBe("awaiting-confirm:9f2e");
+      codec.unseal(token).fill(0);
+      expect(Buffer.from(codec.unseal(token)).toString()).toBe("awaiting-confirm:9f2e");
+    });
+
+    it("is verified in full once its text differs anywhere after the nonce", () => {
+      const token = codec.seal(Buffer.from("secret-plaintext-state"));
+      const raw = body(token);
+      const tail = raw.length - 1;
+      raw[tail] = (raw[tail] ?? 0) ^ 0x01;
+      expect(reasonOf(() => codec.unseal(withBody(raw)))).toBe("seal");
+      const lastChar = token.length - 1;
+      const flipped = token.slice(0, lastChar) + (token[lastChar] === "A" ? "B" : "A");
+      expect(["seal", "malformed"]).toContain(reasonOf(() => codec.unseal(flipped)));
+    });
+
+    it("opens the same under another codec of the same ring, which decrypts it", () => {
+      const token = codec.seal(Buffer.from("shared"));
+      expect(Buffer.from(new AesGcmRequestStateCodec([KEY_A]).unseal(token)).toString()).toBe("shared");
+    });
+  });
 });
