@@ -1,15 +1,8 @@
-import { createNodeHandler } from "@roundtrip/sdk";
-import { mcpFastify } from "@roundtrip/sdk/fastify";
-import { RequestStateSecurity } from "@roundtrip/sealing";
-import Fastify from "fastify";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { McpServer, Server } from "@roundtrip/sdk";
 import type { FlowKind } from "../driver/flows.js";
-import { floorApp } from "./floor.js";
-import { type Listening, listenFastify, listenNode } from "./listen.js";
-import { officialNodeHandler } from "./official.js";
-import { officialSessionfulHandler } from "./official-sessionful.js";
-import { onceInMemory, onceInRedis } from "./once-ledger.js";
-import { benchMcpServer } from "./roundtrip-mcp.js";
-import { benchLowLevelServer } from "./roundtrip-server.js";
+import type { Listening } from "./listen.js";
+import type { BenchSealing } from "./roundtrip-server.js";
 
 /** A server process the bench can start: one stack, serving the whole scenario. */
 export type ServerKind =
@@ -29,45 +22,75 @@ export type ServerKind =
 /** The environment variable a fleet instance reads its sealing key from (hex), one key for all. */
 export const FLEET_KEY_ENV = "BENCH_REQUEST_STATE_KEY";
 
-function fleetSecurity(): RequestStateSecurity {
-  const hex = process.env[FLEET_KEY_ENV];
-  if (!hex) throw new Error(`${FLEET_KEY_ENV} is not set: a fleet instance needs the fleet's sealing key`);
-  return new RequestStateSecurity({ keys: [Buffer.from(hex, "hex")] });
-}
-
+/**
+ * Each kind imports only what it serves, when it starts: a server process that loaded every
+ * target's stack (the official SDK, a Redis client, Fastify) would carry their memory into its own
+ * peak RSS, and the floor would weigh the official SDK.
+ */
 const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
-  floor: () => listenFastify(floorApp()),
-  "roundtrip-mcp": () => {
-    const handle = createNodeHandler(benchMcpServer());
-    return listenNode((req, res) => void handle(req, res));
+  floor: async () => {
+    const [{ floorApp }, { listenFastify }] = await Promise.all([
+      import("./floor.js"),
+      import("./listen.js"),
+    ]);
+    return listenFastify(floorApp());
+  },
+  "roundtrip-mcp": async () => {
+    const { benchMcpServer } = await import("./roundtrip-mcp.js");
+    return listenHandler(benchMcpServer());
   },
   "roundtrip-mcp-fastify": async () => {
+    const [{ default: Fastify }, { mcpFastify }, { benchMcpServer }, { listenFastify }] = await Promise.all([
+      import("fastify"),
+      import("@roundtrip/sdk/fastify"),
+      import("./roundtrip-mcp.js"),
+      import("./listen.js"),
+    ]);
     const app = Fastify({ logger: false });
     await app.register(mcpFastify, { server: benchMcpServer() });
     return listenFastify(app);
   },
-  "roundtrip-mcp-keyed": () => {
-    const handle = createNodeHandler(benchMcpServer({ security: fleetSecurity() }));
-    return listenNode((req, res) => void handle(req, res));
+  "roundtrip-mcp-keyed": async () => {
+    const [{ benchMcpServer }, { RequestStateSecurity }] = await Promise.all([
+      import("./roundtrip-mcp.js"),
+      import("@roundtrip/sealing"),
+    ]);
+    const hex = process.env[FLEET_KEY_ENV];
+    if (!hex) throw new Error(`${FLEET_KEY_ENV} is not set: a fleet instance needs the fleet's sealing key`);
+    return listenHandler(
+      benchMcpServer({ security: new RequestStateSecurity({ keys: [Buffer.from(hex, "hex")] }) }),
+    );
   },
-  "roundtrip-mcp-once": onceInMemory,
-  "roundtrip-mcp-once-redis": onceInRedis,
-  "roundtrip-server-sealed": () => {
-    const handle = createNodeHandler(benchLowLevelServer("aes-gcm"));
-    return listenNode((req, res) => void handle(req, res));
-  },
-  "roundtrip-server-envelope": () => {
-    const handle = createNodeHandler(benchLowLevelServer("pass-through"));
-    return listenNode((req, res) => void handle(req, res));
-  },
-  "roundtrip-server-open": () => {
-    const handle = createNodeHandler(benchLowLevelServer("off"));
-    return listenNode((req, res) => void handle(req, res));
-  },
-  "official-hmac": () => listenNode(officialNodeHandler(true)),
-  "official-open": () => listenNode(officialNodeHandler(false)),
-  "official-sessionful": () => listenNode(officialSessionfulHandler()),
+  "roundtrip-mcp-once": async () => (await import("./once-ledger.js")).onceInMemory(),
+  "roundtrip-mcp-once-redis": async () => (await import("./once-ledger.js")).onceInRedis(),
+  "roundtrip-server-sealed": () => lowLevel("aes-gcm"),
+  "roundtrip-server-envelope": () => lowLevel("pass-through"),
+  "roundtrip-server-open": () => lowLevel("off"),
+  "official-hmac": async () => officialListening((await import("./official.js")).officialNodeHandler(true)),
+  "official-open": async () => officialListening((await import("./official.js")).officialNodeHandler(false)),
+  "official-sessionful": async () =>
+    officialListening((await import("./official-sessionful.js")).officialSessionfulHandler()),
 };
+
+type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+async function listenHandler(server: McpServer | Server): Promise<Listening> {
+  const [{ createNodeHandler }, { listenNode }] = await Promise.all([
+    import("@roundtrip/sdk"),
+    import("./listen.js"),
+  ]);
+  const handle = createNodeHandler(server);
+  return listenNode((req, res) => void handle(req, res));
+}
+
+async function lowLevel(sealing: BenchSealing): Promise<Listening> {
+  const { benchLowLevelServer } = await import("./roundtrip-server.js");
+  return listenHandler(benchLowLevelServer(sealing));
+}
+
+async function officialListening(handler: NodeHandler): Promise<Listening> {
+  return (await import("./listen.js")).listenNode(handler);
+}
 
 export function isServerKind(value: string): value is ServerKind {
   return Object.hasOwn(SERVERS, value);
