@@ -249,6 +249,16 @@ describe("DPoP at the reference server, with tokens from the local authorization
     expect(reply.dpop?.error).toBeUndefined();
   });
 
+  it("publishes in its resource metadata that it takes DPoP, and with OAUTH_DPOP=require that it requires it", async () => {
+    const metadataOf = async (server: RunningServer) =>
+      (await fetch(new URL(new URL(METADATA_URL).pathname, server.origin))).json();
+    const accepting = await metadataOf(app);
+    expect(accepting.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(["ES256", "EdDSA"]));
+    expect(accepting.dpop_signing_alg_values_supported).not.toContain("HS256");
+    expect(accepting.dpop_bound_access_tokens_required).toBe(false);
+    expect((await metadataOf(strict)).dpop_bound_access_tokens_required).toBe(true);
+  });
+
   it("with OAUTH_DPOP=require refuses bearer tokens and challenges with DPoP only", async () => {
     const token = await as.clientCredentialsToken("mcp-machine", "mcp:tools");
     expect((await call(app, { authorization: `Bearer ${token}` })).status).toBe(200);

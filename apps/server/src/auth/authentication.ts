@@ -3,6 +3,7 @@ import type { AuthInfo } from "@roundtrip/sdk";
 import {
   type AuthenticateHook,
   bearerAuth,
+  DEFAULT_DPOP_ALGORITHMS,
   InvalidTokenError,
   type ProtectedResourceMetadata,
   protectedResourceMetadata,
@@ -74,11 +75,15 @@ export function createAuthentication(
 ): Authentication {
   const { auth } = config;
   const metadataUrl = protectedResourceMetadataUrl(config.publicUrl);
+  const dpopRequired = auth.dpop === "require";
   const metadata = protectedResourceMetadata({
     resource: config.publicUrl,
     authorizationServers: [auth.issuer],
     scopesSupported: auth.requiredScopes,
     resourceName: config.serverName,
+    ...(auth.dpop === "off"
+      ? {}
+      : { dpop: { signingAlgorithms: DEFAULT_DPOP_ALGORITHMS, boundTokensRequired: dpopRequired } }),
     allowInsecureHttp: auth.allowInsecureHttp,
   });
   const bodyTools = new BodyTools();
@@ -98,7 +103,13 @@ export function createAuthentication(
     // Proofs name the URL clients call, PUBLIC_URL, whatever address this instance listens on.
     ...(auth.dpop === "off"
       ? {}
-      : { dpop: { resourceUrl: config.publicUrl, required: auth.dpop === "require" } }),
+      : {
+          dpop: {
+            resourceUrl: config.publicUrl,
+            required: dpopRequired,
+            algorithms: DEFAULT_DPOP_ALGORITHMS,
+          },
+        }),
   });
   const verdicts = new WeakMap<IncomingMessage, Promise<AuthInfo>>();
   const authenticate: AuthenticateHook<IncomingMessage> = (req) => {

@@ -33,6 +33,29 @@ describe("protectedResourceMetadataUrl", () => {
 });
 
 describe("protectedResourceMetadata", () => {
+  it("publishes the DPoP algorithms and whether bound tokens are required only when given (RFC 9728 §2)", () => {
+    const base = {
+      resource: "https://mcp.example.com/mcp",
+      authorizationServers: ["https://as.example.com"],
+    };
+    expect(protectedResourceMetadata(base)).not.toHaveProperty("dpop_bound_access_tokens_required");
+    const algs = ["ES256", "EdDSA"];
+    const required = protectedResourceMetadata({
+      ...base,
+      dpop: { signingAlgorithms: algs, boundTokensRequired: true },
+    });
+    expect(required).toMatchObject({
+      dpop_signing_alg_values_supported: ["ES256", "EdDSA"],
+      dpop_bound_access_tokens_required: true,
+    });
+    algs.push("RS256");
+    expect(required.dpop_signing_alg_values_supported).toEqual(["ES256", "EdDSA"]);
+    expect(
+      protectedResourceMetadata({ ...base, dpop: { signingAlgorithms: algs, boundTokensRequired: false } })
+        .dpop_bound_access_tokens_required,
+    ).toBe(false);
+  });
+
   it("builds the document with header-only bearer tokens", () => {
     expect(
       protectedResourceMetadata({

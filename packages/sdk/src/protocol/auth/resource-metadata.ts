@@ -8,6 +8,10 @@ export interface ProtectedResourceMetadata {
   bearer_methods_supported: ["header"];
   resource_name?: string;
   resource_documentation?: string;
+  /** RFC 9728 §2: the JWS algorithms this server accepts on DPoP proofs (RFC 9449). */
+  dpop_signing_alg_values_supported?: string[];
+  /** RFC 9728 §2: true when a bearer token is refused and only DPoP-bound tokens are accepted. */
+  dpop_bound_access_tokens_required?: boolean;
 }
 
 export interface ProtectedResourceMetadataOptions {
@@ -19,6 +23,12 @@ export interface ProtectedResourceMetadataOptions {
   scopesSupported?: readonly string[];
   resourceName?: string;
   resourceDocumentation?: string | URL;
+  /**
+   * Publish when the server verifies DPoP proofs: the algorithms it accepts, and whether it requires
+   * DPoP-bound tokens (clients then bind their tokens before the first request instead of after a
+   * refusal).
+   */
+  dpop?: { signingAlgorithms: readonly string[]; boundTokensRequired: boolean };
   /** Allows http:// URLs on non-loopback hosts. Never in production. */
   allowInsecureHttp?: boolean;
 }
@@ -56,6 +66,10 @@ export function protectedResourceMetadata(
   if (options.resourceName !== undefined) document.resource_name = options.resourceName;
   if (options.resourceDocumentation !== undefined) {
     document.resource_documentation = String(options.resourceDocumentation);
+  }
+  if (options.dpop !== undefined) {
+    document.dpop_signing_alg_values_supported = [...options.dpop.signingAlgorithms];
+    document.dpop_bound_access_tokens_required = options.dpop.boundTokensRequired;
   }
   return document;
 }
