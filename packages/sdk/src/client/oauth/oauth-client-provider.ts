@@ -6,6 +6,7 @@ import { ChallengeBudget } from "./challenge-budget.js";
 import { ClientRegistrar } from "./client-registrar.js";
 import type { ClientRegistration } from "./client-registration.js";
 import { DpopProofs } from "./dpop-proofs.js";
+import { OAuthError } from "./errors.js";
 import {
   type AuthorizationRedirect,
   checkOAuthClientOptions,
@@ -14,9 +15,8 @@ import {
 import { type ResourceContext, ResourceContexts } from "./resource-contexts.js";
 import { selectScope, splitScope } from "./scope-selection.js";
 import { TokenKeeper } from "./token-keeper.js";
-import { refreshTokens } from "./token-refresh.js";
-import { requestToken, type TokenResponse } from "./token-request.js";
-import { revocationEndpointOf, revokeStoredTokens } from "./token-sign-out.js";
+import { requestToken, type TokenGrant } from "./token-request.js";
+import { revocationEndpointOf, revokeStoredTokens } from "./token-revocation.js";
 import { memoryTokenStore, type StoredTokens } from "./token-store.js";
 
 export type OAuthClientProvider = ClientAuthProvider & {
@@ -136,7 +136,6 @@ class OAuthClient implements ClientAuthProvider {
     const { signal } = challenge;
     const context = await this.#contexts.discover(challenge.resource, challenge.wwwAuthenticate, signal);
     const stored = await this.#tokens.get(context.key);
-
     if (!stepUp && stored) {
       const sent = this.#sent.get(challenge.resource.href);
       // The request went out before this token was known (the first request of a run): just use it.
@@ -145,18 +144,13 @@ class OAuthClient implements ClientAuthProvider {
         return true;
       }
     }
-
-    const previous = stepUp
-      ? context.requested.length > 0
-        ? context.requested
-        : splitScope(stored?.scope)
-      : undefined;
+    const previous = context.requested.length > 0 ? context.requested : splitScope(stored?.scope);
     const scope =
       this.#options.scope ??
       selectScope({
         challenged: parsed?.scope,
         resourceScopes: context.metadata.scopes_supported,
-        previous,
+        previous: stepUp ? previous : undefined,
         authorizationServerScopes: context.server.scopes_supported,
         wantsRefreshToken: this.#options.grant === "authorization_code",
       });
@@ -178,47 +172,28 @@ class OAuthClient implements ClientAuthProvider {
   }
 
   async #authorizationCode(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
-    const redirect = this.#options.redirect as AuthorizationRedirect; // checked by checkOAuthClientOptions
-    const { server } = context;
+    // Present for this grant: checkOAuthClientOptions refuses a configuration without it.
+    const redirect = this.#options.redirect as AuthorizationRedirect;
+    const { redirectUri } = redirect;
+    const { server, resource } = context;
     // Endpoints first: a server that cannot be used is not worth a client registration.
     const endpoints = authorizationCodeEndpoints(server, this.#allowInsecureHttp);
     const client = await this.#clients.clientFor(context, signal);
-    const started = await startAuthorization(endpoints.authorizationEndpoint, {
-      clientId: client.clientId,
-      redirectUri: redirect.redirectUri,
-      scope,
-      resource: context.resource,
-    });
-    const params = await redirect.authorize(started.url, signal);
-    const callback = authorizationCodeFrom(params, {
+    const request = { clientId: client.clientId, redirectUri, scope, resource };
+    const { url, state, codeVerifier } = await startAuthorization(endpoints.authorizationEndpoint, request);
+    const callback = authorizationCodeFrom(await redirect.authorize(url, signal), {
       issuer: context.issuer,
       issRequired: server.authorization_response_iss_parameter_supported === true,
-      state: started.state,
+      state,
     });
-    const tokens = await requestToken(
-      server,
-      client,
-      {
-        grantType: "authorization_code",
-        callback,
-        redirectUri: redirect.redirectUri,
-        codeVerifier: started.codeVerifier,
-        resource: context.resource,
-      },
-      await this.#requestOptions(signal),
-    );
-    return this.#save(context, client, tokens, scope);
+    const grant = { grantType: "authorization_code", callback, redirectUri, codeVerifier, resource } as const;
+    return this.#grant(context, client, grant, scope, signal);
   }
 
   async #clientCredentials(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
     const client = await this.#clients.clientFor(context, signal);
-    const tokens = await requestToken(
-      context.server,
-      client,
-      { grantType: "client_credentials", scope, resource: context.resource },
-      await this.#requestOptions(signal),
-    );
-    return this.#save(context, client, tokens, scope);
+    const grant = { grantType: "client_credentials", scope, resource: context.resource } as const;
+    return this.#grant(context, client, grant, scope, signal);
   }
 
   /** A refresh that the server refuses drops the tokens (a full authorization follows); undefined then. */
@@ -226,18 +201,14 @@ class OAuthClient implements ClientAuthProvider {
     const { refreshToken } = stored;
     if (refreshToken === undefined) return undefined;
     const client = this.#clients.clientOf(stored, context);
-    const tokens = await refreshTokens(
-      context.server,
-      { refreshToken, ...(stored.scope === undefined ? {} : { scope: stored.scope }) },
-      context.resource,
-      client,
-      await this.#requestOptions(signal),
-    );
-    if (!tokens) {
+    const grant = { grantType: "refresh_token", refreshToken, resource: context.resource } as const;
+    try {
+      return await this.#grant(context, client, grant, stored.scope, signal);
+    } catch (error) {
+      if (!(error instanceof OAuthError && error.code === "token_request")) throw error;
       await this.#tokens.delete(context.key);
       return undefined;
     }
-    return this.#save(context, client, tokens, stored.scope);
   }
 
   /** An expired token: refreshed, or for a client_credentials client simply requested again. */
@@ -250,32 +221,30 @@ class OAuthClient implements ClientAuthProvider {
     return undefined;
   }
 
-  async #save(
+  /** Runs one grant and files its tokens; the scope asked for is what a later step-up adds to. */
+  async #grant(
     context: ResourceContext,
     client: ClientRegistration,
-    tokens: TokenResponse,
+    grant: TokenGrant,
     requestedScope: string | undefined,
+    signal: AbortSignal | undefined,
   ): Promise<StoredTokens> {
+    const tokens = await requestToken(context.server, client, grant, {
+      fetch: this.#fetch,
+      allowInsecureHttp: this.#allowInsecureHttp,
+      signal,
+      dpop: await this.#dpop?.handle(),
+    });
+    // A server that does not rotate refresh tokens answers without one: the old one stays good.
+    if (grant.grantType === "refresh_token") tokens.refreshToken ??= grant.refreshToken;
     const stored = await this.#tokens.save(context, client, tokens, requestedScope);
     context.requested = splitScope(requestedScope);
     return stored;
   }
-
-  async #requestOptions(signal: AbortSignal | undefined) {
-    return {
-      fetch: this.#fetch,
-      allowInsecureHttp: this.#allowInsecureHttp,
-      ...(signal ? { signal } : {}),
-      ...(this.#dpop ? { dpop: await this.#dpop.handle() } : {}),
-    };
-  }
 }
 
-function authorizationHeader(tokens: StoredTokens): string {
-  const type = /^bearer$/i.test(tokens.tokenType)
-    ? "Bearer"
-    : /^dpop$/i.test(tokens.tokenType)
-      ? "DPoP"
-      : tokens.tokenType;
-  return `${type} ${tokens.accessToken}`;
+/** `Bearer` and `DPoP` in their usual spelling, whatever case the server or the store gave. */
+function authorizationHeader({ tokenType, accessToken }: StoredTokens): string {
+  const type = ({ bearer: "Bearer", dpop: "DPoP" } as Record<string, string>)[tokenType.toLowerCase()];
+  return `${type ?? tokenType} ${accessToken}`;
 }

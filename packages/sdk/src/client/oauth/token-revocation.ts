@@ -1,10 +1,25 @@
 import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import type { ClientCredentials } from "./client-authentication.js";
+import { endpointUrl } from "./endpoint-url.js";
 import { libraryOptions, type OAuthRequestOptions } from "./library-options.js";
 import { clientAuthentication } from "./token-endpoint-auth.js";
+import type { StoredTokens } from "./token-store.js";
 
 export type RevocationOptions = OAuthRequestOptions;
+
+/** The server's RFC 7009 revocation endpoint, if it offers one this client may send tokens to. */
+export function revocationEndpointOf(
+  server: AuthorizationServerMetadata,
+  allowInsecureHttp: boolean,
+): URL | undefined {
+  if (typeof server.revocation_endpoint !== "string") return undefined;
+  try {
+    return endpointUrl(server.revocation_endpoint, "revocation_endpoint", allowInsecureHttp);
+  } catch {
+    return undefined; // an unusable endpoint is not worth a token; the tokens are forgotten all the same
+  }
+}
 
 /**
  * Asks the authorization server to revoke a token (RFC 7009) at `revocationEndpoint`, which the caller
@@ -21,6 +36,7 @@ export async function revokeToken(
   options: RevocationOptions = {},
 ): Promise<boolean> {
   const as = { ...server, revocation_endpoint: revocationEndpoint.href } as oauth.AuthorizationServer;
+  const signal = options.signal ?? AbortSignal.timeout(10_000);
   try {
     const response = await oauth.revocationRequest(
       as,
@@ -28,10 +44,7 @@ export async function revokeToken(
       clientAuthentication(client),
       token,
       {
-        ...libraryOptions(revocationEndpoint, {
-          ...options,
-          signal: options.signal ?? AbortSignal.timeout(10_000),
-        }),
+        ...libraryOptions(revocationEndpoint, { ...options, signal }),
         additionalParameters: { token_type_hint: hint },
       },
     );
@@ -40,4 +53,18 @@ export async function revokeToken(
   } catch {
     return false;
   }
+}
+
+/** Revokes the refresh token before the access token, so no new access token is minted in between. */
+export async function revokeStoredTokens(
+  server: AuthorizationServerMetadata,
+  revocationEndpoint: URL,
+  stored: StoredTokens,
+  client: ClientCredentials,
+  options: RevocationOptions = {},
+): Promise<void> {
+  if (stored.refreshToken !== undefined) {
+    await revokeToken(server, revocationEndpoint, stored.refreshToken, "refresh_token", client, options);
+  }
+  await revokeToken(server, revocationEndpoint, stored.accessToken, "access_token", client, options);
 }
