@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
+import { MemoryOnceStore } from "../once/memory-once-store.js";
 import { dpopProofVerifier } from "./dpop-proof.js";
 import { DpopNonceError, InvalidDpopProofError } from "./errors.js";
 
@@ -146,6 +147,36 @@ describe("dpopProofVerifier", () => {
     await small.verify({ ...input, proof: await proof() });
     // The cache holds one id: the first was pushed out, which is the documented cost of a bound.
     await expect(small.verify(first)).resolves.toBe(thumbprint);
+  });
+
+  it("with a shared replayStore, refuses on one verifier a proof another one took, for the rest of its window", async () => {
+    const store = new MemoryOnceStore({ now: () => NOW_MS });
+    const claimed: number[] = [];
+    const shared = {
+      claim: (id: string, token: string, ttlMs: number) => {
+        claimed.push(ttlMs);
+        return store.claim(id, token, ttlMs);
+      },
+    };
+    const [a, b] = [0, 1].map(() =>
+      dpopProofVerifier({ resourceUrl: RESOURCE, replayStore: shared, now: () => NOW_MS }),
+    );
+    const input = { proof: await proof(), method: "POST", accessToken: TOKEN, boundThumbprint: thumbprint };
+    await expect(a?.verify(input)).resolves.toBe(thumbprint);
+    await expect(b?.verify(input)).rejects.toThrow(/replayed/);
+    await expect(b?.verify({ ...input, proof: await proof() })).resolves.toBe(thumbprint);
+    // iat is now, so the id is held for the whole 60 s window.
+    expect(claimed[0]).toBe(60_000);
+  });
+
+  it("fails closed when the replayStore cannot answer", async () => {
+    const down = dpopProofVerifier({
+      resourceUrl: RESOURCE,
+      replayStore: { claim: () => Promise.reject(new Error("the store is away")) },
+      now: () => NOW_MS,
+    });
+    const input = { proof: await proof(), method: "POST", accessToken: TOKEN, boundThumbprint: thumbprint };
+    await expect(down.verify(input)).rejects.toThrow("the store is away");
   });
 
   it("requires a current server nonce when nonces are configured", async () => {

@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { calculateJwkThumbprint, EmbeddedJWK, type JWK, type JWTPayload, jwtVerify } from "jose";
+import type { OnceStore } from "../once/once-store.js";
 import { DpopNonceError, InvalidDpopProofError } from "./errors.js";
 import { DEFAULT_JWT_ALGORITHMS } from "./jwt-verifier.js";
 
@@ -19,8 +20,15 @@ export interface DpopProofVerifierOptions {
   algorithms?: readonly string[];
   /** How far a proof's `iat` may be from this server's clock, either way. Default 60 s. */
   iatWindowSec?: number;
-  /** Most proof ids remembered for replay detection. Default 100 000. */
+  /** Most proof ids remembered for replay detection in this process. Default 100 000. */
   replayCacheSize?: number;
+  /**
+   * Where proof ids are remembered instead of this process: each id is claimed once for the rest of
+   * its `iat` window. A `RedisOnceStore` (from `@roundtrip/sdk/redis`, with a prefix of its own) shared
+   * by a fleet refuses a proof replayed to any instance; the default, this process's memory, refuses it
+   * only on the instance that saw it first. A store that throws fails the request (closed).
+   */
+  replayStore?: DpopReplayStore;
   /**
    * Server nonces (RFC 9449 §9): a proof must carry a recent `nonce` from this server, so one made
    * ahead of time by a thief of the key is useless. Nonces are derived from `secret` and the time, so
@@ -30,6 +38,9 @@ export interface DpopProofVerifierOptions {
   /** Clock in milliseconds, for tests. */
   now?: () => number;
 }
+
+/** What proof replay detection needs of a store: the claim of a OnceStore. */
+export type DpopReplayStore = Pick<OnceStore, "claim">;
 
 export interface DpopProofInput {
   /** The DPoP header value. */
@@ -102,9 +113,8 @@ function nonceIssuer(options: { secret: string; lifetimeSec?: number }, now: () 
 }
 
 /**
- * Proof ids seen within the iat window, per key. Bounded: when full, the ones whose window has passed go
- * first, then the oldest. Per process only, so a fleet behind a load balancer that does not pin a client
- * to one instance can accept a proof replayed to another instance within the window.
+ * Proof ids seen within the iat window, per key, when no replayStore is given. Bounded: when full, the
+ * ones whose window has passed go first, then the oldest.
  */
 class ReplayCache {
   readonly #seen = new Map<string, number>();
@@ -142,6 +152,7 @@ export function dpopProofVerifier(options: DpopProofVerifierOptions): DpopProofV
   const windowSec = options.iatWindowSec ?? 60;
   if (!(windowSec > 0)) throw new TypeError("iatWindowSec must be a positive number of seconds");
   const replays = new ReplayCache(options.replayCacheSize ?? 100_000);
+  const { replayStore } = options;
   const now = options.now ?? Date.now;
   const nonces = options.nonce === undefined ? undefined : nonceIssuer(options.nonce, now);
 
@@ -202,8 +213,12 @@ export function dpopProofVerifier(options: DpopProofVerifierOptions): DpopProofV
       if (typeof payload.jti !== "string" || payload.jti === "" || payload.jti.length > 256) {
         throw new InvalidDpopProofError("The DPoP proof has no usable jti");
       }
+      const id = `${thumbprint}:${payload.jti}`;
       const until = (payload.iat + windowSec) * 1000;
-      if (!replays.remember(`${thumbprint}:${payload.jti}`, until, now())) {
+      const fresh = replayStore
+        ? await replayStore.claim(id, "dpop", Math.max(1, Math.ceil(until - now())))
+        : replays.remember(id, until, now());
+      if (!fresh) {
         throw new InvalidDpopProofError(
           "The DPoP proof was already used (jti replayed); make a fresh proof per request",
         );

@@ -26,6 +26,7 @@ export {
   type DpopProofInput,
   type DpopProofVerifier,
   type DpopProofVerifierOptions,
+  type DpopReplayStore,
   dpopProofVerifier,
 } from "./dpop-proof.js";
 export { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./errors.js";
