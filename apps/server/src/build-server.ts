@@ -92,12 +92,12 @@ export async function buildServer(
   if (sharedState.kind === "redis") {
     app.log.info(
       sharedState.description,
-      "approvals, once-rounds, notifications and 2025-era sessions are shared through Redis",
+      "approvals, once-rounds, notifications, 2025-era sessions and DPoP proof ids are shared through Redis",
     );
   } else {
     app.log.warn(
       sharedState.description,
-      "approvals, once-rounds, notifications and 2025-era sessions are kept in this process: right for one instance; set REDIS_URL for a fleet",
+      "approvals, once-rounds, notifications, 2025-era sessions and DPoP proof ids are kept in this process: right for one instance; set REDIS_URL for a fleet",
     );
   }
   const verifier = options.verifier ?? createTokenVerifier(config.auth);
@@ -120,6 +120,7 @@ export async function buildServer(
   const authentication = createAuthentication(config, {
     verifier,
     ...(issuerHealth ? { issuerHealth } : {}),
+    ...(sharedState.dpopProofs ? { dpopReplayStore: sharedState.dpopProofs } : {}),
   });
 
   echoRequestId(app);

@@ -2,6 +2,7 @@ import { createHash, type webcrypto } from "node:crypto";
 import { DEVELOPMENT_CLIENT_KEY, type LocalAuthServer } from "@roundtrip/local-auth";
 import { Client, LATEST_PROTOCOL_VERSION, META, silentLogger } from "@roundtrip/sdk";
 import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { RedisServer } from "@roundtrip/test-services";
 import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
@@ -251,7 +252,10 @@ describe("DPoP at the reference server, with tokens from the local authorization
 
   it("publishes in its resource metadata that it takes DPoP, and with OAUTH_DPOP=require that it requires it", async () => {
     const metadataOf = async (server: RunningServer) =>
-      (await fetch(new URL(new URL(METADATA_URL).pathname, server.origin))).json();
+      (await (await fetch(new URL(new URL(METADATA_URL).pathname, server.origin))).json()) as {
+        dpop_signing_alg_values_supported?: string[];
+        dpop_bound_access_tokens_required?: boolean;
+      };
     const accepting = await metadataOf(app);
     expect(accepting.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(["ES256", "EdDSA"]));
     expect(accepting.dpop_signing_alg_values_supported).not.toContain("HS256");
@@ -267,5 +271,57 @@ describe("DPoP at the reference server, with tokens from the local authorization
     expect(reply.bearer).toBeUndefined();
     expect(reply.dpop?.error).toBe("invalid_token");
     expect(reply.dpop?.description).toMatch(/only DPoP-bound/);
+  });
+});
+
+describe("DPoP across a fleet sharing one Redis", () => {
+  let redis: RedisServer;
+  let first: RunningServer;
+  let second: RunningServer;
+  beforeAll(async () => {
+    redis = await RedisServer.start();
+    const fleet = { OAUTH_DPOP: "accept", REDIS_URL: redis.url, SERVER_NAME: "roundtrip-fleet" };
+    first = await startServer(serverEnvironment(as, fleet));
+    second = await startServer(serverEnvironment(as, fleet));
+  }, 120_000);
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await redis?.stop();
+  });
+
+  it("refuses on one instance a proof another instance took, and takes a fresh one there", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    const headers = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    expect((await call(first, headers)).status).toBe(200);
+    expectInvalidProof(await call(second, headers), /replayed/);
+    const fresh = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    expect((await call(second, fresh)).status).toBe(200);
+  });
+
+  it("answers 503 with Retry-After while Redis is away, rather than take a proof unchecked", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    await redis.stop();
+    try {
+      const reply = await fetch(first.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+          "mcp-method": "tools/list",
+          authorization: `DPoP ${token}`,
+          dpop: await proof(key, { ath: ath(token) }),
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      });
+      expect(reply.status).toBe(503);
+      expect(reply.headers.get("retry-after")).toBe("5");
+      expect(await reply.text()).toMatch(/DPoP proofs \(Redis\) could not be reached.*retry shortly/);
+    } finally {
+      await redis.start();
+    }
   });
 });

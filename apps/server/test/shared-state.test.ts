@@ -155,8 +155,8 @@ describe("two instances sharing one Redis", () => {
   it("say where their state lives when they start, without the URL", async () => {
     const lines = a.logs.lines();
     expect(lines.find((line) => line.stateStore === "redis")).toMatchObject({
-      msg: "approvals, once-rounds, notifications and 2025-era sessions are shared through Redis",
-      sharedThroughRedis: "approvals, once-rounds, notifications, sessions",
+      msg: "approvals, once-rounds, notifications, 2025-era sessions and DPoP proof ids are shared through Redis",
+      sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
       redisHost: "127.0.0.1",
       redisPort: redis.port,
       redisTls: "no",
@@ -277,7 +277,7 @@ describe("an instance without REDIS_URL", () => {
       expect.objectContaining({
         level: 40,
         stateStore: "process",
-        msg: "approvals, once-rounds, notifications and 2025-era sessions are kept in this process: right for one instance; set REDIS_URL for a fleet",
+        msg: "approvals, once-rounds, notifications, 2025-era sessions and DPoP proof ids are kept in this process: right for one instance; set REDIS_URL for a fleet",
       }),
     ]);
     expect(started[0]).not.toHaveProperty("redisHost");

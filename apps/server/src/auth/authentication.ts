@@ -4,6 +4,7 @@ import {
   type AuthenticateHook,
   bearerAuth,
   DEFAULT_DPOP_ALGORITHMS,
+  type DpopReplayStore,
   InvalidTokenError,
   type ProtectedResourceMetadata,
   protectedResourceMetadata,
@@ -39,6 +40,28 @@ export interface AuthenticationOptions {
   verifier?: TokenVerifier;
   /** Told when a token could not be verified for want of the authorization server. */
   issuerHealth?: IssuerHealth;
+  /** Where DPoP proof ids are claimed, shared by the fleet; default this process's memory. */
+  dpopReplayStore?: DpopReplayStore;
+}
+
+/**
+ * A replay store that cannot answer has not judged the proof: 503, which the client may retry, and
+ * never an acceptance of a proof that might be replayed (closed), nor a 401 that blames the client.
+ */
+function unavailableWhenAway(store: DpopReplayStore): DpopReplayStore {
+  return {
+    async claim(id, token, ttlMs) {
+      try {
+        return await store.claim(id, token, ttlMs);
+      } catch (error) {
+        throw new HttpError(
+          503,
+          `Service unavailable: the shared store of DPoP proofs (Redis) could not be reached to check the proof for replay (${causeOf(error)}); retry shortly`,
+          { headers: { "retry-after": "5" } },
+        );
+      }
+    },
+  };
 }
 
 /**
@@ -108,6 +131,7 @@ export function createAuthentication(
             resourceUrl: config.publicUrl,
             required: dpopRequired,
             algorithms: DEFAULT_DPOP_ALGORITHMS,
+            ...(options.dpopReplayStore ? { replayStore: unavailableWhenAway(options.dpopReplayStore) } : {}),
           },
         }),
   });

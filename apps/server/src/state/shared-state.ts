@@ -12,7 +12,8 @@ import { RedisApprovalStore } from "../approvals/redis-approval-store.js";
 /**
  * Everything a fleet must share that is not in the sealed requestState: deploy approvals, the
  * ledger of rounds that run once, the notification bus (list changes, and what a 2025-era session
- * needs from the instance holding its stream or its question) and those sessions' facts. In one
+ * needs from the instance holding its stream or its question), those sessions' facts, and the DPoP
+ * proofs already used, so that a proof replayed to another instance is refused too. In one
  * process, or in one Redis for every instance.
  */
 export interface SharedState {
@@ -22,6 +23,8 @@ export interface SharedState {
   /** Undefined in one process: the SDK's in-process defaults serve it. */
   readonly bus: NotificationBus | undefined;
   readonly sessions: SessionRegistry | undefined;
+  /** DPoP proof ids, claimed once across the fleet; undefined in one process (the SDK's default). */
+  readonly dpopProofs: OnceStore | undefined;
   /** Where the state lives, for the startup log: never the URL, which may hold a password. */
   readonly description: Record<string, string | number>;
   close(): Promise<void>;
@@ -34,6 +37,7 @@ export function processState(): SharedState {
     onceStore: new MemoryOnceStore(),
     bus: undefined,
     sessions: undefined,
+    dpopProofs: undefined,
     description: { stateStore: "process" },
     async close() {},
   };
@@ -82,7 +86,11 @@ export async function redisState(url: string, logger: Logger): Promise<SharedSta
     onceStore: new RedisOnceStore({ client }),
     bus,
     sessions: new RedisSessionRegistry({ client }),
-    description: { ...description, sharedThroughRedis: "approvals, once-rounds, notifications, sessions" },
+    dpopProofs: new RedisOnceStore({ client, prefix: "roundtrip:dpop:" }),
+    description: {
+      ...description,
+      sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
+    },
     async close() {
       await bus.close();
       if (client.isOpen) await client.close();
