@@ -18,10 +18,10 @@ export {
 } from "./authorization-server-discovery.js";
 export {
   type ClientCredentials,
+  type ClientPrivateKey,
   chooseTokenEndpointAuthMethod,
   type TokenEndpointAuthMethod,
 } from "./client-authentication.js";
-export type { ClientPrivateKey } from "./client-private-key.js";
 export {
   type ClientRegistration,
   checkClientMetadataUrl,

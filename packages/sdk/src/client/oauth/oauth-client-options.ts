@@ -1,6 +1,9 @@
 import { secureUrl } from "../../protocol/auth/secure-url.js";
-import type { TokenEndpointAuthMethod } from "./client-authentication.js";
-import { type ClientPrivateKey, checkClientPrivateKey } from "./client-private-key.js";
+import {
+  type ClientPrivateKey,
+  checkClientPrivateKey,
+  type TokenEndpointAuthMethod,
+} from "./client-authentication.js";
 import { checkClientMetadataUrl } from "./client-registration.js";
 import type { DpopOptions } from "./dpop-proofs.js";
 import { OAuthError } from "./errors.js";

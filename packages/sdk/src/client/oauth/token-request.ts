@@ -1,10 +1,9 @@
 import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
-import type { ClientCredentials } from "./client-authentication.js";
+import { type ClientCredentials, clientAuthentication } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { oauthFailure } from "./library-failure.js";
 import { libraryOptions, type OAuthRequestOptions } from "./library-options.js";
-import { clientAuthentication } from "./token-endpoint-auth.js";
 
 /** A successful token response (RFC 6749 §5.1). */
 export interface TokenResponse {
