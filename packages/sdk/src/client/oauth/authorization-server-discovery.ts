@@ -19,23 +19,14 @@ export async function discoverAuthorizationServer(
   issuer: string,
   options: AuthorizationServerDiscoveryOptions = {},
 ): Promise<AuthorizationServerMetadata> {
-  let metadata: AuthorizationServerMetadata;
   try {
-    metadata = await fetchAuthorizationServerMetadata(issuer, {
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      allowInsecureHttp: options.allowInsecureHttp ?? false,
-      // Generous: a loaded machine or a cold authorization server is slow, and the caller's signal
-      // (the MCP request's) still cancels the lookup at once.
-      timeoutMs: 30_000,
-    });
+    // Generous: a loaded machine or a cold authorization server is slow, and the caller's signal
+    // (the MCP request's) still cancels the lookup at once.
+    return await fetchAuthorizationServerMetadata(issuer, { ...options, timeoutMs: 30_000 });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const code =
-      error instanceof TypeError && /must use https/.test(error.message)
-        ? "insecure_url"
-        : "authorization_server_metadata";
+    const insecure = error instanceof TypeError && /must use https/.test(error.message);
+    const code = insecure ? "insecure_url" : "authorization_server_metadata";
     throw new OAuthError(code, (error as Error).message, { cause: error });
   }
-  return metadata;
 }

@@ -8,8 +8,7 @@ import {
 } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { OAuthError } from "./errors.js";
-import { oauthFailure } from "./library-failure.js";
-import { libraryOptions } from "./library-options.js";
+import { libraryOptions, oauthFailure } from "./oauth-library.js";
 
 /** The client identity used with one authorization server, and where it came from. */
 export interface ClientRegistration extends ClientCredentials {
@@ -122,7 +121,7 @@ export async function registerClient(
       libraryOptions(endpoint, options),
     );
   } catch (error) {
-    throw oauthFailure(error, "client_registration", (_, summary) => registrationFailed(endpoint, summary));
+    throw oauthFailure(error, "client_registration", (summary) => registrationFailed(endpoint, summary));
   }
   // Read here rather than by processDynamicClientRegistrationResponse, which refuses a secret without
   // client_secret_expires_at: authorization servers in the field (the MCP conformance suite's among

@@ -2,8 +2,7 @@ import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import { type ClientCredentials, clientAuthentication } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
-import { oauthFailure } from "./library-failure.js";
-import { libraryOptions, type OAuthRequestOptions } from "./library-options.js";
+import { libraryOptions, type OAuthRequestOptions, oauthFailure } from "./oauth-library.js";
 
 /** A successful token response (RFC 6749 §5.1). */
 export interface TokenResponse {
@@ -50,7 +49,7 @@ export async function requestToken(
   const as = server as oauth.AuthorizationServer;
   const identity: oauth.Client = { client_id: client.clientId };
   const auth = clientAuthentication(client);
-  const http = { ...libraryOptions(endpoint, options), ...(options.dpop ? { DPoP: options.dpop } : {}) };
+  const http = { ...libraryOptions(endpoint, options), DPoP: options.dpop };
   const exchange = async (): Promise<oauth.TokenEndpointResponse> => {
     switch (grant.grantType) {
       case "authorization_code": {
@@ -73,8 +72,10 @@ export async function requestToken(
         return oauth.processRefreshTokenResponse(as, identity, response);
       }
       case "client_credentials": {
-        const parameters: Record<string, string> = { resource: grant.resource };
-        if (grant.scope !== undefined) parameters.scope = grant.scope;
+        const parameters = {
+          resource: grant.resource,
+          ...(grant.scope === undefined ? {} : { scope: grant.scope }),
+        };
         const response = await oauth.clientCredentialsGrantRequest(as, identity, auth, parameters, http);
         return oauth.processClientCredentialsResponse(as, identity, response);
       }
@@ -91,14 +92,13 @@ export async function requestToken(
     throw oauthFailure(
       error,
       "token_request",
-      (refusal, summary) =>
-        `the token endpoint ${endpoint.href} refused the ${grant.grantType} grant (${summary})${adviceFor(refusal.error)}`,
+      (summary, oauthError) =>
+        `the token endpoint ${endpoint.href} refused the ${grant.grantType} grant (${summary})${adviceFor(oauthError)}`,
     );
   }
   const tokens: TokenResponse = { accessToken: answer.access_token, tokenType: answer.token_type };
   if (answer.expires_in !== undefined && answer.expires_in > 0) tokens.expiresIn = answer.expires_in;
-  if (answer.refresh_token !== undefined && answer.refresh_token !== "")
-    tokens.refreshToken = answer.refresh_token;
+  if (answer.refresh_token) tokens.refreshToken = answer.refresh_token;
   if (answer.scope !== undefined) tokens.scope = answer.scope;
   return tokens;
 }

@@ -2,7 +2,7 @@ import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import { type ClientCredentials, clientAuthentication } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
-import { libraryOptions, type OAuthRequestOptions } from "./library-options.js";
+import { libraryOptions, type OAuthRequestOptions } from "./oauth-library.js";
 import type { StoredTokens } from "./token-store.js";
 
 export type RevocationOptions = OAuthRequestOptions;
