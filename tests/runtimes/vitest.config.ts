@@ -1,0 +1,3 @@
+import { roundtripVitestConfig } from "../../vitest.shared.ts";
+
+export default roundtripVitestConfig("runtimes");
