@@ -12,20 +12,6 @@ export interface RegistrationTarget {
   key: string;
 }
 
-type RegistrarOptions = Pick<
-  OAuthClientOptions,
-  | "grant"
-  | "clientId"
-  | "clientSecret"
-  | "clientPrivateKey"
-  | "clientIssuer"
-  | "clientMetadataUrl"
-  | "clientMetadata"
-  | "tokenEndpointAuthMethod"
-  | "redirect"
-  | "allowInsecureHttp"
->;
-
 /**
  * Which client the provider is with each authorization server, in the MCP order: pre-registered, then
  * a client metadata document where the server takes one, then dynamic registration (RFC 7591).
@@ -33,12 +19,12 @@ type RegistrarOptions = Pick<
  * authorization server, and are recovered from stored tokens so a restart does not register again.
  */
 export class ClientRegistrar {
-  readonly #options: RegistrarOptions;
+  readonly #options: OAuthClientOptions;
   readonly #store: TokenStore;
   readonly #fetch: typeof fetch;
   readonly #dynamic = new Map<string, ClientRegistration>();
 
-  constructor(options: RegistrarOptions, store: TokenStore, fetchImpl: typeof fetch) {
+  constructor(options: OAuthClientOptions, store: TokenStore, fetchImpl: typeof fetch) {
     this.#options = options;
     this.#store = store;
     this.#fetch = fetchImpl;
@@ -46,37 +32,24 @@ export class ClientRegistrar {
 
   /** The client to run a grant as, registering one if nothing else will do. */
   async clientFor(target: RegistrationTarget, signal?: AbortSignal): Promise<ClientRegistration> {
-    const options = this.#options;
-    const { server } = target;
-    if (options.clientId !== undefined) return this.#preRegistered(options.clientId, target);
+    const { clientId, clientMetadataUrl, grant } = this.#options;
+    const { issuer, server } = target;
+    if (clientId !== undefined) return this.#preRegistered(clientId, target);
     if (
-      options.clientMetadataUrl !== undefined &&
-      options.grant === "authorization_code" &&
+      clientMetadataUrl !== undefined &&
+      grant === "authorization_code" &&
       server.client_id_metadata_document_supported === true
     ) {
-      return metadataDocumentClient(options.clientMetadataUrl);
+      return metadataDocumentClient(clientMetadataUrl);
     }
-    const known = this.#dynamic.get(target.issuer);
-    if (known) return known;
-    const stored = await this.#store.get(target.key);
-    if (stored && stored.issuer === target.issuer) {
-      const reused = this.#dynamicFrom(stored, server);
-      this.#dynamic.set(target.issuer, reused);
-      return reused;
+    let client = this.#dynamic.get(issuer);
+    if (!client) {
+      const stored = await this.#store.get(target.key);
+      client =
+        stored?.issuer === issuer ? this.#dynamicFrom(stored, server) : await this.#register(server, signal);
+      this.#dynamic.set(issuer, client);
     }
-    const registration = await registerClient(server, {
-      grant: options.grant,
-      ...(options.clientMetadata ? { clientMetadata: options.clientMetadata } : {}),
-      ...(options.redirect ? { redirectUri: options.redirect.redirectUri } : {}),
-      ...(options.tokenEndpointAuthMethod
-        ? { tokenEndpointAuthMethod: options.tokenEndpointAuthMethod }
-        : {}),
-      fetch: this.#fetch,
-      ...(signal ? { signal } : {}),
-      allowInsecureHttp: options.allowInsecureHttp ?? false,
-    });
-    this.#dynamic.set(target.issuer, registration);
-    return registration;
+    return client;
   }
 
   /** The client a stored token was issued to, for refreshing or revoking it. */
@@ -84,8 +57,7 @@ export class ClientRegistrar {
     if (stored.clientId === this.#options.clientId) return this.#preRegistered(stored.clientId, target);
     if (stored.clientId === this.#options.clientMetadataUrl) return metadataDocumentClient(stored.clientId);
     const known = this.#dynamic.get(target.issuer);
-    if (known?.clientId === stored.clientId) return known;
-    return this.#dynamicFrom(stored, target.server);
+    return known?.clientId === stored.clientId ? known : this.#dynamicFrom(stored, target.server);
   }
 
   forget(): void {
@@ -97,43 +69,50 @@ export class ClientRegistrar {
    * (MCP authorization): with any other, neither the secret, the key nor the id is used.
    */
   #preRegistered(clientId: string, target: RegistrationTarget): ClientRegistration {
-    const { clientIssuer, clientSecret: secret, clientPrivateKey: privateKey } = this.#options;
+    const {
+      clientIssuer,
+      clientSecret,
+      clientPrivateKey: privateKey,
+      tokenEndpointAuthMethod,
+    } = this.#options;
     if (clientIssuer !== undefined && clientIssuer !== target.issuer) {
       throw new OAuthError(
         "client_issuer",
         `the resource names the authorization server ${target.issuer}, but client ${clientId} is registered with ${clientIssuer}; its credentials are not sent there. If the resource really moved, register the client with ${target.issuer} and configure that issuer`,
       );
     }
+    const source = "pre-registered";
     if (privateKey !== undefined) {
-      return {
-        clientId,
-        privateKey,
-        method: this.#options.tokenEndpointAuthMethod ?? "private_key_jwt",
-        source: "pre-registered",
-      };
+      return { clientId, privateKey, method: tokenEndpointAuthMethod ?? "private_key_jwt", source };
     }
-    return {
-      clientId,
-      ...(secret === undefined ? {} : { clientSecret: secret }),
-      method: this.#method(target.server, secret !== undefined),
-      source: "pre-registered",
-    };
+    return { clientId, clientSecret, method: this.#method(target.server, clientSecret), source };
   }
 
-  #dynamicFrom(stored: StoredTokens, server: AuthorizationServerMetadata): ClientRegistration {
-    return {
-      clientId: stored.clientId,
-      ...(stored.clientSecret === undefined ? {} : { clientSecret: stored.clientSecret }),
-      method: this.#method(server, stored.clientSecret !== undefined),
-      source: "dynamic",
-    };
+  #dynamicFrom({ clientId, clientSecret }: StoredTokens, server: AuthorizationServerMetadata) {
+    return { clientId, clientSecret, method: this.#method(server, clientSecret), source: "dynamic" } as const;
   }
 
-  #method(server: AuthorizationServerMetadata, hasSecret: boolean): ClientRegistration["method"] {
+  #method(server: AuthorizationServerMetadata, secret: string | undefined): ClientRegistration["method"] {
+    const supported = server.token_endpoint_auth_methods_supported;
     return (
-      this.#options.tokenEndpointAuthMethod ??
-      chooseTokenEndpointAuthMethod(server.token_endpoint_auth_methods_supported, hasSecret)
+      this.#options.tokenEndpointAuthMethod ?? chooseTokenEndpointAuthMethod(supported, secret !== undefined)
     );
+  }
+
+  #register(
+    server: AuthorizationServerMetadata,
+    signal: AbortSignal | undefined,
+  ): Promise<ClientRegistration> {
+    const { grant, clientMetadata, redirect, tokenEndpointAuthMethod, allowInsecureHttp } = this.#options;
+    return registerClient(server, {
+      grant,
+      clientMetadata,
+      redirectUri: redirect?.redirectUri,
+      tokenEndpointAuthMethod,
+      fetch: this.#fetch,
+      signal,
+      allowInsecureHttp: allowInsecureHttp ?? false,
+    });
   }
 }
 

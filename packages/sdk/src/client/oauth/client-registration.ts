@@ -33,12 +33,10 @@ const DEFAULT_CLIENT_NAME = "Roundtrip MCP client";
  * the authorization server fetches the client's metadata from it and uses it verbatim as client_id.
  */
 export function checkClientMetadataUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (!URL.canParse(value)) {
     throw new OAuthError("configuration", `clientMetadataUrl "${value}" is not an absolute URL`);
   }
+  const url = new URL(value);
   if (url.protocol !== "https:" || url.pathname === "/" || url.hash !== "") {
     throw new OAuthError(
       "configuration",
@@ -50,16 +48,11 @@ export function checkClientMetadataUrl(value: string): string {
 
 /** RFC 7591 application_type (required by MCP): native for loopback or custom-scheme redirects, web otherwise. */
 function applicationType(redirectUris: readonly string[]): "native" | "web" {
-  if (redirectUris.length === 0) return "web";
-  const native = redirectUris.every((uri) => {
-    try {
-      const url = new URL(uri);
-      return (url.protocol !== "http:" && url.protocol !== "https:") || isLoopbackHost(url.hostname);
-    } catch {
-      return false;
-    }
-  });
-  return native ? "native" : "web";
+  const native = (uri: string) => {
+    const url = URL.canParse(uri) ? new URL(uri) : undefined;
+    return url !== undefined && (!/^https?:$/.test(url.protocol) || isLoopbackHost(url.hostname));
+  };
+  return redirectUris.length > 0 && redirectUris.every(native) ? "native" : "web";
 }
 
 /** The method to ask for at registration: a public client when the server allows it and the flow has a user. */
@@ -93,75 +86,50 @@ export async function registerClient(
       }; register a client with it and set clientId (and clientSecret)`,
     );
   }
-  const endpoint = endpointUrl(
-    metadata.registration_endpoint,
-    "registration_endpoint",
-    options.allowInsecureHttp,
-  );
+  const { registration_endpoint: registration, token_endpoint_auth_methods_supported: supported } = metadata;
+  const endpoint = endpointUrl(registration, "registration_endpoint", options.allowInsecureHttp);
   const redirectUris =
     options.clientMetadata?.redirect_uris ?? (options.redirectUri === undefined ? [] : [options.redirectUri]);
   const method = requestedMethod(metadata, options);
+  const withUser = options.grant === "authorization_code";
   const body = {
     client_name: DEFAULT_CLIENT_NAME,
     application_type: applicationType(redirectUris),
     redirect_uris: redirectUris,
-    grant_types:
-      options.grant === "authorization_code"
-        ? ["authorization_code", "refresh_token"]
-        : ["client_credentials"],
-    response_types: options.grant === "authorization_code" ? ["code"] : [],
+    grant_types: withUser ? ["authorization_code", "refresh_token"] : ["client_credentials"],
+    response_types: withUser ? ["code"] : [],
     token_endpoint_auth_method: method,
     ...options.clientMetadata,
   };
+  const failed = (summary: string) =>
+    `dynamic client registration at ${endpoint.href} failed (${summary}); register a client with the authorization server and set clientId instead`;
   let response: Response;
   try {
-    response = await oauth.dynamicClientRegistrationRequest(
-      metadata as oauth.AuthorizationServer,
-      body,
-      libraryOptions(endpoint, options),
-    );
+    const as = metadata as oauth.AuthorizationServer;
+    response = await oauth.dynamicClientRegistrationRequest(as, body, libraryOptions(endpoint, options));
   } catch (error) {
-    throw oauthFailure(error, "client_registration", (summary) => registrationFailed(endpoint, summary));
+    throw oauthFailure(error, "client_registration", failed);
   }
   // Read here rather than by processDynamicClientRegistrationResponse, which refuses a secret without
   // client_secret_expires_at: authorization servers in the field (the MCP conformance suite's among
   // them) leave it out, and such a registration works.
-  const document: unknown = await response.json().catch(() => undefined);
-  const fields =
-    typeof document === "object" && document !== null ? (document as Record<string, unknown>) : {};
-  if (!response.ok || typeof fields.client_id !== "string" || fields.client_id === "") {
-    const error = typeof fields.error === "string" ? ` ${fields.error}` : "";
+  const answer: unknown = await response.json().catch(() => undefined);
+  const fields = (typeof answer === "object" && answer ? answer : {}) as Record<string, unknown>;
+  const { client_id: clientId, client_secret: secret, error } = fields;
+  if (!response.ok || typeof clientId !== "string" || clientId === "") {
+    const oauthError = typeof error === "string" ? error : undefined;
     const description = typeof fields.error_description === "string" ? `: ${fields.error_description}` : "";
-    throw new OAuthError(
-      "client_registration",
-      registrationFailed(endpoint, `HTTP ${response.status}${error}${description}`),
-      typeof fields.error === "string" ? { oauthError: fields.error } : {},
-    );
+    const summary = `HTTP ${response.status}${oauthError === undefined ? "" : ` ${oauthError}`}${description}`;
+    throw new OAuthError("client_registration", failed(summary), { oauthError });
   }
-  const secret =
-    typeof fields.client_secret === "string" && fields.client_secret !== ""
-      ? fields.client_secret
-      : undefined;
-  const granted = fields.token_endpoint_auth_method;
-  const finalMethod: TokenEndpointAuthMethod =
-    granted === "client_secret_basic" ||
-    granted === "client_secret_post" ||
-    granted === "client_secret_jwt" ||
-    granted === "none"
-      ? granted
-      : secret === undefined
-        ? "none"
-        : method === "none"
-          ? chooseTokenEndpointAuthMethod(metadata.token_endpoint_auth_methods_supported, true)
-          : method;
+  if (typeof secret !== "string" || secret === "") return { clientId, method: "none", source: "dynamic" };
+  // The method the server granted, where a client with only a secret can use it (no private_key_jwt).
+  const granted = fields.token_endpoint_auth_method as TokenEndpointAuthMethod;
+  const usable = ["client_secret_basic", "client_secret_post", "client_secret_jwt", "none"].includes(granted);
   return {
-    clientId: fields.client_id,
-    ...(secret === undefined ? {} : { clientSecret: secret }),
-    method: secret === undefined ? "none" : finalMethod,
+    clientId,
+    clientSecret: secret,
+    method: usable ? granted : method === "none" ? chooseTokenEndpointAuthMethod(supported, true) : method,
     source: "dynamic",
   };
-}
-
-function registrationFailed(endpoint: URL, summary: string): string {
-  return `dynamic client registration at ${endpoint.href} failed (${summary}); register a client with the authorization server and set clientId instead`;
 }
