@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
-export type RuntimeName = "bun" | "deno";
+export type RuntimeName = "bun" | "deno" | "workerd";
 
 /**
  * The npm packages that carry each runtime's binary, per platform: optional dependencies of this
@@ -20,6 +20,12 @@ const PACKAGES: Record<RuntimeName, Record<string, { pkg: string; bin: string }>
     "linux-arm64": { pkg: "@deno/linux-arm64-glibc", bin: "deno" },
     "darwin-x64": { pkg: "@deno/darwin-x64", bin: "deno" },
     "darwin-arm64": { pkg: "@deno/darwin-arm64", bin: "deno" },
+  },
+  workerd: {
+    "linux-x64": { pkg: "@cloudflare/workerd-linux-64", bin: "bin/workerd" },
+    "linux-arm64": { pkg: "@cloudflare/workerd-linux-arm64", bin: "bin/workerd" },
+    "darwin-x64": { pkg: "@cloudflare/workerd-darwin-64", bin: "bin/workerd" },
+    "darwin-arm64": { pkg: "@cloudflare/workerd-darwin-arm64", bin: "bin/workerd" },
   },
 };
 

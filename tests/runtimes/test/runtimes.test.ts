@@ -8,7 +8,18 @@ const textOf = (result: unknown) =>
 
 const answerRegion = () => ({ action: "accept" as const, content: { region: "eu-west-1" } });
 
-describe.each<RuntimeName>(["bun", "deno"])("createFetchHandler on %s", (runtime) => {
+/**
+ * Workers keep no 2025-era sessions: the README's Worker turns them off (legacy: false). And a local
+ * `workerd serve` never tells a Worker that its client went away: even a bare Worker waiting on
+ * `request.signal` with enable_request_signal set sees no abort there (Cloudflare's edge does abort it).
+ */
+const RUNTIMES: readonly { runtime: RuntimeName; legacy: boolean; reportsDisconnects: boolean }[] = [
+  { runtime: "bun", legacy: true, reportsDisconnects: true },
+  { runtime: "deno", legacy: true, reportsDisconnects: true },
+  { runtime: "workerd", legacy: false, reportsDisconnects: false },
+];
+
+describe.each(RUNTIMES)("createFetchHandler on $runtime", ({ runtime, legacy, reportsDisconnects }) => {
   let server: RuntimeServer;
   const clients: Client[] = [];
   const client = (options: ConstructorParameters<typeof Client>[1] = {}) => {
@@ -58,27 +69,41 @@ describe.each<RuntimeName>(["bun", "deno"])("createFetchHandler on %s", (runtime
     expect(textOf(done)).toBe("Provisioned api in eu-west-1");
   });
 
-  it("aborts the handler's signal when the client goes away mid-call", async () => {
-    const caller = client();
-    const before = Number(textOf(await caller.callTool("aborted", {})));
-    const abort = new AbortController();
-    const call = caller.callTool("wait", {}, { signal: abort.signal }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    abort.abort();
-    await call;
-    const deadline = Date.now() + 10_000;
-    let seen = before;
-    while (seen === before && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      seen = Number(textOf(await caller.callTool("aborted", {})));
-    }
-    expect(seen, `the handler never saw its request end; ${runtime} said: ${server.stderr()}`).toBe(
-      before + 1,
-    );
-  });
+  if (reportsDisconnects) {
+    it("aborts the handler's signal when the client goes away mid-call", async () => {
+      const caller = client();
+      const before = Number(textOf(await caller.callTool("aborted", {})));
+      const abort = new AbortController();
+      const call = caller.callTool("wait", {}, { signal: abort.signal }).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      abort.abort();
+      await call;
+      const deadline = Date.now() + 10_000;
+      let seen = before;
+      while (seen === before && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        seen = Number(textOf(await caller.callTool("aborted", {})));
+      }
+      expect(seen, `the handler never saw its request end; ${runtime} said: ${server.output()}`).toBe(
+        before + 1,
+      );
+    });
+  }
 
-  it("serves a 2025-11-25 session: the question arrives on the call's event stream", async () => {
-    const legacy = client({ era: "legacy", onElicit: answerRegion });
-    expect(textOf(await legacy.callTool("provision", { service: "db" }))).toBe("Provisioned db in eu-west-1");
-  });
+  if (legacy) {
+    it("serves a 2025-11-25 session: the question arrives on the call's event stream", async () => {
+      const session = client({ era: "legacy", onElicit: answerRegion });
+      expect(textOf(await session.callTool("provision", { service: "db" }))).toBe(
+        "Provisioned db in eu-west-1",
+      );
+    });
+  } else {
+    it("refuses a 2025-11-25 session, with legacy: false, in words a client can act on", async () => {
+      const refused = await client({ era: "legacy" })
+        .callTool("provision", { service: "db" })
+        .catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(Error);
+      expect((refused as Error).message).toMatch(/2026-07-28|version/i);
+    });
+  }
 });
