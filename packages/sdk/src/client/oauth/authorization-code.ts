@@ -24,13 +24,11 @@ export function authorizationCodeEndpoints(
       `the authorization server ${server.issuer} does not advertise PKCE S256 (code_challenge_methods_supported); the MCP authorization spec forbids proceeding without it`,
     );
   }
+  const endpoint = (name: "authorization_endpoint" | "token_endpoint") =>
+    endpointUrl(server[name], name, allowInsecureHttp);
   return {
-    authorizationEndpoint: endpointUrl(
-      server.authorization_endpoint,
-      "authorization_endpoint",
-      allowInsecureHttp,
-    ),
-    tokenEndpoint: endpointUrl(server.token_endpoint, "token_endpoint", allowInsecureHttp),
+    authorizationEndpoint: endpoint("authorization_endpoint"),
+    tokenEndpoint: endpoint("token_endpoint"),
   };
 }
 

@@ -12,31 +12,26 @@ export interface ExpectedAuthorizationResponse {
 /** validateAuthResponse reads nothing of the client; it only insists on being given one. */
 const ANY_CLIENT: oauth.Client = { client_id: "roundtrip" };
 
+/** oauth4webapi's validateAuthResponse, with its refusal of `iss` (the first thing it checks) explained. */
 function validate(
   params: URLSearchParams,
   expected: Pick<ExpectedAuthorizationResponse, "issuer" | "issRequired">,
   state: string | typeof oauth.skipStateCheck,
 ): URLSearchParams {
-  const as: oauth.AuthorizationServer = {
-    issuer: expected.issuer,
-    authorization_response_iss_parameter_supported: expected.issRequired,
-  };
-  return oauth.validateAuthResponse(as, ANY_CLIENT, params, state);
-}
-
-/** oauth4webapi checks `iss` before anything else, and names the parameter in its refusal. */
-function isIssuerRefusal(error: unknown): boolean {
-  return error instanceof oauth.OperationProcessingError && error.message.includes('"iss"');
-}
-
-function issuerRefusal(params: URLSearchParams, expected: { issuer: string }): OAuthError {
-  const iss = params.get("iss");
-  return new OAuthError(
-    "authorization_response",
-    iss === null
-      ? `the authorization response has no iss parameter although ${expected.issuer} advertises authorization_response_iss_parameter_supported; refusing it (RFC 9207). Start the sign-in again`
-      : `the authorization response names issuer ${JSON.stringify(iss)}, but the request went to ${JSON.stringify(expected.issuer)}; refusing it (RFC 9207 mix-up protection). Start the sign-in again`,
-  );
+  const { issuer, issRequired } = expected;
+  try {
+    const as = { issuer, authorization_response_iss_parameter_supported: issRequired };
+    return oauth.validateAuthResponse(as, ANY_CLIENT, params, state);
+  } catch (error) {
+    if (!(error instanceof oauth.OperationProcessingError && error.message.includes('"iss"'))) throw error;
+    const iss = params.get("iss");
+    throw new OAuthError(
+      "authorization_response",
+      iss === null
+        ? `the authorization response has no iss parameter although ${issuer} advertises authorization_response_iss_parameter_supported; refusing it (RFC 9207). Start the sign-in again`
+        : `the authorization response names issuer ${JSON.stringify(iss)}, but the request went to ${JSON.stringify(issuer)}; refusing it (RFC 9207 mix-up protection). Start the sign-in again`,
+    );
+  }
 }
 
 /**
@@ -52,7 +47,7 @@ export function checkResponseIssuer(
   try {
     validate(params, expected, oauth.skipStateCheck);
   } catch (error) {
-    if (isIssuerRefusal(error)) throw issuerRefusal(params, expected);
+    if (error instanceof OAuthError) throw error; // anything else is for authorizationCodeFrom to judge
   }
 }
 
@@ -70,7 +65,7 @@ export function authorizationCodeFrom(
   try {
     callback = validate(params, expected, expected.state);
   } catch (error) {
-    if (isIssuerRefusal(error)) throw issuerRefusal(params, expected);
+    if (error instanceof OAuthError) throw error;
     if (error instanceof oauth.AuthorizationResponseError) {
       const description = error.error_description;
       throw new OAuthError(

@@ -68,66 +68,56 @@ export interface OAuthClientOptions {
 
 /** Refuses a configuration that could only fail later, in the middle of someone's request. */
 export function checkOAuthClientOptions(options: OAuthClientOptions): void {
-  if (options.grant !== "authorization_code" && options.grant !== "client_credentials") {
-    throw new OAuthError(
-      "configuration",
-      `grant must be "authorization_code" or "client_credentials", not ${JSON.stringify(options.grant)}`,
-    );
+  const { grant, clientId, clientPrivateKey, clientIssuer, clientMetadataUrl, maxStepUps, redirect } =
+    options;
+  if (grant !== "authorization_code" && grant !== "client_credentials") {
+    refuse(`grant must be "authorization_code" or "client_credentials", not ${JSON.stringify(grant)}`);
   }
-  if (options.clientSecret !== undefined && options.clientId === undefined) {
-    throw new OAuthError(
-      "configuration",
-      "clientSecret is set without clientId: set both for a pre-registered client",
-    );
+  if (options.clientSecret !== undefined && clientId === undefined) {
+    refuse("clientSecret is set without clientId: set both for a pre-registered client");
   }
-  if (options.clientPrivateKey !== undefined) {
-    if (options.clientId === undefined) {
-      throw new OAuthError(
-        "configuration",
+  if (clientPrivateKey !== undefined) {
+    if (clientId === undefined) {
+      refuse(
         "clientPrivateKey is set without clientId: a private_key_jwt client is pre-registered, set both",
       );
     }
-    checkClientPrivateKey(options.clientPrivateKey);
+    checkClientPrivateKey(clientPrivateKey);
   }
   for (const credential of ["clientSecret", "clientPrivateKey"] as const) {
-    if (options[credential] !== undefined && options.clientIssuer === undefined) {
-      throw new OAuthError(
-        "configuration",
+    if (options[credential] !== undefined && clientIssuer === undefined) {
+      refuse(
         `${credential} is set without clientIssuer: set it to the issuer of the authorization server the client is registered with, so the credential is never used with another one`,
       );
     }
   }
-  if (options.clientIssuer !== undefined) {
-    if (options.clientId === undefined) {
-      throw new OAuthError(
-        "configuration",
-        "clientIssuer is set without clientId: it says whose client that id is",
-      );
-    }
-    try {
-      secureUrl(options.clientIssuer, "clientIssuer", options.allowInsecureHttp);
-    } catch (error) {
-      throw new OAuthError("configuration", (error as Error).message, { cause: error });
-    }
+  if (clientIssuer !== undefined) {
+    if (clientId === undefined)
+      refuse("clientIssuer is set without clientId: it says whose client that id is");
+    checkSecureUrl(clientIssuer, "clientIssuer", options.allowInsecureHttp);
   }
-  if (options.clientMetadataUrl !== undefined) checkClientMetadataUrl(options.clientMetadataUrl);
-  if (
-    options.maxStepUps !== undefined &&
-    !(Number.isInteger(options.maxStepUps) && options.maxStepUps >= 0)
-  ) {
-    throw new OAuthError("configuration", "maxStepUps must be a whole number, 0 or more");
+  if (clientMetadataUrl !== undefined) checkClientMetadataUrl(clientMetadataUrl);
+  if (maxStepUps !== undefined && !(Number.isInteger(maxStepUps) && maxStepUps >= 0)) {
+    refuse("maxStepUps must be a whole number, 0 or more");
   }
-  if (options.grant === "authorization_code") {
-    if (!options.redirect) {
-      throw new OAuthError(
-        "configuration",
+  if (grant === "authorization_code") {
+    if (!redirect) {
+      refuse(
         "the authorization_code grant needs redirect: { redirectUri, authorize(url) } to send the user to the authorization server",
       );
     }
-    try {
-      secureUrl(options.redirect.redirectUri, "redirectUri", options.allowInsecureHttp);
-    } catch (error) {
-      throw new OAuthError("configuration", (error as Error).message, { cause: error });
-    }
+    checkSecureUrl(redirect.redirectUri, "redirectUri", options.allowInsecureHttp);
+  }
+}
+
+function refuse(message: string, cause?: unknown): never {
+  throw new OAuthError("configuration", message, { cause });
+}
+
+function checkSecureUrl(value: string, what: string, allowInsecureHttp: boolean | undefined): void {
+  try {
+    secureUrl(value, what, allowInsecureHttp);
+  } catch (error) {
+    refuse((error as Error).message, error);
   }
 }

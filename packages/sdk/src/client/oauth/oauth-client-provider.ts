@@ -7,11 +7,7 @@ import { ClientRegistrar } from "./client-registrar.js";
 import type { ClientRegistration } from "./client-registration.js";
 import { DpopProofs } from "./dpop-proofs.js";
 import { OAuthError } from "./errors.js";
-import {
-  type AuthorizationRedirect,
-  checkOAuthClientOptions,
-  type OAuthClientOptions,
-} from "./oauth-client-options.js";
+import { checkOAuthClientOptions, type OAuthClientOptions } from "./oauth-client-options.js";
 import { type ResourceContext, ResourceContexts } from "./resource-contexts.js";
 import { selectScope, splitScope } from "./scope-selection.js";
 import { TokenKeeper } from "./token-keeper.js";
@@ -66,14 +62,7 @@ class OAuthClient implements ClientAuthProvider {
     this.#allowInsecureHttp = options.allowInsecureHttp ?? false;
     const store = options.store ?? memoryTokenStore();
     this.#tokens = new TokenKeeper(store, options.now ?? Date.now);
-    this.#contexts = new ResourceContexts(
-      {
-        fetch: this.#fetch,
-        allowInsecureHttp: this.#allowInsecureHttp,
-        clientIdentity: options.clientId ?? options.clientMetadataUrl,
-      },
-      this.#tokens,
-    );
+    this.#contexts = new ResourceContexts(options, this.#fetch, this.#tokens);
     this.#clients = new ClientRegistrar(options, store, this.#fetch);
     this.#budget = new ChallengeBudget(options.maxStepUps ?? DEFAULT_MAX_STEP_UPS);
     this.#dpop = options.dpop ? new DpopProofs(options.dpop === true ? {} : options.dpop) : undefined;
@@ -85,16 +74,13 @@ class OAuthClient implements ClientAuthProvider {
   }
 
   async authorization(resource: URL, signal?: AbortSignal): Promise<string | undefined> {
+    // Nothing is known before the server's first challenge names its metadata.
     const context = this.#contexts.get(resource);
-    if (!context) {
-      // Nothing is known before the server's first challenge names its metadata.
-      this.#sent.set(resource.href, undefined);
-      return undefined;
-    }
-    let tokens = await this.#tokens.get(context.key);
-    if (tokens && this.#tokens.expired(tokens)) tokens = await this.#renew(context, tokens, signal);
+    let tokens = context && (await this.#tokens.get(context.key));
+    if (context && tokens && this.#tokens.expired(tokens))
+      tokens = await this.#renew(context, tokens, signal);
     this.#sent.set(resource.href, tokens?.accessToken);
-    return tokens ? authorizationHeader(tokens) : undefined;
+    return tokens && authorizationHeader(tokens);
   }
 
   async handleChallenge(challenge: AuthChallenge): Promise<boolean> {
@@ -173,7 +159,7 @@ class OAuthClient implements ClientAuthProvider {
 
   async #authorizationCode(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
     // Present for this grant: checkOAuthClientOptions refuses a configuration without it.
-    const redirect = this.#options.redirect as AuthorizationRedirect;
+    const redirect = this.#options.redirect!;
     const { redirectUri } = redirect;
     const { server, resource } = context;
     // Endpoints first: a server that cannot be used is not worth a client registration.

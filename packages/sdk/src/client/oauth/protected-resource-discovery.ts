@@ -49,9 +49,7 @@ export function protectedResourceMetadataCandidates(
   const path = server.pathname.replace(/\/+$/, "");
   if (path !== "") candidates.push(new URL(`${PROTECTED_RESOURCE_WELL_KNOWN}${path}`, server.origin));
   candidates.push(new URL(PROTECTED_RESOURCE_WELL_KNOWN, server.origin));
-  return candidates.filter(
-    (url, index) => candidates.findIndex((other) => other.href === url.href) === index,
-  );
+  return [...new Map(candidates.map((url) => [url.href, url] as const)).values()];
 }
 
 /**
@@ -71,10 +69,7 @@ export async function discoverProtectedResource(
     const url = endpointUrl(candidate.href, "protected resource metadata URL", options.allowInsecureHttp);
     let response: Response;
     try {
-      response = await fetchImpl(url, {
-        headers: { accept: "application/json" },
-        signal: options.signal,
-      });
+      response = await fetchImpl(url, { headers: { accept: "application/json" }, signal: options.signal });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       tried.push(`${url.href} (${(error as Error).message})`);
@@ -95,19 +90,16 @@ export async function discoverProtectedResource(
 }
 
 function validate(document: unknown, url: string, resourceUrl: string | URL): DiscoveredResourceMetadata {
+  const refuse = (what: string) =>
+    new OAuthError("resource_metadata", `protected resource metadata at ${url} ${what}`);
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
-    throw new OAuthError("resource_metadata", `protected resource metadata at ${url} is not a JSON object`);
+    throw refuse("is not a JSON object");
   }
   const metadata = document as Record<string, unknown>;
-  if (typeof metadata.resource !== "string") {
-    throw new OAuthError("resource_metadata", `protected resource metadata at ${url} has no "resource"`);
-  }
+  if (typeof metadata.resource !== "string") throw refuse('has no "resource"');
   const servers = metadata.authorization_servers;
   if (!Array.isArray(servers) || servers.length === 0 || !servers.every((s) => typeof s === "string")) {
-    throw new OAuthError(
-      "resource_metadata",
-      `protected resource metadata at ${url} lists no authorization_servers; the server cannot be used with OAuth`,
-    );
+    throw refuse("lists no authorization_servers; the server cannot be used with OAuth");
   }
   if (!resourceCovers(metadata.resource, resourceUrl)) {
     throw new OAuthError(
@@ -117,10 +109,7 @@ function validate(document: unknown, url: string, resourceUrl: string | URL): Di
   }
   const scopes = metadata.scopes_supported;
   if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === "string"))) {
-    throw new OAuthError(
-      "resource_metadata",
-      `protected resource metadata at ${url} has a malformed scopes_supported`,
-    );
+    throw refuse("has a malformed scopes_supported");
   }
   return metadata as DiscoveredResourceMetadata;
 }

@@ -1,5 +1,6 @@
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import { discoverAuthorizationServer } from "./authorization-server-discovery.js";
+import type { OAuthClientOptions } from "./oauth-client-options.js";
 import {
   type DiscoveredResourceMetadata,
   discoverProtectedResource,
@@ -19,25 +20,20 @@ export interface ResourceContext {
   requested: string[];
 }
 
-export interface ResourceContextsOptions {
-  fetch: typeof fetch;
-  allowInsecureHttp: boolean;
-  /** The configured client (a client id or metadata URL), part of every token store key. */
-  clientIdentity: string | undefined;
-}
-
 /**
  * The context of each MCP endpoint (by href), from its protected resource metadata (RFC 9728) and its
  * authorization server's metadata (RFC 8414), which is fetched once per issuer.
  */
 export class ResourceContexts {
-  readonly #options: ResourceContextsOptions;
+  readonly #options: OAuthClientOptions;
+  readonly #fetch: typeof fetch;
   readonly #tokens: TokenKeeper;
   readonly #contexts = new Map<string, ResourceContext>();
   readonly #servers = new Map<string, AuthorizationServerMetadata>();
 
-  constructor(options: ResourceContextsOptions, tokens: TokenKeeper) {
+  constructor(options: OAuthClientOptions, fetchImpl: typeof fetch, tokens: TokenKeeper) {
     this.#options = options;
+    this.#fetch = fetchImpl;
     this.#tokens = tokens;
   }
 
@@ -46,8 +42,7 @@ export class ResourceContexts {
   }
 
   withKey(key: string): ResourceContext | undefined {
-    for (const context of this.#contexts.values()) if (context.key === key) return context;
-    return undefined;
+    return [...this.#contexts.values()].find((context) => context.key === key);
   }
 
   clear(): void {
@@ -63,20 +58,15 @@ export class ResourceContexts {
     wwwAuthenticate: string | null,
     signal?: AbortSignal,
   ): Promise<ResourceContext> {
-    const options = {
-      fetch: this.#options.fetch,
-      allowInsecureHttp: this.#options.allowInsecureHttp,
-      ...(signal ? { signal } : {}),
-    };
+    const { allowInsecureHttp, clientId, clientMetadataUrl } = this.#options;
+    const options = { fetch: this.#fetch, allowInsecureHttp, signal };
     const { metadata } = await discoverProtectedResource(resource, wwwAuthenticate, options);
     // authorization_servers is non-empty (checked by discovery); the first is the one to use.
     const issuer = metadata.authorization_servers[0] as string;
-    let server = this.#servers.get(issuer);
-    if (!server) {
-      server = await discoverAuthorizationServer(issuer, options);
-      this.#servers.set(issuer, server);
-    }
-    const key = tokenStoreKey(issuer, metadata.resource, this.#options.clientIdentity);
+    const server = this.#servers.get(issuer) ?? (await discoverAuthorizationServer(issuer, options));
+    this.#servers.set(issuer, server);
+    // The configured client (a client id or metadata URL) is part of every token store key.
+    const key = tokenStoreKey(issuer, metadata.resource, clientId ?? clientMetadataUrl);
     const previous = this.#contexts.get(resource.href);
     if (previous && previous.key !== key) {
       // The resource moved (another issuer, or another resource identifier): the old tokens are for a

@@ -50,32 +50,30 @@ export async function requestToken(
   const identity: oauth.Client = { client_id: client.clientId };
   const auth = clientAuthentication(client);
   const http = { ...libraryOptions(endpoint, options), DPoP: options.dpop };
+  const withResource = { ...http, additionalParameters: { resource: grant.resource } };
   const exchange = async (): Promise<oauth.TokenEndpointResponse> => {
     switch (grant.grantType) {
       case "authorization_code": {
+        const { callback, redirectUri, codeVerifier } = grant;
         const response = await oauth.authorizationCodeGrantRequest(
           as,
           identity,
           auth,
-          grant.callback,
-          grant.redirectUri,
-          grant.codeVerifier,
-          { ...http, additionalParameters: { resource: grant.resource } },
+          callback,
+          redirectUri,
+          codeVerifier,
+          withResource,
         );
         return oauth.processAuthorizationCodeResponse(as, identity, response);
       }
       case "refresh_token": {
-        const response = await oauth.refreshTokenGrantRequest(as, identity, auth, grant.refreshToken, {
-          ...http,
-          additionalParameters: { resource: grant.resource },
-        });
+        const { refreshToken } = grant;
+        const response = await oauth.refreshTokenGrantRequest(as, identity, auth, refreshToken, withResource);
         return oauth.processRefreshTokenResponse(as, identity, response);
       }
       case "client_credentials": {
-        const parameters = {
-          resource: grant.resource,
-          ...(grant.scope === undefined ? {} : { scope: grant.scope }),
-        };
+        const parameters = new URLSearchParams({ resource: grant.resource });
+        if (grant.scope !== undefined) parameters.set("scope", grant.scope);
         const response = await oauth.clientCredentialsGrantRequest(as, identity, auth, parameters, http);
         return oauth.processClientCredentialsResponse(as, identity, response);
       }
