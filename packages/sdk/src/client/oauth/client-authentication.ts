@@ -74,13 +74,7 @@ export function clientAuthentication(client: ClientCredentials): oauth.ClientAut
     case "client_secret_jwt":
       return oauth.ClientSecretJwt(requireSecret(client));
     case "private_key_jwt": {
-      const config = client.privateKey;
-      if (config === undefined) {
-        throw new OAuthError(
-          "configuration",
-          "token endpoint authentication private_key_jwt needs the client's key: set clientPrivateKey",
-        );
-      }
+      const config = client.privateKey ?? missing(client, "the client's key", "set clientPrivateKey");
       // Imported when used: a PEM key becomes a CryptoKey only asynchronously, and assertions are rare.
       return async (as, c, body, headers) =>
         oauth.PrivateKeyJwt(await signingKey(config))(as, c, body, headers);
@@ -91,13 +85,15 @@ export function clientAuthentication(client: ClientCredentials): oauth.ClientAut
 }
 
 function requireSecret(client: ClientCredentials): string {
-  if (client.clientSecret === undefined) {
-    throw new OAuthError(
-      "configuration",
-      `token endpoint authentication ${client.method} needs a client secret: set clientSecret, or tokenEndpointAuthMethod "none" for a public client`,
-    );
-  }
-  return client.clientSecret;
+  const advice = 'set clientSecret, or tokenEndpointAuthMethod "none" for a public client';
+  return client.clientSecret ?? missing(client, "a client secret", advice);
+}
+
+function missing(client: ClientCredentials, what: string, advice: string): never {
+  throw new OAuthError(
+    "configuration",
+    `token endpoint authentication ${client.method} needs ${what}: ${advice}`,
+  );
 }
 
 /**

@@ -3,14 +3,11 @@ import { chooseTokenEndpointAuthMethod } from "./client-authentication.js";
 import { type ClientRegistration, registerClient } from "./client-registration.js";
 import { OAuthError } from "./errors.js";
 import type { OAuthClientOptions } from "./oauth-client-options.js";
+import type { ResourceContext } from "./resource-contexts.js";
 import type { StoredTokens, TokenStore } from "./token-store.js";
 
 /** The authorization server a client identity is for, and where its tokens are stored. */
-export interface RegistrationTarget {
-  issuer: string;
-  server: AuthorizationServerMetadata;
-  key: string;
-}
+export type RegistrationTarget = Pick<ResourceContext, "issuer" | "server" | "key">;
 
 /**
  * Which client the provider is with each authorization server, in the MCP order: pre-registered, then

@@ -77,13 +77,12 @@ export async function registerClient(
   options: RegistrationOptions,
 ): Promise<ClientRegistration> {
   if (metadata.registration_endpoint === undefined) {
+    const documents = metadata.client_id_metadata_document_supported
+      ? " (it does accept client metadata documents: set clientMetadataUrl)"
+      : "";
     throw new OAuthError(
       "client_registration",
-      `the authorization server ${metadata.issuer} offers no dynamic client registration${
-        metadata.client_id_metadata_document_supported
-          ? " (it does accept client metadata documents: set clientMetadataUrl)"
-          : ""
-      }; register a client with it and set clientId (and clientSecret)`,
+      `the authorization server ${metadata.issuer} offers no dynamic client registration${documents}; register a client with it and set clientId (and clientSecret)`,
     );
   }
   const { registration_endpoint: registration, token_endpoint_auth_methods_supported: supported } = metadata;

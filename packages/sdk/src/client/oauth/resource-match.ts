@@ -6,17 +6,10 @@
  * server is refused, since a token minted for it would be sent to this one.
  */
 export function resourceCovers(resource: string, serverUrl: string | URL): boolean {
-  let claimed: URL;
-  let actual: URL;
-  try {
-    claimed = new URL(resource);
-    actual = new URL(serverUrl);
-  } catch {
-    return false;
-  }
-  if (claimed.hash !== "") return false;
-  if (claimed.origin !== actual.origin) return false;
-  const base = claimed.pathname.endsWith("/") ? claimed.pathname : `${claimed.pathname}/`;
-  const path = actual.pathname.endsWith("/") ? actual.pathname : `${actual.pathname}/`;
-  return path.startsWith(base);
+  if (!URL.canParse(resource) || !URL.canParse(String(serverUrl))) return false;
+  const claimed = new URL(resource);
+  const actual = new URL(serverUrl);
+  if (claimed.hash !== "" || claimed.origin !== actual.origin) return false;
+  const directory = (path: string) => (path.endsWith("/") ? path : `${path}/`);
+  return directory(actual.pathname).startsWith(directory(claimed.pathname));
 }

@@ -20,12 +20,7 @@ export interface ScopeInputs {
  * "send no scope parameter".
  */
 export function selectScope(inputs: ScopeInputs): string | undefined {
-  const base =
-    inputs.challenged && inputs.challenged.length > 0
-      ? inputs.challenged
-      : inputs.resourceScopes && inputs.resourceScopes.length > 0
-        ? inputs.resourceScopes
-        : [];
+  const base = [inputs.challenged, inputs.resourceScopes].find((scopes) => scopes && scopes.length > 0) ?? [];
   // offline_access is decided afresh below (and kept last), whatever an earlier request asked for.
   const previous = (inputs.previous ?? []).filter((scope) => scope !== "offline_access");
   const scopes = new Set<string>([...previous, ...base]);

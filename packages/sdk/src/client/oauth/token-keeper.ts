@@ -6,11 +6,7 @@ import type { StoredTokens, TokenStore } from "./token-store.js";
 const EXPIRY_MARGIN_MS = 30_000;
 
 /** Where a token response is filed: the issuer and resource it is for, under its store key. */
-export interface TokenPlace {
-  issuer: string;
-  resource: string;
-  key: string;
-}
+export type TokenPlace = Pick<StoredTokens, "issuer" | "resource"> & { key: string };
 
 /**
  * The provider's view of its token store: what it saves from a token response, when a token counts as

@@ -91,7 +91,7 @@ export async function requestToken(
       error,
       "token_request",
       (summary, oauthError) =>
-        `the token endpoint ${endpoint.href} refused the ${grant.grantType} grant (${summary})${adviceFor(oauthError)}`,
+        `the token endpoint ${endpoint.href} refused the ${grant.grantType} grant (${summary})${ADVICE.get(oauthError ?? "") ?? ""}`,
     );
   }
   const tokens: TokenResponse = { accessToken: answer.access_token, tokenType: answer.token_type };
@@ -101,17 +101,13 @@ export async function requestToken(
   return tokens;
 }
 
-function adviceFor(error: string | undefined): string {
-  switch (error) {
-    case "invalid_client":
-      return "; check the client id and secret (or private key), and the token endpoint authentication method";
-    case "invalid_scope":
-      return "; the requested scope is not allowed for this client";
-    case "invalid_target":
-      return "; the authorization server does not know this MCP server as a resource";
-    case "invalid_grant":
-      return "; sign in again";
-    default:
-      return "";
-  }
-}
+/** What to do about the refusals a person can act on. */
+const ADVICE = new Map(
+  Object.entries({
+    invalid_client:
+      "; check the client id and secret (or private key), and the token endpoint authentication method",
+    invalid_scope: "; the requested scope is not allowed for this client",
+    invalid_target: "; the authorization server does not know this MCP server as a resource",
+    invalid_grant: "; sign in again",
+  }),
+);

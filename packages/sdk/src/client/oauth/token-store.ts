@@ -32,16 +32,9 @@ export interface TokenStore {
 export function memoryTokenStore(): TokenStore {
   const entries = new Map<string, StoredTokens>();
   return {
-    async get(key) {
-      const tokens = entries.get(key);
-      return tokens === undefined ? undefined : { ...tokens };
-    },
-    async set(key, tokens) {
-      entries.set(key, { ...tokens });
-    },
-    async delete(key) {
-      entries.delete(key);
-    },
+    get: async (key) => (entries.has(key) ? { ...entries.get(key)! } : undefined),
+    set: async (key, tokens) => void entries.set(key, { ...tokens }),
+    delete: async (key) => void entries.delete(key),
   };
 }
 
