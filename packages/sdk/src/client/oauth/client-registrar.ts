@@ -32,11 +32,8 @@ export class ClientRegistrar {
     const { clientId, clientMetadataUrl, grant } = this.#options;
     const { issuer, server } = target;
     if (clientId !== undefined) return this.#preRegistered(clientId, target);
-    if (
-      clientMetadataUrl !== undefined &&
-      grant === "authorization_code" &&
-      server.client_id_metadata_document_supported === true
-    ) {
+    const takesDocuments = server.client_id_metadata_document_supported === true;
+    if (clientMetadataUrl !== undefined && grant === "authorization_code" && takesDocuments) {
       return metadataDocumentClient(clientMetadataUrl);
     }
     let client = this.#dynamic.get(issuer);

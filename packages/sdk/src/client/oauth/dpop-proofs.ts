@@ -27,11 +27,9 @@ export class DpopProofs {
   readonly #handle: Promise<oauth.DPoPHandle>;
 
   constructor(options: DpopOptions) {
-    const keyPair = options.keyPair
-      ? Promise.resolve(options.keyPair)
-      : oauth.generateKeyPair("ES256", { extractable: false });
+    const keyPair = options.keyPair ?? oauth.generateKeyPair("ES256", { extractable: false });
     // The handle reads only a clock skew setting from the client, which Roundtrip leaves unset.
-    this.#handle = keyPair.then((pair) => oauth.DPoP({}, pair));
+    this.#handle = Promise.resolve(keyPair).then((pair) => oauth.DPoP({}, pair));
   }
 
   /** For oauth4webapi's token requests (`options.DPoP`). */

@@ -60,21 +60,18 @@ export class TokenKeeper {
     tokens: TokenResponse,
     requestedScope: string | undefined,
   ): Promise<StoredTokens> {
-    const stored: StoredTokens = {
-      issuer: place.issuer,
-      resource: place.resource,
-      clientId: client.clientId,
-      accessToken: tokens.accessToken,
-      tokenType: tokens.tokenType,
-    };
-    if (tokens.refreshToken !== undefined) stored.refreshToken = tokens.refreshToken;
+    const { issuer, resource, key } = place;
+    const { accessToken, tokenType, refreshToken, expiresIn } = tokens;
+    const stored: StoredTokens = { issuer, resource, clientId: client.clientId, accessToken, tokenType };
+    if (refreshToken !== undefined) stored.refreshToken = refreshToken;
     const scope = tokens.scope ?? requestedScope;
     if (scope !== undefined) stored.scope = scope;
-    if (tokens.expiresIn !== undefined) stored.expiresAt = this.#now() + tokens.expiresIn * 1000;
-    if (client.source === "dynamic" && client.clientSecret !== undefined)
+    if (expiresIn !== undefined) stored.expiresAt = this.#now() + expiresIn * 1000;
+    if (client.source === "dynamic" && client.clientSecret !== undefined) {
       stored.clientSecret = client.clientSecret;
-    await this.#store.set(place.key, stored);
-    this.#keys.add(place.key);
+    }
+    await this.#store.set(key, stored);
+    this.#keys.add(key);
     return stored;
   }
 
