@@ -63,12 +63,7 @@ export class ClientRegistrar {
    * (MCP authorization): with any other, neither the secret, the key nor the id is used.
    */
   #preRegistered(clientId: string, target: RegistrationTarget): ClientRegistration {
-    const {
-      clientIssuer,
-      clientSecret,
-      clientPrivateKey: privateKey,
-      tokenEndpointAuthMethod,
-    } = this.#options;
+    const { clientIssuer, clientSecret, clientPrivateKey, tokenEndpointAuthMethod } = this.#options;
     if (clientIssuer !== undefined && clientIssuer !== target.issuer) {
       throw new OAuthError(
         "client_issuer",
@@ -76,8 +71,9 @@ export class ClientRegistrar {
       );
     }
     const source = "pre-registered";
-    if (privateKey !== undefined) {
-      return { clientId, privateKey, method: tokenEndpointAuthMethod ?? "private_key_jwt", source };
+    if (clientPrivateKey !== undefined) {
+      const method = tokenEndpointAuthMethod ?? "private_key_jwt";
+      return { clientId, privateKey: clientPrivateKey, method, source };
     }
     return { clientId, clientSecret, method: this.#method(target.server, clientSecret), source };
   }
