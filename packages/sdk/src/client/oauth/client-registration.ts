@@ -55,19 +55,6 @@ function applicationType(redirectUris: readonly string[]): "native" | "web" {
   return redirectUris.length > 0 && redirectUris.every(native) ? "native" : "web";
 }
 
-/** The method to ask for at registration: a public client when the server allows it and the flow has a user. */
-function requestedMethod(
-  metadata: AuthorizationServerMetadata,
-  options: RegistrationOptions,
-): TokenEndpointAuthMethod {
-  if (options.tokenEndpointAuthMethod) return options.tokenEndpointAuthMethod;
-  const supported = metadata.token_endpoint_auth_methods_supported;
-  if (options.grant === "authorization_code" && (supported === undefined || supported.includes("none"))) {
-    return "none";
-  }
-  return chooseTokenEndpointAuthMethod(supported, true);
-}
-
 /**
  * Registers a client with the authorization server by RFC 7591 dynamic client registration, the
  * fallback when nothing is pre-registered and the server does not take client metadata documents.
@@ -89,8 +76,12 @@ export async function registerClient(
   const endpoint = endpointUrl(registration, "registration_endpoint", options.allowInsecureHttp);
   const redirectUris =
     options.clientMetadata?.redirect_uris ?? (options.redirectUri === undefined ? [] : [options.redirectUri]);
-  const method = requestedMethod(metadata, options);
   const withUser = options.grant === "authorization_code";
+  // A public client when the server allows it and the flow has a user; else as a client with a secret.
+  const publicAllowed = withUser && (supported === undefined || supported.includes("none"));
+  const method =
+    options.tokenEndpointAuthMethod ||
+    (publicAllowed ? "none" : chooseTokenEndpointAuthMethod(supported, true));
   const body = {
     client_name: DEFAULT_CLIENT_NAME,
     application_type: applicationType(redirectUris),

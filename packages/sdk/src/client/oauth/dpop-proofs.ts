@@ -24,17 +24,13 @@ interface ProofSigner {
  * and the MCP endpoint (a fresh proof per request, with `ath` binding it to the access token).
  */
 export class DpopProofs {
-  readonly #handle: Promise<oauth.DPoPHandle>;
+  /** For oauth4webapi's token requests (`options.DPoP`). */
+  readonly handle: Promise<oauth.DPoPHandle>;
 
   constructor(options: DpopOptions) {
     const keyPair = options.keyPair ?? oauth.generateKeyPair("ES256", { extractable: false });
     // The handle reads only a clock skew setting from the client, which Roundtrip leaves unset.
-    this.#handle = Promise.resolve(keyPair).then((pair) => oauth.DPoP({}, pair));
-  }
-
-  /** For oauth4webapi's token requests (`options.DPoP`). */
-  handle(): Promise<oauth.DPoPHandle> {
-    return this.#handle;
+    this.handle = Promise.resolve(keyPair).then((pair) => oauth.DPoP({}, pair));
   }
 
   /** The DPoP header value for one request to `url` presenting `accessToken`. */
@@ -50,6 +46,6 @@ export class DpopProofs {
   }
 
   async #signer(): Promise<ProofSigner> {
-    return (await this.#handle) as unknown as ProofSigner;
+    return (await this.handle) as unknown as ProofSigner;
   }
 }

@@ -12,7 +12,7 @@ import { type ResourceContext, ResourceContexts } from "./resource-contexts.js";
 import { selectScope, splitScope } from "./scope-selection.js";
 import { TokenKeeper } from "./token-keeper.js";
 import { requestToken, type TokenGrant } from "./token-request.js";
-import { revocationEndpointOf, revokeStoredTokens } from "./token-revocation.js";
+import { revocationEndpointOf, revokeToken } from "./token-revocation.js";
 import { memoryTokenStore, type StoredTokens } from "./token-store.js";
 
 export type OAuthClientProvider = ClientAuthProvider & {
@@ -101,14 +101,20 @@ class OAuthClient implements ClientAuthProvider {
     this.#clients.forget();
   }
 
-  /** A failed revocation does not keep the tokens. */
+  /**
+   * The refresh token is revoked before the access token, so no new access token is minted in between.
+   * A failed revocation does not keep the tokens.
+   */
   async #revokeAndForget(key: string): Promise<void> {
     const stored = await this.#tokens.get(key);
     const context = this.#contexts.withKey(key);
     const endpoint = context && revocationEndpointOf(context.server, this.#allowInsecureHttp);
     if (stored && context && endpoint) {
       const client = this.#clients.clientOf(stored, context);
-      await revokeStoredTokens(context.server, endpoint, stored, client, { fetch: this.#fetch });
+      const revoke = (token: string, hint: "access_token" | "refresh_token") =>
+        revokeToken(context.server, endpoint, token, hint, client, { fetch: this.#fetch });
+      if (stored.refreshToken !== undefined) await revoke(stored.refreshToken, "refresh_token");
+      await revoke(stored.accessToken, "access_token");
     }
     await this.#tokens.delete(key);
   }
@@ -219,7 +225,7 @@ class OAuthClient implements ClientAuthProvider {
       fetch: this.#fetch,
       allowInsecureHttp: this.#allowInsecureHttp,
       signal,
-      dpop: await this.#dpop?.handle(),
+      dpop: await this.#dpop?.handle,
     });
     // A server that does not rotate refresh tokens answers without one: the old one stays good.
     if (grant.grantType === "refresh_token") tokens.refreshToken ??= grant.refreshToken;

@@ -3,7 +3,6 @@ import type { AuthorizationServerMetadata } from "../../protocol/auth/authorizat
 import { type ClientCredentials, clientAuthentication } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { libraryOptions, type OAuthRequestOptions } from "./oauth-library.js";
-import type { StoredTokens } from "./token-store.js";
 
 export type RevocationOptions = OAuthRequestOptions;
 
@@ -52,18 +51,4 @@ export async function revokeToken(
   } catch {
     return false;
   }
-}
-
-/** Revokes the refresh token before the access token, so no new access token is minted in between. */
-export async function revokeStoredTokens(
-  server: AuthorizationServerMetadata,
-  revocationEndpoint: URL,
-  stored: StoredTokens,
-  client: ClientCredentials,
-  options: RevocationOptions = {},
-): Promise<void> {
-  if (stored.refreshToken !== undefined) {
-    await revokeToken(server, revocationEndpoint, stored.refreshToken, "refresh_token", client, options);
-  }
-  await revokeToken(server, revocationEndpoint, stored.accessToken, "access_token", client, options);
 }
