@@ -122,11 +122,13 @@ async function call(target: RunningServer, headers: Record<string, string>) {
     },
     body,
   });
-  await response.body?.cancel();
+  const text = await response.text();
   const header = response.headers.get("www-authenticate");
   if (response.status !== 200) expect(target.dispatched.length).toBe(before);
   return {
     status: response.status,
+    text,
+    retryAfter: response.headers.get("retry-after"),
     header,
     bearer: challengeOf(header, "bearer"),
     dpop: challengeOf(header, "dpop"),
@@ -305,21 +307,13 @@ describe("DPoP across a fleet sharing one Redis", () => {
     const token = await boundToken(key);
     await redis.stop();
     try {
-      const reply = await fetch(first.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
-          "mcp-method": "tools/list",
-          authorization: `DPoP ${token}`,
-          dpop: await proof(key, { ath: ath(token) }),
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+      const reply = await call(first, {
+        authorization: `DPoP ${token}`,
+        dpop: await proof(key, { ath: ath(token) }),
       });
       expect(reply.status).toBe(503);
-      expect(reply.headers.get("retry-after")).toBe("5");
-      expect(await reply.text()).toMatch(/DPoP proofs \(Redis\) could not be reached.*retry shortly/);
+      expect(reply.retryAfter).toBe("5");
+      expect(reply.text).toMatch(/DPoP proofs \(Redis\) could not be reached.*retry shortly/);
     } finally {
       await redis.start();
     }

@@ -44,6 +44,13 @@ export interface AuthenticationOptions {
   dpopReplayStore?: DpopReplayStore;
 }
 
+/** A 503 the client may retry in a few seconds, naming what was away and why. */
+function unavailable(what: string, cause: unknown): HttpError {
+  return new HttpError(503, `Service unavailable: ${what} (${causeOf(cause)}); retry shortly`, {
+    headers: { "retry-after": "5" },
+  });
+}
+
 /**
  * A replay store that cannot answer has not judged the proof: 503, which the client may retry, and
  * never an acceptance of a proof that might be replayed (closed), nor a 401 that blames the client.
@@ -54,10 +61,9 @@ function unavailableWhenAway(store: DpopReplayStore): DpopReplayStore {
       try {
         return await store.claim(id, token, ttlMs);
       } catch (error) {
-        throw new HttpError(
-          503,
-          `Service unavailable: the shared store of DPoP proofs (Redis) could not be reached to check the proof for replay (${causeOf(error)}); retry shortly`,
-          { headers: { "retry-after": "5" } },
+        throw unavailable(
+          "the shared store of DPoP proofs (Redis) could not be reached to check the proof for replay",
+          error,
         );
       }
     },
@@ -82,10 +88,9 @@ function unavailableWhenUnreachable(
         // A verifier's own HTTP answer (introspection over capacity: 503) says the server is busy, not unreachable.
         if (error instanceof InvalidTokenError || error instanceof HttpError) throw error;
         health?.reportFailure(error);
-        throw new HttpError(
-          503,
-          `Service unavailable: the authorization server ${health?.url ?? issuer} could not be reached to verify the access token (${causeOf(error)}); retry shortly`,
-          { headers: { "retry-after": "5" } },
+        throw unavailable(
+          `the authorization server ${health?.url ?? issuer} could not be reached to verify the access token`,
+          error,
         );
       }
     },
