@@ -3,12 +3,9 @@ import {
   fetchAuthorizationServerMetadata,
 } from "../../protocol/auth/authorization-server-metadata.js";
 import { OAuthError } from "./errors.js";
+import type { OAuthRequestOptions } from "./oauth-library.js";
 
-export interface AuthorizationServerDiscoveryOptions {
-  fetch?: typeof fetch;
-  signal?: AbortSignal;
-  allowInsecureHttp?: boolean;
-}
+export type AuthorizationServerDiscoveryOptions = OAuthRequestOptions;
 
 /**
  * The issuer's RFC 8414 metadata, found by the MCP order of well-known locations (RFC 8414 path

@@ -2,12 +2,15 @@ import { importPKCS8 } from "jose";
 import * as oauth from "oauth4webapi";
 import { OAuthError } from "./errors.js";
 
-export type TokenEndpointAuthMethod =
-  | "client_secret_basic"
-  | "client_secret_post"
-  | "none"
-  | "private_key_jwt"
-  | "client_secret_jwt";
+/** The methods a client without a private key can use, in the order it prefers them. */
+export const KEYLESS_METHODS = [
+  "client_secret_basic",
+  "client_secret_post",
+  "client_secret_jwt",
+  "none",
+] as const;
+
+export type TokenEndpointAuthMethod = (typeof KEYLESS_METHODS)[number] | "private_key_jwt";
 
 /**
  * The private key of a pre-registered private_key_jwt client (RFC 7523 §2.2): a CryptoKey, or a
@@ -41,8 +44,7 @@ export function chooseTokenEndpointAuthMethod(
 ): TokenEndpointAuthMethod {
   if (!hasSecret) return "none";
   if (supported === undefined || supported.length === 0) return "client_secret_basic";
-  const preferred = ["client_secret_basic", "client_secret_post", "client_secret_jwt", "none"] as const;
-  const method = preferred.find((candidate) => supported.includes(candidate));
+  const method = KEYLESS_METHODS.find((candidate) => supported.includes(candidate));
   if (method) return method;
   throw new OAuthError(
     "unsupported",

@@ -18,7 +18,7 @@ function registrar(options: Partial<OAuthClientOptions>, store: TokenStore = mem
     registrations.push(JSON.parse(String(init.body)));
     return Response.json({ client_id: `dyn-${registrations.length}` }, { status: 201 });
   }) as typeof fetch;
-  const made = new ClientRegistrar({ grant: "authorization_code", ...options }, store, fetchImpl);
+  const made = new ClientRegistrar({ grant: "authorization_code", fetch: fetchImpl, ...options }, store);
   return { registrar: made, registrations };
 }
 

@@ -18,13 +18,11 @@ export type RegistrationTarget = Pick<ResourceContext, "issuer" | "server" | "ke
 export class ClientRegistrar {
   readonly #options: OAuthClientOptions;
   readonly #store: TokenStore;
-  readonly #fetch: typeof fetch;
   readonly #dynamic = new Map<string, ClientRegistration>();
 
-  constructor(options: OAuthClientOptions, store: TokenStore, fetchImpl: typeof fetch) {
+  constructor(options: OAuthClientOptions, store: TokenStore) {
     this.#options = options;
     this.#store = store;
-    this.#fetch = fetchImpl;
   }
 
   /** The client to run a grant as, registering one if nothing else will do. */
@@ -89,20 +87,9 @@ export class ClientRegistrar {
     );
   }
 
-  #register(
-    server: AuthorizationServerMetadata,
-    signal: AbortSignal | undefined,
-  ): Promise<ClientRegistration> {
-    const { grant, clientMetadata, redirect, tokenEndpointAuthMethod, allowInsecureHttp } = this.#options;
-    return registerClient(server, {
-      grant,
-      clientMetadata,
-      redirectUri: redirect?.redirectUri,
-      tokenEndpointAuthMethod,
-      fetch: this.#fetch,
-      signal,
-      allowInsecureHttp: allowInsecureHttp ?? false,
-    });
+  #register(server: AuthorizationServerMetadata, signal?: AbortSignal): Promise<ClientRegistration> {
+    const { redirect, ...options } = this.#options;
+    return registerClient(server, { ...options, redirectUri: redirect?.redirectUri, signal });
   }
 }
 

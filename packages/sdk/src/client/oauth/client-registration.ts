@@ -4,26 +4,24 @@ import { isLoopbackHost } from "../../protocol/loopback.js";
 import {
   type ClientCredentials,
   chooseTokenEndpointAuthMethod,
+  KEYLESS_METHODS,
   type TokenEndpointAuthMethod,
 } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { OAuthError } from "./errors.js";
-import { libraryOptions, oauthFailure } from "./oauth-library.js";
+import { libraryOptions, type OAuthRequestOptions, oauthFailure, refusalSummary } from "./oauth-library.js";
 
 /** The client identity used with one authorization server, and where it came from. */
 export interface ClientRegistration extends ClientCredentials {
   source: "pre-registered" | "metadata-document" | "dynamic";
 }
 
-export interface RegistrationOptions {
+export interface RegistrationOptions extends OAuthRequestOptions {
   grant: "client_credentials" | "authorization_code";
   clientMetadata?: { client_name?: string; redirect_uris?: string[]; [field: string]: unknown };
   redirectUri?: string;
   /** Overrides the method asked for; default from the server's token_endpoint_auth_methods_supported. */
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
-  fetch?: typeof fetch;
-  signal?: AbortSignal;
-  allowInsecureHttp?: boolean;
 }
 
 const DEFAULT_CLIENT_NAME = "Roundtrip MCP client";
@@ -108,14 +106,13 @@ export async function registerClient(
   const { client_id: clientId, client_secret: secret, error } = fields;
   if (!response.ok || typeof clientId !== "string" || clientId === "") {
     const oauthError = typeof error === "string" ? error : undefined;
-    const description = typeof fields.error_description === "string" ? `: ${fields.error_description}` : "";
-    const summary = `HTTP ${response.status}${oauthError === undefined ? "" : ` ${oauthError}`}${description}`;
+    const summary = refusalSummary(response.status, oauthError, fields.error_description);
     throw new OAuthError("client_registration", failed(summary), { oauthError });
   }
   if (typeof secret !== "string" || secret === "") return { clientId, method: "none", source: "dynamic" };
   // The method the server granted, where a client with only a secret can use it (no private_key_jwt).
   const granted = fields.token_endpoint_auth_method as TokenEndpointAuthMethod;
-  const usable = ["client_secret_basic", "client_secret_post", "client_secret_jwt", "none"].includes(granted);
+  const usable = (KEYLESS_METHODS as readonly string[]).includes(granted);
   return {
     clientId,
     clientSecret: secret,

@@ -32,6 +32,7 @@ export type { DpopOptions } from "./dpop-proofs.js";
 export { OAuthError, type OAuthErrorCode } from "./errors.js";
 export type { AuthorizationRedirect, OAuthClientOptions } from "./oauth-client-options.js";
 export { type OAuthClientProvider, oauthClientProvider } from "./oauth-client-provider.js";
+export type { OAuthRequestOptions } from "./oauth-library.js";
 export {
   type DiscoveredResourceMetadata,
   type DiscoveryOptions,

@@ -7,6 +7,7 @@ import {
 import { checkClientMetadataUrl } from "./client-registration.js";
 import type { DpopOptions } from "./dpop-proofs.js";
 import { OAuthError } from "./errors.js";
+import type { OAuthRequestOptions } from "./oauth-library.js";
 import type { TokenStore } from "./token-store.js";
 
 /** How the user agent reaches the authorization endpoint and comes back. */
@@ -21,7 +22,8 @@ export interface AuthorizationRedirect {
   authorize(url: URL, signal?: AbortSignal): Promise<URLSearchParams>;
 }
 
-export interface OAuthClientOptions {
+/** `fetch` and `allowInsecureHttp` apply to every request to the authorization and resource servers. */
+export interface OAuthClientOptions extends Omit<OAuthRequestOptions, "signal"> {
   /** `authorization_code` acts for a user (needs `redirect`); `client_credentials` acts as the client itself. */
   grant: "client_credentials" | "authorization_code";
   /** A pre-registered client; omit both for a client metadata document or dynamic registration. */
@@ -51,7 +53,6 @@ export interface OAuthClientOptions {
   store?: TokenStore;
   /** Required for authorization_code. */
   redirect?: AuthorizationRedirect;
-  fetch?: typeof fetch;
   /** How many 403 insufficient_scope step-ups one request may go through (default 2). */
   maxStepUps?: number;
   /**
@@ -60,8 +61,6 @@ export interface OAuthClientOptions {
    * life of the provider; give `{ keyPair }` to keep bound tokens usable across runs.
    */
   dpop?: boolean | DpopOptions;
-  /** Allows http:// endpoints on hosts other than loopback (which always may use http). Never in production. */
-  allowInsecureHttp?: boolean;
   /** Milliseconds since the epoch; for tests. */
   now?: () => number;
 }
@@ -73,19 +72,13 @@ export function checkOAuthClientOptions(options: OAuthClientOptions): void {
   if (grant !== "authorization_code" && grant !== "client_credentials") {
     refuse(`grant must be "authorization_code" or "client_credentials", not ${JSON.stringify(grant)}`);
   }
-  if (options.clientSecret !== undefined && clientId === undefined) {
-    refuse("clientSecret is set without clientId: set both for a pre-registered client");
-  }
-  if (clientPrivateKey !== undefined) {
-    if (clientId === undefined) {
-      refuse(
-        "clientPrivateKey is set without clientId: a private_key_jwt client is pre-registered, set both",
-      );
-    }
-    checkClientPrivateKey(clientPrivateKey);
-  }
+  if (clientPrivateKey !== undefined) checkClientPrivateKey(clientPrivateKey);
   for (const credential of ["clientSecret", "clientPrivateKey"] as const) {
-    if (options[credential] !== undefined && clientIssuer === undefined) {
+    if (options[credential] === undefined) continue;
+    if (clientId === undefined) {
+      refuse(`${credential} is set without clientId: only a pre-registered client has one, set both`);
+    }
+    if (clientIssuer === undefined) {
       refuse(
         `${credential} is set without clientIssuer: set it to the issuer of the authorization server the client is registered with, so the credential is never used with another one`,
       );

@@ -249,6 +249,11 @@ describe("oauthClientProvider, authorization code", () => {
       });
       expect(await provider.authorization(new URL(as.resourceUrl))).toBe("Bearer at-1");
       expect(as.tokenCalls).toHaveLength(1);
+      // Logout reaches the new issuer's tokens only: the old ones were dropped with the move.
+      await provider.logout();
+      expect(next.revocations.map((call) => call.form.get("token"))).toEqual(["rt-1", "at-1"]);
+      expect(as.revocations).toEqual([]);
+      expect(await store.get(tokenStoreKey(next.issuer, as.resourceUrl))).toBeUndefined();
     } finally {
       await next.close();
     }
@@ -286,6 +291,17 @@ describe("oauthClientProvider, authorization code", () => {
     expect(await store.get(tokenStoreKey(as.issuer, as.resourceUrl, "pre"))).toBeUndefined();
   });
 
+  it("logout revokes once the tokens two endpoints of one resource share", async () => {
+    const provider = codeClient({ clientId: "pre" });
+    const tools = new URL(`${as.resourceUrl}/tools`);
+    await provider.handleChallenge(challenge());
+    expect(await provider.handleChallenge(challenge({ resource: tools }))).toBe(true);
+    expect(await provider.authorization(tools)).toBe("Bearer at-1");
+    await provider.logout();
+    expect(as.revocations.map((call) => call.form.get("token"))).toEqual(["rt-1", "at-1"]);
+    expect(await provider.authorization(tools)).toBeUndefined();
+  });
+
   it("logout forgets the tokens even when revocation fails", async () => {
     const store = memoryTokenStore();
     const provider = codeClient({ clientId: "pre", store });
@@ -294,6 +310,21 @@ describe("oauthClientProvider, authorization code", () => {
       res.socket?.destroy();
     });
     await provider.logout();
+    expect(await store.get(tokenStoreKey(as.issuer, as.resourceUrl, "pre"))).toBeUndefined();
+  });
+
+  it("logout sends no token to a revocation endpoint off https, and forgets the tokens all the same", async () => {
+    const store = memoryTokenStore();
+    const urls: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      urls.push(String(input));
+      return fetch(input, init);
+    };
+    as.metadata.revocation_endpoint = "http://revoke.example/revoke";
+    const provider = codeClient({ clientId: "pre", store, fetch: recording });
+    await provider.handleChallenge(challenge());
+    await provider.logout();
+    expect(urls.filter((url) => url.includes("revoke"))).toEqual([]);
     expect(await store.get(tokenStoreKey(as.issuer, as.resourceUrl, "pre"))).toBeUndefined();
   });
 

@@ -10,10 +10,15 @@ import { OAuthError } from "./errors.js";
 import { checkOAuthClientOptions, type OAuthClientOptions } from "./oauth-client-options.js";
 import { type ResourceContext, ResourceContexts } from "./resource-contexts.js";
 import { selectScope, splitScope } from "./scope-selection.js";
-import { TokenKeeper } from "./token-keeper.js";
 import { requestToken, type TokenGrant } from "./token-request.js";
-import { revocationEndpointOf, revokeToken } from "./token-revocation.js";
-import { memoryTokenStore, type StoredTokens } from "./token-store.js";
+import { revokeToken } from "./token-revocation.js";
+import {
+  memoryTokenStore,
+  type StoredTokens,
+  type TokenStore,
+  tokensExpired,
+  tokensToStore,
+} from "./token-store.js";
 
 export type OAuthClientProvider = ClientAuthProvider & {
   /**
@@ -41,9 +46,8 @@ export function oauthClientProvider(options: OAuthClientOptions): OAuthClientPro
 
 class OAuthClient implements ClientAuthProvider {
   readonly #options: OAuthClientOptions;
-  readonly #fetch: typeof fetch;
-  readonly #allowInsecureHttp: boolean;
-  readonly #tokens: TokenKeeper;
+  readonly #store: TokenStore;
+  readonly #now: () => number;
   readonly #contexts: ResourceContexts;
   readonly #clients: ClientRegistrar;
   readonly #budget: ChallengeBudget;
@@ -58,12 +62,10 @@ class OAuthClient implements ClientAuthProvider {
   constructor(options: OAuthClientOptions) {
     checkOAuthClientOptions(options);
     this.#options = options;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#allowInsecureHttp = options.allowInsecureHttp ?? false;
-    const store = options.store ?? memoryTokenStore();
-    this.#tokens = new TokenKeeper(store, options.now ?? Date.now);
-    this.#contexts = new ResourceContexts(options, this.#fetch, this.#tokens);
-    this.#clients = new ClientRegistrar(options, store, this.#fetch);
+    this.#store = options.store ?? memoryTokenStore();
+    this.#now = options.now ?? Date.now;
+    this.#contexts = new ResourceContexts(options, this.#store);
+    this.#clients = new ClientRegistrar(options, this.#store);
     this.#budget = new ChallengeBudget(options.maxStepUps ?? DEFAULT_MAX_STEP_UPS);
     this.#dpop = options.dpop ? new DpopProofs(options.dpop === true ? {} : options.dpop) : undefined;
   }
@@ -76,8 +78,8 @@ class OAuthClient implements ClientAuthProvider {
   async authorization(resource: URL, signal?: AbortSignal): Promise<string | undefined> {
     // Nothing is known before the server's first challenge names its metadata.
     const context = this.#contexts.get(resource);
-    let tokens = context && (await this.#tokens.get(context.key));
-    if (context && tokens && this.#tokens.expired(tokens))
+    let tokens = context && (await this.#store.get(context.key));
+    if (context && tokens && tokensExpired(tokens, this.#now()))
       tokens = await this.#renew(context, tokens, signal);
     this.#sent.set(resource.href, tokens?.accessToken);
     return tokens && authorizationHeader(tokens);
@@ -93,8 +95,7 @@ class OAuthClient implements ClientAuthProvider {
   }
 
   async logout(): Promise<void> {
-    await Promise.all(this.#tokens.keys().map((key) => this.#revokeAndForget(key)));
-    this.#tokens.untrackAll();
+    await Promise.all(this.#contexts.onePerKey().map((context) => this.#revokeAndForget(context)));
     this.#contexts.clear();
     this.#sent.clear();
     this.#budget.clear();
@@ -105,18 +106,16 @@ class OAuthClient implements ClientAuthProvider {
    * The refresh token is revoked before the access token, so no new access token is minted in between.
    * A failed revocation does not keep the tokens.
    */
-  async #revokeAndForget(key: string): Promise<void> {
-    const stored = await this.#tokens.get(key);
-    const context = this.#contexts.withKey(key);
-    const endpoint = context && revocationEndpointOf(context.server, this.#allowInsecureHttp);
-    if (stored && context && endpoint) {
+  async #revokeAndForget(context: ResourceContext): Promise<void> {
+    const stored = await this.#store.get(context.key);
+    if (stored) {
       const client = this.#clients.clientOf(stored, context);
       const revoke = (token: string, hint: "access_token" | "refresh_token") =>
-        revokeToken(context.server, endpoint, token, hint, client, { fetch: this.#fetch });
+        revokeToken(context.server, token, hint, client, this.#options);
       if (stored.refreshToken !== undefined) await revoke(stored.refreshToken, "refresh_token");
       await revoke(stored.accessToken, "access_token");
     }
-    await this.#tokens.delete(key);
+    await this.#store.delete(context.key);
   }
 
   async #answer(challenge: AuthChallenge): Promise<boolean> {
@@ -127,12 +126,12 @@ class OAuthClient implements ClientAuthProvider {
     if (!this.#budget.admits(challenge, stepUp)) return false;
     const { signal } = challenge;
     const context = await this.#contexts.discover(challenge.resource, challenge.wwwAuthenticate, signal);
-    const stored = await this.#tokens.get(context.key);
+    const stored = await this.#store.get(context.key);
     if (!stepUp && stored) {
       const sent = this.#sent.get(challenge.resource.href);
       // The request went out before this token was known (the first request of a run): just use it.
-      if (stored.accessToken !== sent && !this.#tokens.expired(stored)) return true;
-      if (stored.refreshToken && challenge.attempt === 1 && (await this.#refresh(context, stored, signal))) {
+      if (stored.accessToken !== sent && !tokensExpired(stored, this.#now())) return true;
+      if (stored.refreshToken && challenge.attempt === 1 && (await this.#renew(context, stored, signal))) {
         return true;
       }
     }
@@ -146,8 +145,7 @@ class OAuthClient implements ClientAuthProvider {
         authorizationServerScopes: context.server.scopes_supported,
         wantsRefreshToken: this.#options.grant === "authorization_code",
       });
-    if (this.#options.grant === "client_credentials") await this.#clientCredentials(context, scope, signal);
-    else await this.#authorizationCode(context, scope, signal);
+    await this.#obtain(context, scope, signal);
     return true;
   }
 
@@ -163,13 +161,24 @@ class OAuthClient implements ClientAuthProvider {
     return true;
   }
 
-  async #authorizationCode(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
+  /** New tokens: asked for directly by a client_credentials client, through the user's redirect otherwise. */
+  async #obtain(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
+    const { server, resource } = context;
+    if (this.#options.grant === "client_credentials") {
+      const client = await this.#clients.clientFor(context, signal);
+      return this.#grant(
+        context,
+        client,
+        { grantType: "client_credentials", scope, resource },
+        scope,
+        signal,
+      );
+    }
     // Present for this grant: checkOAuthClientOptions refuses a configuration without it.
     const redirect = this.#options.redirect!;
     const { redirectUri } = redirect;
-    const { server, resource } = context;
     // Endpoints first: a server that cannot be used is not worth a client registration.
-    const endpoints = authorizationCodeEndpoints(server, this.#allowInsecureHttp);
+    const endpoints = authorizationCodeEndpoints(server, this.#options.allowInsecureHttp);
     const client = await this.#clients.clientFor(context, signal);
     const request = { clientId: client.clientId, redirectUri, scope, resource };
     const { url, state, codeVerifier } = await startAuthorization(endpoints.authorizationEndpoint, request);
@@ -182,35 +191,27 @@ class OAuthClient implements ClientAuthProvider {
     return this.#grant(context, client, grant, scope, signal);
   }
 
-  async #clientCredentials(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
-    const client = await this.#clients.clientFor(context, signal);
-    const grant = { grantType: "client_credentials", scope, resource: context.resource } as const;
-    return this.#grant(context, client, grant, scope, signal);
-  }
-
-  /** A refresh that the server refuses drops the tokens (a full authorization follows); undefined then. */
-  async #refresh(context: ResourceContext, stored: StoredTokens, signal?: AbortSignal) {
+  /**
+   * A stale token renewed: refreshed, or for a client_credentials client simply requested again. A
+   * refresh the server refuses drops the tokens (a full authorization follows); undefined then.
+   */
+  async #renew(context: ResourceContext, stored: StoredTokens, signal?: AbortSignal) {
     const { refreshToken } = stored;
-    if (refreshToken === undefined) return undefined;
+    if (refreshToken === undefined) {
+      const { grant, scope } = this.#options;
+      if (grant === "client_credentials") return this.#obtain(context, scope ?? stored.scope, signal);
+      await this.#store.delete(context.key);
+      return undefined;
+    }
     const client = this.#clients.clientOf(stored, context);
     const grant = { grantType: "refresh_token", refreshToken, resource: context.resource } as const;
     try {
       return await this.#grant(context, client, grant, stored.scope, signal);
     } catch (error) {
       if (!(error instanceof OAuthError && error.code === "token_request")) throw error;
-      await this.#tokens.delete(context.key);
+      await this.#store.delete(context.key);
       return undefined;
     }
-  }
-
-  /** An expired token: refreshed, or for a client_credentials client simply requested again. */
-  async #renew(context: ResourceContext, stored: StoredTokens, signal?: AbortSignal) {
-    if (stored.refreshToken !== undefined) return this.#refresh(context, stored, signal);
-    if (this.#options.grant === "client_credentials") {
-      return this.#clientCredentials(context, this.#options.scope ?? stored.scope, signal);
-    }
-    await this.#tokens.delete(context.key);
-    return undefined;
   }
 
   /** Runs one grant and files its tokens; the scope asked for is what a later step-up adds to. */
@@ -221,15 +222,12 @@ class OAuthClient implements ClientAuthProvider {
     requestedScope: string | undefined,
     signal: AbortSignal | undefined,
   ): Promise<StoredTokens> {
-    const tokens = await requestToken(context.server, client, grant, {
-      fetch: this.#fetch,
-      allowInsecureHttp: this.#allowInsecureHttp,
-      signal,
-      dpop: await this.#dpop?.handle,
-    });
+    const dpop = await this.#dpop?.handle;
+    const tokens = await requestToken(context.server, client, grant, { ...this.#options, signal, dpop });
     // A server that does not rotate refresh tokens answers without one: the old one stays good.
     if (grant.grantType === "refresh_token") tokens.refreshToken ??= grant.refreshToken;
-    const stored = await this.#tokens.save(context, client, tokens, requestedScope);
+    const stored = tokensToStore(context, client, tokens, requestedScope, this.#now());
+    await this.#store.set(context.key, stored);
     context.requested = splitScope(requestedScope);
     return stored;
   }

@@ -1,10 +1,12 @@
 import * as oauth from "oauth4webapi";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
 
-/** How a request to the authorization server travels: the caller's fetch, and its cancellation. */
+/** How a request to an OAuth server travels: the caller's fetch, its cancellation, and the http:// rule. */
 export interface OAuthRequestOptions {
   fetch?: typeof fetch;
   signal?: AbortSignal;
+  /** Allows http:// endpoints on hosts other than loopback (which always may use http). Never in production. */
+  allowInsecureHttp?: boolean;
 }
 
 /**
@@ -47,7 +49,14 @@ export function oauthFailure(
     return error;
   }
   const { error: oauthError, error_description: description } = refusal;
-  const head = [status === undefined ? "" : `HTTP ${status}`, oauthError ?? ""].filter(Boolean).join(" ");
-  const summary = description ? (head ? `${head}: ${description}` : description) : head;
+  const summary = refusalSummary(status, oauthError, description);
   return new OAuthError(code, what(summary, oauthError), { cause: error, oauthError });
+}
+
+/** `HTTP 400 invalid_grant: description`, from whichever of those parts the answer had. */
+export function refusalSummary(status: number | undefined, error: unknown, description: unknown): string {
+  const parts = [status === undefined ? "" : `HTTP ${status}`, typeof error === "string" ? error : ""];
+  const head = parts.filter(Boolean).join(" ");
+  if (typeof description !== "string" || description === "") return head;
+  return head ? `${head}: ${description}` : description;
 }

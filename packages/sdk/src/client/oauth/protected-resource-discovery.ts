@@ -2,6 +2,7 @@ import { parseBearerChallenge } from "../../protocol/auth/challenge.js";
 import { PROTECTED_RESOURCE_WELL_KNOWN } from "../../protocol/auth/resource-metadata.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { OAuthError } from "./errors.js";
+import type { OAuthRequestOptions } from "./oauth-library.js";
 import { resourceCovers } from "./resource-match.js";
 
 /** An RFC 9728 protected resource metadata document as a client reads it (servers may add fields). */
@@ -20,11 +21,7 @@ export interface ProtectedResource {
   metadata: DiscoveredResourceMetadata;
 }
 
-export interface DiscoveryOptions {
-  fetch?: typeof fetch;
-  signal?: AbortSignal;
-  allowInsecureHttp?: boolean;
-}
+export type DiscoveryOptions = OAuthRequestOptions;
 
 /**
  * The locations to try for `resourceUrl`'s metadata, in order (MCP authorization, RFC 9728 §3.1): the

@@ -5,8 +5,7 @@ import {
   type DiscoveredResourceMetadata,
   discoverProtectedResource,
 } from "./protected-resource-discovery.js";
-import type { TokenKeeper } from "./token-keeper.js";
-import { tokenStoreKey } from "./token-store.js";
+import { type TokenStore, tokenStoreKey } from "./token-store.js";
 
 /** What discovery established about one MCP endpoint. */
 export interface ResourceContext {
@@ -26,23 +25,22 @@ export interface ResourceContext {
  */
 export class ResourceContexts {
   readonly #options: OAuthClientOptions;
-  readonly #fetch: typeof fetch;
-  readonly #tokens: TokenKeeper;
+  readonly #store: TokenStore;
   readonly #contexts = new Map<string, ResourceContext>();
   readonly #servers = new Map<string, AuthorizationServerMetadata>();
 
-  constructor(options: OAuthClientOptions, fetchImpl: typeof fetch, tokens: TokenKeeper) {
+  constructor(options: OAuthClientOptions, store: TokenStore) {
     this.#options = options;
-    this.#fetch = fetchImpl;
-    this.#tokens = tokens;
+    this.#store = store;
   }
 
   get(resource: URL): ResourceContext | undefined {
     return this.#contexts.get(resource.href);
   }
 
-  withKey(key: string): ResourceContext | undefined {
-    return [...this.#contexts.values()].find((context) => context.key === key);
+  /** One context for each token store key in use: every place this provider holds tokens for. */
+  onePerKey(): ResourceContext[] {
+    return [...new Map([...this.#contexts.values()].map((context) => [context.key, context])).values()];
   }
 
   clear(): void {
@@ -58,8 +56,8 @@ export class ResourceContexts {
     wwwAuthenticate: string | null,
     signal?: AbortSignal,
   ): Promise<ResourceContext> {
-    const { allowInsecureHttp, clientId, clientMetadataUrl } = this.#options;
-    const options = { fetch: this.#fetch, allowInsecureHttp, signal };
+    const { fetch, allowInsecureHttp, clientId, clientMetadataUrl } = this.#options;
+    const options = { fetch, allowInsecureHttp, signal };
     const { metadata } = await discoverProtectedResource(resource, wwwAuthenticate, options);
     // authorization_servers is non-empty (checked by discovery); the first is the one to use.
     const issuer = metadata.authorization_servers[0] as string;
@@ -71,7 +69,7 @@ export class ResourceContexts {
     if (previous && previous.key !== key) {
       // The resource moved (another issuer, or another resource identifier): the old tokens are for a
       // different audience or authorization server and must not be presented again.
-      await this.#tokens.forget(previous.key);
+      await this.#store.delete(previous.key);
     }
     const context: ResourceContext = {
       resource: metadata.resource,
@@ -82,7 +80,6 @@ export class ResourceContexts {
       requested: previous?.key === key ? previous.requested : [],
     };
     this.#contexts.set(resource.href, context);
-    this.#tokens.track(key);
     return context;
   }
 }

@@ -15,7 +15,6 @@ export interface TokenResponse {
 }
 
 export interface TokenRequestOptions extends OAuthRequestOptions {
-  allowInsecureHttp?: boolean;
   /** Sends a DPoP proof (RFC 9449 §5), so the server may bind the token to that key. */
   dpop?: oauth.DPoPHandle;
 }

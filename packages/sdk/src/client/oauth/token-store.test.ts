@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { memoryTokenStore, type StoredTokens, tokenStoreKey } from "./token-store.js";
+import type { ClientRegistration } from "./client-registration.js";
+import {
+  memoryTokenStore,
+  type StoredTokens,
+  tokenStoreKey,
+  tokensExpired,
+  tokensToStore,
+} from "./token-store.js";
 
 const tokens: StoredTokens = {
   issuer: "https://as.example",
@@ -32,5 +39,40 @@ describe("tokenStoreKey", () => {
       tokenStoreKey("https://as.example", "https://mcp.example/mcp", "client-b"),
     ]);
     expect(keys.size).toBe(5);
+  });
+});
+
+const place = { issuer: "https://as.example", resource: "https://mcp.example/mcp" };
+const dynamic: ClientRegistration = {
+  clientId: "dyn",
+  clientSecret: "s",
+  method: "client_secret_basic",
+  source: "dynamic",
+};
+const preRegistered: ClientRegistration = { ...dynamic, clientId: "pre", source: "pre-registered" };
+
+describe("tokensToStore", () => {
+  it("keeps the expiry, the granted or else requested scope, and a dynamic client's secret", () => {
+    const response = { accessToken: "at", tokenType: "bearer", expiresIn: 60 };
+    expect(tokensToStore(place, dynamic, response, "a b", 1_000)).toEqual({
+      ...place,
+      clientId: "dyn",
+      accessToken: "at",
+      tokenType: "bearer",
+      scope: "a b",
+      expiresAt: 61_000,
+      clientSecret: "s",
+    });
+    const granted = tokensToStore(place, preRegistered, { ...response, scope: "a" }, "a b", 1_000);
+    expect(granted.scope).toBe("a");
+    expect(granted.clientSecret).toBeUndefined();
+  });
+});
+
+describe("tokensExpired", () => {
+  it("counts a token as expired 30 seconds early", () => {
+    expect(tokensExpired({ ...tokens, expiresAt: 60_000 }, 29_999)).toBe(false);
+    expect(tokensExpired({ ...tokens, expiresAt: 60_000 }, 30_000)).toBe(true);
+    expect(tokensExpired(tokens, 1e15)).toBe(false);
   });
 });

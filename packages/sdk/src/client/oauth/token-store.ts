@@ -1,3 +1,9 @@
+import type { ClientRegistration } from "./client-registration.js";
+import type { TokenResponse } from "./token-request.js";
+
+/** A token is renewed this long before it expires, so it does not lapse in flight. */
+const EXPIRY_MARGIN_MS = 30_000;
+
 /** What the client keeps of a token response, with enough context to use and refresh it later. */
 export interface StoredTokens {
   /** The authorization server that issued the tokens. */
@@ -6,7 +12,7 @@ export interface StoredTokens {
   resource: string;
   clientId: string;
   accessToken: string;
-  /** `Bearer` in practice. */
+  /** `bearer`, or `dpop` for a DPoP-bound token. */
   tokenType: string;
   refreshToken?: string;
   /** The scopes granted (or requested, when the server did not say). */
@@ -46,4 +52,32 @@ export function memoryTokenStore(): TokenStore {
  */
 export function tokenStoreKey(issuer: string, resource: string, clientIdentity?: string): string {
   return JSON.stringify(["mcp-oauth", issuer, resource, clientIdentity ?? null]);
+}
+
+/**
+ * What is kept of a token response for `place` (its issuer and resource). The scope kept is the granted
+ * one, else the one asked for; a dynamic client's secret is kept with its tokens, since refreshing them
+ * needs the same client.
+ */
+export function tokensToStore(
+  place: Pick<StoredTokens, "issuer" | "resource">,
+  client: ClientRegistration,
+  tokens: TokenResponse,
+  requestedScope: string | undefined,
+  now: number,
+): StoredTokens {
+  const { issuer, resource } = place;
+  const { accessToken, tokenType, refreshToken, expiresIn } = tokens;
+  const stored: StoredTokens = { issuer, resource, clientId: client.clientId, accessToken, tokenType };
+  if (refreshToken !== undefined) stored.refreshToken = refreshToken;
+  const scope = tokens.scope ?? requestedScope;
+  if (scope !== undefined) stored.scope = scope;
+  if (expiresIn !== undefined) stored.expiresAt = now + expiresIn * 1000;
+  if (client.source === "dynamic" && client.clientSecret !== undefined)
+    stored.clientSecret = client.clientSecret;
+  return stored;
+}
+
+export function tokensExpired(tokens: StoredTokens, now: number): boolean {
+  return tokens.expiresAt !== undefined && now >= tokens.expiresAt - EXPIRY_MARGIN_MS;
 }
