@@ -88,8 +88,10 @@ export class ClientRegistrar {
   }
 
   #register(server: AuthorizationServerMetadata, signal?: AbortSignal): Promise<ClientRegistration> {
-    const { redirect, ...options } = this.#options;
-    return registerClient(server, { ...options, redirectUri: redirect?.redirectUri, signal });
+    const { grant, clientMetadata, tokenEndpointAuthMethod, fetch, allowInsecureHttp } = this.#options;
+    const redirectUri = this.#options.redirect?.redirectUri;
+    const options = { grant, clientMetadata, redirectUri, tokenEndpointAuthMethod, fetch, allowInsecureHttp };
+    return registerClient(server, { ...options, signal });
   }
 }
 

@@ -8,6 +8,7 @@ import type { ClientRegistration } from "./client-registration.js";
 import { DpopProofs } from "./dpop-proofs.js";
 import { OAuthError } from "./errors.js";
 import { checkOAuthClientOptions, type OAuthClientOptions } from "./oauth-client-options.js";
+import type { OAuthRequestOptions } from "./oauth-library.js";
 import { type ResourceContext, ResourceContexts } from "./resource-contexts.js";
 import { selectScope, splitScope } from "./scope-selection.js";
 import { requestToken, type TokenGrant } from "./token-request.js";
@@ -46,6 +47,8 @@ export function oauthClientProvider(options: OAuthClientOptions): OAuthClientPro
 
 class OAuthClient implements ClientAuthProvider {
   readonly #options: OAuthClientOptions;
+  /** What every request to an OAuth server takes from the options, and nothing else of them. */
+  readonly #http: OAuthRequestOptions;
   readonly #store: TokenStore;
   readonly #now: () => number;
   readonly #contexts: ResourceContexts;
@@ -62,6 +65,7 @@ class OAuthClient implements ClientAuthProvider {
   constructor(options: OAuthClientOptions) {
     checkOAuthClientOptions(options);
     this.#options = options;
+    this.#http = { fetch: options.fetch, allowInsecureHttp: options.allowInsecureHttp };
     this.#store = options.store ?? memoryTokenStore();
     this.#now = options.now ?? Date.now;
     this.#contexts = new ResourceContexts(options, this.#store);
@@ -111,7 +115,7 @@ class OAuthClient implements ClientAuthProvider {
     if (stored) {
       const client = this.#clients.clientOf(stored, context);
       const revoke = (token: string, hint: "access_token" | "refresh_token") =>
-        revokeToken(context.server, token, hint, client, this.#options);
+        revokeToken(context.server, token, hint, client, this.#http);
       if (stored.refreshToken !== undefined) await revoke(stored.refreshToken, "refresh_token");
       await revoke(stored.accessToken, "access_token");
     }
@@ -166,19 +170,14 @@ class OAuthClient implements ClientAuthProvider {
     const { server, resource } = context;
     if (this.#options.grant === "client_credentials") {
       const client = await this.#clients.clientFor(context, signal);
-      return this.#grant(
-        context,
-        client,
-        { grantType: "client_credentials", scope, resource },
-        scope,
-        signal,
-      );
+      const grant = { grantType: "client_credentials", scope, resource } as const;
+      return this.#grant(context, client, grant, scope, signal);
     }
     // Present for this grant: checkOAuthClientOptions refuses a configuration without it.
     const redirect = this.#options.redirect!;
     const { redirectUri } = redirect;
     // Endpoints first: a server that cannot be used is not worth a client registration.
-    const endpoints = authorizationCodeEndpoints(server, this.#options.allowInsecureHttp);
+    const endpoints = authorizationCodeEndpoints(server, this.#http.allowInsecureHttp);
     const client = await this.#clients.clientFor(context, signal);
     const request = { clientId: client.clientId, redirectUri, scope, resource };
     const { url, state, codeVerifier } = await startAuthorization(endpoints.authorizationEndpoint, request);
@@ -223,7 +222,7 @@ class OAuthClient implements ClientAuthProvider {
     signal: AbortSignal | undefined,
   ): Promise<StoredTokens> {
     const dpop = await this.#dpop?.handle;
-    const tokens = await requestToken(context.server, client, grant, { ...this.#options, signal, dpop });
+    const tokens = await requestToken(context.server, client, grant, { ...this.#http, signal, dpop });
     // A server that does not rotate refresh tokens answers without one: the old one stays good.
     if (grant.grantType === "refresh_token") tokens.refreshToken ??= grant.refreshToken;
     const stored = tokensToStore(context, client, tokens, requestedScope, this.#now());
