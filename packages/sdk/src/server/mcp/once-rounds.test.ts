@@ -19,6 +19,8 @@ import {
 
 const start = serversClosedAfterEach();
 
+const DECLINED = { confirm: { action: "accept", content: { confirm: false } } };
+
 /** A clock the test moves: McpServer's in seconds, the memory store's in milliseconds. */
 function testClock(start = 1_800_000_000) {
   let seconds = start;
@@ -124,6 +126,61 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     clock.advance(30);
     expect(errorOf(await deploy(url, retry))).toEqual(FROZEN_ERROR);
     expect(counters.deploys).toBe(0);
+  });
+
+  it("a state a repeat sealed afresh never runs its consumed round again, after the round's own state expired", async () => {
+    const clock = testClock();
+    const store = new MemoryOnceStore({ now: clock.millis });
+    // The defaults: outcomes kept 300 s, flows 3600 s, each state valid 600 s after it is sealed.
+    const { url, counters } = await start({ store, now: clock.seconds });
+    const first = await firstRound(url);
+    const asking = { ...first, inputResponses: DECLINED };
+    clock.advance(10);
+    const again = resultOf(await deploy(url, asking));
+    const completing = { ...first, requestState: again.requestState, inputResponses: CONFIRMED };
+    clock.advance(10);
+    expect(textOf(resultOf(await deploy(url, completing)))).toBe("deployed web (run 1)");
+    // Round one repeated inside its outcome window: round two's state comes back, sealed afresh.
+    clock.advance(280);
+    const resealed = resultOf(await deploy(url, asking));
+    expect(resealed.resultType).toBe("input_required");
+    // The fresh seal is still good, long after round two's first state expired.
+    clock.advance(390);
+    const replay = await deploy(url, { ...completing, requestState: resealed.requestState });
+    expect(errorOf(replay)).toEqual(FROZEN_ERROR);
+    expect(counters.deploys).toBe(1);
+  });
+
+  it("a state sealed afresh by a repeat of a repeat does not run its consumed round again either", async () => {
+    const clock = testClock();
+    const store = new MemoryOnceStore({ now: clock.millis });
+    const { url, counters } = await start({ store, now: clock.seconds });
+    const first = await firstRound(url);
+    const states = [first.requestState];
+    const answer = (requestState: string, inputResponses: unknown) =>
+      deploy(url, { ...first, requestState, inputResponses });
+    // Rounds one and two say no, so the flow asks again; round three deploys.
+    for (const inputResponses of [DECLINED, DECLINED, CONFIRMED]) {
+      clock.advance(10);
+      const result = resultOf(await answer(states.at(-1) as string, inputResponses));
+      if (typeof result.requestState === "string") states.push(result.requestState);
+    }
+    expect(counters.deploys).toBe(1);
+    // Round one repeated: round two's state, sealed afresh; round two repeated with that state:
+    // round three's, sealed afresh again.
+    clock.advance(270);
+    const roundTwo = resultOf(await answer(states[0] as string, DECLINED)).requestState as string;
+    clock.advance(10);
+    const roundThree = resultOf(await answer(roundTwo, DECLINED)).requestState as string;
+    states.push(roundTwo, roundThree);
+    // Every state the flow handed out, the last first, replayed with a yes until the flow is over.
+    for (const later of [390, 200, 1000, 1690]) {
+      clock.advance(later);
+      for (const requestState of [...states].reverse()) {
+        expect(errorOf(await answer(requestState, CONFIRMED))).toEqual(FROZEN_ERROR);
+      }
+    }
+    expect(counters.deploys).toBe(1);
   });
 
   it("a round's state is single-use for prompts and resource templates too", async () => {

@@ -9,8 +9,19 @@
  * runs, so that across a fleet it runs at most once: a repeat gets the first outcome back while the
  * store holds it, then the frozen invalid-requestState error. A round with no state (the first) runs
  * as any new call does.
+ *
+ * How long a round is remembered. The boundary seals every outbound state afresh, so a repeat of
+ * round n, answered from the store, hands out round n+1's state with a new expiry, and a repeat of
+ * round n+1 with that state does the same for round n+2: a round's states can open long after the
+ * round itself ran. So a round's record (its claim, then its consumed marker) is not timed from the
+ * round but kept until the whole flow is over: first mint + flowLifetime + the state's TTL + clock
+ * skew. No state of the flow opens after that, however it was sealed: every round and every repeat
+ * of a flow older than flowLifetime is refused, so none of its states is sealed later, and each
+ * expires a state TTL after it was. A handler that never finished (its process died) leaves its
+ * claim until then too: it may have had its effect, so its round is not run again.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { CLOCK_SKEW_SECONDS } from "@roundtrip/sealing";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import { isRecord } from "../../protocol/is-record.js";
@@ -23,7 +34,7 @@ import { invalidRequestStateError } from "../request-state-boundary.js";
 export interface OnceOptions {
   /** Where consumed rounds are recorded. Default: a `MemoryOnceStore` (one process; use a shared one for a fleet). */
   store?: OnceStore;
-  /** Seconds a completed round's outcome is kept for repeats (default 300, at most the state's lifetime). */
+  /** Seconds a completed round's outcome is kept for repeats (default 300, at most until its flow is over). */
   outcomeTtl?: number;
   /** Seconds one flow may keep asking, counted from its first round (default 3600). */
   flowLifetime?: number;
@@ -55,8 +66,6 @@ interface Envelope {
 }
 
 const ENVELOPE_VERSION = 1;
-/** Margin for clocks that disagree across the fleet, as the sealing policy allows. */
-const CLOCK_SKEW_SECONDS = 60;
 const FIRST_POLL_MS = 5;
 const LAST_POLL_MS = 100;
 
@@ -127,7 +136,8 @@ export class OnceRounds {
   readonly store: OnceStore;
   readonly #logger: Logger;
   readonly #now: () => number;
-  readonly #claimMs: number;
+  /** Seconds from a flow's first mint until none of its states can open: its rounds are kept as long. */
+  readonly #flowSpan: number;
   readonly #outcomeMs: number;
   readonly #flowLifetime: number;
   readonly #waitMs: number;
@@ -143,10 +153,9 @@ export class OnceRounds {
     this.store = store;
     this.#logger = settings.logger;
     this.#now = settings.now;
-    this.#claimMs = Math.ceil((settings.stateTtl + CLOCK_SKEW_SECONDS) * 1000);
-    const outcomeTtl = positiveSeconds(options.outcomeTtl, 300, "outcomeTtl");
-    this.#outcomeMs = Math.min(Math.ceil(outcomeTtl * 1000), this.#claimMs);
+    this.#outcomeMs = Math.ceil(positiveSeconds(options.outcomeTtl, 300, "outcomeTtl") * 1000);
     this.#flowLifetime = positiveSeconds(options.flowLifetime, 3600, "flowLifetime");
+    this.#flowSpan = this.#flowLifetime + settings.stateTtl + CLOCK_SKEW_SECONDS;
     this.#waitMs = positiveSeconds(options.wait, 10, "wait") * 1000;
   }
 
@@ -208,7 +217,7 @@ export class OnceRounds {
     let delay = FIRST_POLL_MS;
     for (;;) {
       const token = mintId();
-      if (await this.#store("claim", () => this.store.claim(key, token, this.#claimMs))) {
+      if (await this.#store("claim", () => this.store.claim(key, token, this.#untilFlowEnds(envelope)))) {
         return this.#runClaimed(key, token, digest, envelope, () => inner(unwrapped));
       }
       const record = await this.#store("read", () => this.store.read(key));
@@ -235,13 +244,14 @@ export class OnceRounds {
       await this.store.release(key, token).catch((cause: unknown) => {
         this.#logger.error(
           { key, ...describeError(cause) },
-          "once-store: could not release a failed round; it stays refused until its state expires",
+          "once-store: could not release a failed round; it stays refused until its flow is over",
         );
       });
       throw error;
     }
     const outcome = JSON.stringify({ d: digest, r: result });
-    const ttl = { outcomeMs: this.#outcomeMs, consumedMs: this.#claimMs };
+    const consumedMs = this.#untilFlowEnds(envelope);
+    const ttl = { outcomeMs: Math.min(this.#outcomeMs, consumedMs), consumedMs };
     try {
       await this.store.complete(key, token, outcome, ttl);
     } catch (cause) {
@@ -252,6 +262,15 @@ export class OnceRounds {
       );
     }
     return result;
+  }
+
+  /**
+   * Milliseconds until no state of the envelope's flow can open (see the module comment). A claim gets
+   * at least the state's TTL plus clock skew, since older flows are refused before they claim; only a
+   * handler that outran its flow's end completes with nothing left to keep, hence the floor.
+   */
+  #untilFlowEnds(envelope: Envelope): number {
+    return Math.max(1, Math.ceil((envelope.t + this.#flowSpan - this.#now()) * 1000));
   }
 
   #stored(outcome: string, digest: string): ResultObject {

@@ -4,9 +4,9 @@
  *
  * A round's key is its flow id and round id (`<flow>.<round>`, both random, minted by McpServer in the
  * sealed requestState). A round is free, then claimed (pending: one handler is running it), then done
- * (its outcome readable for the outcome TTL, the round itself remembered as consumed until its state
- * expires). Every method throws when the store cannot answer; McpServer then refuses to run the
- * handler (fail closed).
+ * (its outcome readable for the outcome TTL, the round itself remembered as consumed until no state of
+ * its flow can open any more). Every method throws when the store cannot answer; McpServer then
+ * refuses to run the handler (fail closed).
  *
  * All durations are milliseconds.
  */

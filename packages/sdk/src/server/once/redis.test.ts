@@ -2,6 +2,7 @@ import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  CONFIRMED,
   deploy,
   errorOf,
   FROZEN_ERROR,
@@ -30,6 +31,35 @@ afterEach(async () => {
 afterAll(async () => {
   await redis?.stop();
 });
+
+const DECLINED = { confirm: { action: "accept", content: { confirm: false } } };
+
+type Client = Awaited<ReturnType<typeof connectedStore>>["client"];
+
+/** Every key under `prefix`, by SCAN. */
+async function keysUnder(client: Client, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = (await client.sendCommand(["SCAN", cursor, "MATCH", `${prefix}*`])) as [
+      string,
+      string[],
+    ];
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== "0");
+  return keys;
+}
+
+/** What `ms` passing would do to the keys under `prefix`: each TTL drops by it, and what runs out is gone. */
+async function ageKeys(client: Client, prefix: string, ms: number): Promise<void> {
+  for (const key of await keysUnder(client, prefix)) {
+    const left = await client.pTTL(key);
+    if (left < 0) continue;
+    if (left <= ms) await client.del(key);
+    else await client.pExpire(key, left - ms);
+  }
+}
 
 /** A client as the README advises: no offline queue, quick reconnects, errors listened to. */
 async function connectedStore(prefix = `test:${Math.random().toString(36).slice(2)}:`) {
@@ -62,7 +92,7 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
     expect(counters.deploys).toBe(1);
   });
 
-  it("keeps a round under two hash-tagged keys that expire with the state and the outcome", async () => {
+  it("keeps a round under two hash-tagged keys that expire with the flow and the outcome", async () => {
     const { client, prefix, store } = await connectedStore();
     const { url } = await start({ store, outcomeTtl: 60 });
     resultOf(await deploy(url, await firstRound(url)));
@@ -71,9 +101,49 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
     expect(keys[0]).toMatch(new RegExp(`^${prefix}\\{[\\w-]{22}\\.[\\w-]{22}\\}$`));
     expect(keys[1]).toBe(`${keys[0]}:outcome`);
     expect(await client.get(keys[0] as string)).toBe("done");
-    // The round: the state's 600 s plus a minute of clock skew; the outcome: its 60 s.
-    expect(await client.pTTL(keys[0] as string)).toBeGreaterThan(600_000);
+    // The round: until its flow is over (the flow's 3600 s, the state's 600 s, a minute of clock
+    // skew, from the first round); the outcome: its 60 s.
+    expect(await client.pTTL(keys[0] as string)).toBeGreaterThan(4_200_000);
     expect(await client.pTTL(keys[1] as string)).toBeLessThanOrEqual(60_000);
+  });
+
+  it("keeps every round of a flow while any of its states can open, even one a repeat sealed afresh", async () => {
+    const { client, prefix, store } = await connectedStore();
+    const firstMint = 1_800_000_000;
+    let now = firstMint;
+    const { url, counters } = await start({ store, now: () => now });
+    // The scenario's time passes for Redis too: every TTL drops by it, and what runs out is gone.
+    const advance = async (seconds: number) => {
+      now += seconds;
+      await ageKeys(client, prefix, seconds * 1000);
+    };
+    // Every state of the flow opens until at most its last possible round (first mint + the flow's
+    // 3600 s) plus the state's 600 s: each round's key must outlive that, whatever Redis's clock did.
+    const roundsCoverTheFlow = async () => {
+      const rounds = (await keysUnder(client, prefix)).filter((key) => !key.endsWith(":outcome"));
+      expect(rounds.length).toBeGreaterThan(0);
+      for (const key of rounds) {
+        expect(await client.pTTL(key)).toBeGreaterThanOrEqual((firstMint + 3600 + 600 - now) * 1000);
+      }
+      return rounds.length;
+    };
+    const first = await firstRound(url);
+    const asking = { ...first, inputResponses: DECLINED };
+    await advance(10);
+    const again = resultOf(await deploy(url, asking));
+    const completing = { ...first, requestState: again.requestState, inputResponses: CONFIRMED };
+    await advance(10);
+    expect(textOf(resultOf(await deploy(url, completing)))).toBe("deployed web (run 1)");
+    expect(await roundsCoverTheFlow()).toBe(2);
+    await advance(280);
+    const resealed = resultOf(await deploy(url, asking));
+    expect(resealed.resultType).toBe("input_required");
+    await advance(390);
+    expect(await roundsCoverTheFlow()).toBe(2);
+    expect(errorOf(await deploy(url, { ...completing, requestState: resealed.requestState }))).toEqual(
+      FROZEN_ERROR,
+    );
+    expect(counters.deploys).toBe(1);
   });
 
   it("five concurrent copies of the completing round run the handler exactly once", async () => {

@@ -3,7 +3,8 @@
  * optional peer dependency `redis` (node-redis 6); nothing else in the SDK loads it.
  *
  * Keys, under `prefix` (default `roundtrip:once:`), for a round `<flow>.<round>`:
- * - `<prefix>{<flow>.<round>}`: `pending:<token>` while claimed, then `done`; expires with the state.
+ * - `<prefix>{<flow>.<round>}`: `pending:<token>` while claimed, then `done`; expires when no state of
+ *   its flow can open any more.
  * - `<prefix>{<flow>.<round>}:outcome`: the outcome, for the outcome TTL.
  * The braces are a hash tag, so both keys of a round live in one Redis Cluster slot.
  *
