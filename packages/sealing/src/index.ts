@@ -24,4 +24,5 @@ export {
 } from "./request-state-rejection.js";
 export { RequestStateSealError } from "./request-state-seal-error.js";
 export { RequestStateSecurity } from "./request-state-security.js";
+export { openValue, sealValue } from "./sealed-value.js";
 export { type AnySealingError, SealingError, type SealingErrorCode } from "./sealing-error.js";

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { checkPrincipal, checkTimes, derivePrincipal, type PrincipalFailure } from "./claim-checks.js";
 import { parseClaims, serializeClaims } from "./claims.js";
-import { InvalidRequestState, rejectRequestState } from "./invalid-request-state.js";
+import { sealWithCodec, unsealWithCodec } from "./codec-calls.js";
+import { rejectRequestState } from "./invalid-request-state.js";
 import {
   checkPolicyOptions,
   type EphemeralRequestStateSecurityOptions,
@@ -88,7 +89,7 @@ export class RequestStateSecurity {
       p: principal === null ? undefined : principalClaim(principal, this.#random),
     });
     // serializeClaims escapes everything outside ASCII, so latin1 is the exact UTF-8 here.
-    return this.#sealPayload(Buffer.from(claims, "latin1"));
+    return sealWithCodec(this.codec, Buffer.from(claims, "latin1"));
   }
 
   /**
@@ -97,7 +98,7 @@ export class RequestStateSecurity {
    */
   open(token: unknown, request: RequestStateRequest, context: RequestStateContext = {}): string {
     if (typeof token !== "string") throw rejectRequestState("non-string requestState");
-    const claims = parseClaims(this.#unseal(token));
+    const claims = parseClaims(unsealWithCodec(this.codec, token));
     checkTimes(claims, context.now ?? Date.now() / 1000, this.ttl);
     if (!bindingMatches(claims, request)) throw rejectRequestState("request binding");
     if ((claims.aud ?? null) !== this.#audience(context)) throw rejectRequestState("audience");
@@ -107,30 +108,6 @@ export class RequestStateSecurity {
 
   #audience(context: RequestStateContext): string | null {
     return this.audience ?? context.audience ?? null;
-  }
-
-  #sealPayload(payload: Uint8Array): string {
-    let token: unknown;
-    try {
-      token = this.codec.seal(payload);
-    } catch (error) {
-      throw new RequestStateSealError("codec seal failed", { cause: error });
-    }
-    if (typeof token === "string") return token;
-    throw new RequestStateSealError(`codec seal returned ${typeName(token)}, expected string`);
-  }
-
-  /** Codec errors keep their reason; anything else a codec throws fails closed as `codec error`. */
-  #unseal(token: string): Uint8Array {
-    let payload: unknown;
-    try {
-      payload = this.codec.unseal(token);
-    } catch (error) {
-      if (error instanceof InvalidRequestState) throw error;
-      throw rejectRequestState("codec error", { cause: error });
-    }
-    if (payload instanceof Uint8Array) return payload;
-    throw rejectRequestState("codec error");
   }
 }
 
