@@ -97,7 +97,7 @@ export class McpServer {
       options: once ?? {},
       logger,
       now: now ?? (() => Date.now() / 1000),
-      stateTtl: security.ttl,
+      security,
     });
     this.#tools = new ToolRegistry(logger);
   }

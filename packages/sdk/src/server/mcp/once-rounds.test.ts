@@ -183,6 +183,37 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     expect(counters.deploys).toBe(1);
   });
 
+  it("hands the store only ciphertext: no answer, handler state or result of a flow in clear", async () => {
+    const memory = new MemoryOnceStore();
+    const stored: string[] = [];
+    const store: OnceStore = {
+      claim: (key, token, ttlMs) => memory.claim(key, token, ttlMs),
+      complete: (key, token, outcome, ttl) => {
+        stored.push(outcome);
+        return memory.complete(key, token, outcome, ttl);
+      },
+      release: (key, token) => memory.release(key, token),
+      read: (key) => memory.read(key),
+      ready: () => memory.ready(),
+    };
+    const { url, counters } = await start({ store });
+    const first = await firstRound(url);
+    const again = resultOf(await deploy(url, { ...first, inputResponses: DECLINED }));
+    const completing = { ...first, requestState: again.requestState, inputResponses: CONFIRMED };
+    const done = resultOf(await deploy(url, completing));
+    expect(textOf(done)).toBe("deployed web (run 1)");
+    // Round one's outcome holds round two's state, round two's the deployment.
+    expect(stored).toHaveLength(2);
+    for (const outcome of stored) {
+      for (const clear of ["deployed web", "asked", '"once"', "confirm", "content"]) {
+        expect(outcome).not.toContain(clear);
+      }
+    }
+    // Repeats are still answered from the store.
+    expect(resultOf(await deploy(url, completing))).toEqual(done);
+    expect(counters.deploys).toBe(1);
+  });
+
   it("a round's state is single-use for prompts and resource templates too", async () => {
     const { url, counters } = await start({ store: new MemoryOnceStore() });
     const prompt = await firstRound(url, "prompts/get", { name: "approve" });

@@ -19,9 +19,22 @@
  * of a flow older than flowLifetime is refused, so none of its states is sealed later, and each
  * expires a state TTL after it was. A handler that never finished (its process died) leaves its
  * claim until then too: it may have had its effect, so its round is not run again.
+ *
+ * What the store holds. An outcome carries the handler's result and, on a round that asks again, the
+ * next envelope with the handler's own state: answers and what was made of them. It reaches the store
+ * sealed with the requestState codec and bound to its round (`sealValue`), so every store, the
+ * in-memory one included, keeps ciphertext, and an outcome copied to another round does not open
+ * there. One that does not open is refused like a consumed round, and logged without its content.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { CLOCK_SKEW_SECONDS } from "@roundtrip/sealing";
+import {
+  CLOCK_SKEW_SECONDS,
+  InvalidRequestState,
+  openValue,
+  type RequestStateCodec,
+  type RequestStateSecurity,
+  sealValue,
+} from "@roundtrip/sealing";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import { isRecord } from "../../protocol/is-record.js";
@@ -47,8 +60,8 @@ export interface OnceSettings {
   logger: Logger;
   /** The current time in unix seconds. */
   now: () => number;
-  /** The sealed state's lifetime in seconds: how long a round can be echoed. */
-  stateTtl: number;
+  /** The request-state policy: its TTL bounds how long a state can be echoed, its codec seals outcomes. */
+  security: RequestStateSecurity;
 }
 
 /** The round's params as McpServer sees them: plaintext state, the client's answers. */
@@ -66,6 +79,8 @@ interface Envelope {
 }
 
 const ENVELOPE_VERSION = 1;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
 const FIRST_POLL_MS = 5;
 const LAST_POLL_MS = 100;
 
@@ -73,6 +88,11 @@ function positiveSeconds(value: number | undefined, fallback: number, what: stri
   if (value === undefined) return fallback;
   if (typeof value === "number" && Number.isFinite(value) && value > 0) return value;
   throw new RangeError(`once.${what} must be a positive number of seconds, got ${String(value)}`);
+}
+
+/** What a round's outcome is sealed for: that round only. */
+function outcomeContext(key: string): string {
+  return `roundtrip/once-outcome/${key}`;
 }
 
 function mintId(): string {
@@ -136,6 +156,7 @@ export class OnceRounds {
   readonly store: OnceStore;
   readonly #logger: Logger;
   readonly #now: () => number;
+  readonly #codec: RequestStateCodec;
   /** Seconds from a flow's first mint until none of its states can open: its rounds are kept as long. */
   readonly #flowSpan: number;
   readonly #outcomeMs: number;
@@ -153,9 +174,10 @@ export class OnceRounds {
     this.store = store;
     this.#logger = settings.logger;
     this.#now = settings.now;
+    this.#codec = settings.security.codec;
     this.#outcomeMs = Math.ceil(positiveSeconds(options.outcomeTtl, 300, "outcomeTtl") * 1000);
     this.#flowLifetime = positiveSeconds(options.flowLifetime, 3600, "flowLifetime");
-    this.#flowSpan = this.#flowLifetime + settings.stateTtl + CLOCK_SKEW_SECONDS;
+    this.#flowSpan = this.#flowLifetime + settings.security.ttl + CLOCK_SKEW_SECONDS;
     this.#waitMs = positiveSeconds(options.wait, 10, "wait") * 1000;
   }
 
@@ -222,7 +244,7 @@ export class OnceRounds {
       }
       const record = await this.#store("read", () => this.store.read(key));
       if (record.status === "consumed") throw new Refused("once: round already consumed");
-      if (record.status === "done") return this.#stored(record.outcome, digest);
+      if (record.status === "done") return this.#stored(key, record.outcome, digest);
       if (performance.now() >= deadline) throw new Refused("once: round still running elsewhere");
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, LAST_POLL_MS);
@@ -249,16 +271,20 @@ export class OnceRounds {
       });
       throw error;
     }
-    const outcome = JSON.stringify({ d: digest, r: result });
     const consumedMs = this.#untilFlowEnds(envelope);
     const ttl = { outcomeMs: Math.min(this.#outcomeMs, consumedMs), consumedMs };
     try {
+      const outcome = sealValue(
+        this.#codec,
+        encoder.encode(JSON.stringify({ d: digest, r: result })),
+        outcomeContext(key),
+      );
       await this.store.complete(key, token, outcome, ttl);
     } catch (cause) {
       // The handler ran: its caller gets the outcome; the round stays claimed, so repeats are refused.
       this.#logger.error(
         { key, ...describeError(cause) },
-        "once-store: could not record a completed round; repeats are refused until its state expires",
+        "once-store: could not record a completed round; repeats are refused until its flow is over",
       );
     }
     return result;
@@ -273,10 +299,17 @@ export class OnceRounds {
     return Math.max(1, Math.ceil((envelope.t + this.#flowSpan - this.#now()) * 1000));
   }
 
-  #stored(outcome: string, digest: string): ResultObject {
-    const parsed = JSON.parse(outcome) as { d: string; r: ResultObject };
-    if (parsed.d !== digest) throw new Refused("once: a consumed round repeated with other inputResponses");
-    return parsed.r;
+  #stored(key: string, sealed: string, digest: string): ResultObject {
+    let outcome: unknown;
+    try {
+      outcome = JSON.parse(decoder.decode(openValue(this.#codec, sealed, outcomeContext(key))));
+    } catch (error) {
+      const reason = error instanceof InvalidRequestState ? error.reason : "not an outcome";
+      throw new Refused(`once: the stored outcome did not open (${reason})`);
+    }
+    if (!isRecord(outcome) || !isRecord(outcome.r)) throw new Refused("once: the stored outcome is not one");
+    if (outcome.d !== digest) throw new Refused("once: a consumed round repeated with other inputResponses");
+    return outcome.r as ResultObject;
   }
 
   #seal(result: ResultObject, flow: string, first: number): ResultObject {

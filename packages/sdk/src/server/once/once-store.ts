@@ -18,7 +18,8 @@ export interface OnceStore {
   claim(key: string, token: string, ttlMs: number): Promise<boolean>;
   /**
    * Records the outcome of a round `token` claimed: it stays readable for `outcomeTtlMs` and the round
-   * stays consumed for `consumedTtlMs`. Throws when the claim is no longer `token`'s.
+   * stays consumed for `consumedTtlMs`. Throws when the claim is no longer `token`'s. The outcome is
+   * opaque: McpServer seals it before it gets here, and opens what `read` returns.
    */
   complete(key: string, token: string, outcome: string, ttl: OnceTtl): Promise<void>;
   /** Frees a round `token` claimed but did not complete (its handler failed); a no-op otherwise. */

@@ -1,6 +1,7 @@
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { recordingLogger } from "../../test-support/in-process.js";
 import {
   CONFIRMED,
   deploy,
@@ -144,6 +145,31 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
       FROZEN_ERROR,
     );
     expect(counters.deploys).toBe(1);
+  });
+
+  it("keeps outcomes sealed, and refuses a repeat whose outcome was moved from another round", async () => {
+    const { client, prefix, store } = await connectedStore();
+    const logger = recordingLogger();
+    const { url, counters } = await start({ store, logger });
+    const outcomes = async () => (await keysUnder(client, prefix)).filter((key) => key.endsWith(":outcome"));
+    const one = await firstRound(url);
+    expect(textOf(resultOf(await deploy(url, one)))).toBe("deployed web (run 1)");
+    const [oneOutcome] = await outcomes();
+    const sealed = await client.get(oneOutcome as string);
+    expect(sealed).not.toContain("deployed web");
+    expect(() => JSON.parse(sealed as string)).toThrow();
+
+    // A second flow's round, completed: its outcome replaced by the first flow's.
+    const two = await firstRound(url);
+    expect(textOf(resultOf(await deploy(url, two)))).toBe("deployed web (run 2)");
+    const twoOutcome = (await outcomes()).find((key) => key !== oneOutcome) as string;
+    await client.set(twoOutcome, sealed as string, { KEEPTTL: true });
+    expect(errorOf(await deploy(url, two))).toEqual(FROZEN_ERROR);
+    expect(textOf(resultOf(await deploy(url, one)))).toBe("deployed web (run 1)");
+    expect(counters.deploys).toBe(2);
+    const refusal = logger.records.find((record) => record.level === "warn");
+    expect(refusal?.message).toMatch(/stored outcome did not open/);
+    expect(JSON.stringify(logger.records)).not.toMatch(/deployed|v1\./);
   });
 
   it("five concurrent copies of the completing round run the handler exactly once", async () => {

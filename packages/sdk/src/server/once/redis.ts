@@ -5,7 +5,7 @@
  * Keys, under `prefix` (default `roundtrip:once:`), for a round `<flow>.<round>`:
  * - `<prefix>{<flow>.<round>}`: `pending:<token>` while claimed, then `done`; expires when no state of
  *   its flow can open any more.
- * - `<prefix>{<flow>.<round>}:outcome`: the outcome, for the outcome TTL.
+ * - `<prefix>{<flow>.<round>}:outcome`: the outcome, sealed by McpServer, for the outcome TTL.
  * The braces are a hash tag, so both keys of a round live in one Redis Cluster slot.
  *
  * Commands: claim is `SET <round> pending:<token> NX PX <ttl>`; complete and release are one `EVAL`
