@@ -5,6 +5,7 @@ import { protectedResourceMetadataFastify } from "@roundtrip/sdk/auth/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
 import type { ApprovalStore } from "./approvals/approval-store.js";
+import { SealedApprovalStore } from "./approvals/sealed-approval-store.js";
 import { createAuthentication } from "./auth/authentication.js";
 import { IssuerHealth } from "./auth/issuer-health.js";
 import { createTokenVerifier } from "./auth/token-verifier.js";
@@ -88,7 +89,11 @@ export async function buildServer(
   const sharedState =
     options.sharedState ??
     (await openSharedState(config.redis, app.log.child({ component: "shared-state" })));
-  const { approvals } = sharedState;
+  const approvals = new SealedApprovalStore({
+    ledger: sharedState.approvals,
+    codec: keyring.codec,
+    logger: app.log.child({ component: "approvals" }),
+  });
   if (sharedState.kind === "redis") {
     app.log.info(
       sharedState.description,

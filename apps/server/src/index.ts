@@ -1,11 +1,12 @@
-export {
-  type ApprovalRecord,
-  type ApprovalStore,
-  type ApproveOutcome,
-  type Approver,
-  MemoryApprovalStore,
-  type Requester,
+export { type ApprovalLedger, MemoryApprovalLedger } from "./approvals/approval-ledger.js";
+export type {
+  ApprovalRecord,
+  ApprovalStore,
+  ApproveOutcome,
+  Approver,
+  Requester,
 } from "./approvals/approval-store.js";
+export { SealedApprovalStore, type SealedApprovalStoreOptions } from "./approvals/sealed-approval-store.js";
 export { type Authentication, createAuthentication } from "./auth/authentication.js";
 export { createTokenVerifier } from "./auth/token-verifier.js";
 export { type BuildOptions, buildServer, type RoundtripServer } from "./build-server.js";

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundtrip/local-auth";
 import { isInputRequiredResult } from "@roundtrip/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryApprovalStore } from "../src/index.js";
+import { MemoryApprovalLedger } from "../src/index.js";
+import { approvalStore } from "./support/approvals.js";
 import {
   PUBLIC_CALLBACK,
   serverEnvironment,
@@ -229,7 +230,7 @@ describe("the approval page's own limits", () => {
   });
 });
 
-describe("MemoryApprovalStore", () => {
+describe("approvals in one process", () => {
   const alice = { clientId: "mcp-interactive", issuer: "https://as.test", subject: "alice" };
 
   it("refuses a sign-in answer that leaves out iss when the issuer promises to send it (RFC 9207)", async () => {
@@ -246,7 +247,7 @@ describe("MemoryApprovalStore", () => {
   });
 
   it("lets only the requester approve", async () => {
-    const store = new MemoryApprovalStore();
+    const store = approvalStore(new MemoryApprovalLedger());
     await store.request("rel-00000000000000000000000000000001", {
       service: "api",
       env: "staging",
@@ -282,13 +283,16 @@ describe("MemoryApprovalStore", () => {
   });
 
   it("forgets approvals after their lifetime", async () => {
-    const store = new MemoryApprovalStore({ ttlMs: 1 });
+    let now = 1_000;
+    const store = approvalStore(new MemoryApprovalLedger({ now: () => now }), { ttlMs: 60_000 });
     await store.request("rel-00000000000000000000000000000003", {
       service: "api",
       env: "staging",
       principal: alice,
     });
-    await sleep(5);
+    now += 59_999;
+    expect((await store.status("rel-00000000000000000000000000000003"))?.state).toBe("pending");
+    now += 1;
     expect(await store.status("rel-00000000000000000000000000000003")).toBeUndefined();
   });
 });

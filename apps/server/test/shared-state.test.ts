@@ -14,8 +14,10 @@ import {
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApprovalStore, MemoryApprovalStore, type Requester } from "../src/approvals/approval-store.js";
-import { RedisApprovalStore } from "../src/approvals/redis-approval-store.js";
+import { MemoryApprovalLedger } from "../src/approvals/approval-ledger.js";
+import type { ApprovalStore, Requester } from "../src/approvals/approval-store.js";
+import { RedisApprovalLedger } from "../src/approvals/redis-approval-ledger.js";
+import { approvalStore } from "./support/approvals.js";
 import { PUBLIC_CALLBACK, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient } from "./support/mcp-client.js";
@@ -100,14 +102,16 @@ const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { conf
 const OPENED: InputResponses = { approval: { action: "accept" } };
 
 describe.each([
-  ["MemoryApprovalStore", async (): Promise<ApprovalStore> => new MemoryApprovalStore()],
+  ["Approvals in memory", async (): Promise<ApprovalStore> => approvalStore(new MemoryApprovalLedger())],
   [
-    "RedisApprovalStore (redis-server)",
+    "Approvals in Redis (redis-server)",
     async (): Promise<ApprovalStore> =>
-      new RedisApprovalStore({
-        client: await redisClient(),
-        prefix: `test:${randomBytes(4).toString("hex")}:`,
-      }),
+      approvalStore(
+        new RedisApprovalLedger({
+          client: await redisClient(),
+          prefix: `test:${randomBytes(4).toString("hex")}:`,
+        }),
+      ),
   ],
 ])("%s", (_name, makeStore) => {
   const requester: Requester = { clientId: "mcp-interactive", issuer: "https://as.test", subject: "alice" };

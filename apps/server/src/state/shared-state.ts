@@ -6,8 +6,8 @@ import {
   type OnceStore,
   type SessionRegistry,
 } from "@roundtrip/sdk/server";
-import { type ApprovalStore, MemoryApprovalStore } from "../approvals/approval-store.js";
-import { RedisApprovalStore } from "../approvals/redis-approval-store.js";
+import { type ApprovalLedger, MemoryApprovalLedger } from "../approvals/approval-ledger.js";
+import { RedisApprovalLedger } from "../approvals/redis-approval-ledger.js";
 
 /**
  * Everything a fleet must share that is not in the sealed requestState: deploy approvals, the
@@ -15,10 +15,15 @@ import { RedisApprovalStore } from "../approvals/redis-approval-store.js";
  * needs from the instance holding its stream or its question), those sessions' facts, and the DPoP
  * proofs already used, so that a proof replayed to another instance is refused too. In one
  * process, or in one Redis for every instance.
+ *
+ * What is kept here is what the stores are handed: approvals and once-round outcomes arrive sealed
+ * with the request-state keys (by SealedApprovalStore and by McpServer), so neither Redis nor this
+ * process's memory holds a user's answers, arguments or identity in clear.
  */
 export interface SharedState {
   readonly kind: "process" | "redis";
-  readonly approvals: ApprovalStore;
+  /** Sealed approval records; `SealedApprovalStore` reads and writes them with the request-state keys. */
+  readonly approvals: ApprovalLedger;
   readonly onceStore: OnceStore;
   /** Undefined in one process: the SDK's in-process defaults serve it. */
   readonly bus: NotificationBus | undefined;
@@ -33,7 +38,7 @@ export interface SharedState {
 export function processState(): SharedState {
   return {
     kind: "process",
-    approvals: new MemoryApprovalStore(),
+    approvals: new MemoryApprovalLedger(),
     onceStore: new MemoryOnceStore(),
     bus: undefined,
     sessions: undefined,
@@ -82,7 +87,7 @@ export async function redisState(url: string, logger: Logger): Promise<SharedSta
   const bus = new RedisNotificationBus({ client });
   return {
     kind: "redis",
-    approvals: new RedisApprovalStore({ client }),
+    approvals: new RedisApprovalLedger({ client }),
     onceStore: new RedisOnceStore({ client }),
     bus,
     sessions: new RedisSessionRegistry({ client }),

@@ -1,0 +1,131 @@
+import { randomBytes } from "node:crypto";
+import { AesGcmRequestStateCodec } from "@roundtrip/sealing";
+import { RedisServer } from "@roundtrip/test-services";
+import { pino } from "pino";
+import { createClient } from "redis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApprovalLedger, MemoryApprovalLedger } from "../src/approvals/approval-ledger.js";
+import type { Requester } from "../src/approvals/approval-store.js";
+import { RedisApprovalLedger } from "../src/approvals/redis-approval-ledger.js";
+import { approvalStore } from "./support/approvals.js";
+import { LogCapture } from "./support/log-capture.js";
+
+let redis: RedisServer;
+const clients: { destroy(): void }[] = [];
+
+beforeAll(async () => {
+  redis = await RedisServer.start();
+}, 120_000);
+
+afterAll(async () => {
+  for (const client of clients) client.destroy();
+  await redis?.stop();
+});
+
+async function redisLedger(): Promise<{
+  ledger: ApprovalLedger;
+  pttl: (release: string) => Promise<number>;
+}> {
+  const client = createClient({ url: redis.url, disableOfflineQueue: true });
+  client.on("error", () => {});
+  clients.push(client);
+  await client.connect();
+  const prefix = `test:${randomBytes(4).toString("hex")}:`;
+  return {
+    ledger: new RedisApprovalLedger({ client, prefix }),
+    pttl: (release) => client.pTTL(`${prefix}${release}`),
+  };
+}
+
+const requester: Requester = {
+  clientId: "mcp-interactive-client",
+  issuer: "https://issuer.roundtrip.test",
+  subject: "alice-subject-7",
+};
+const DETAILS = { service: "quartz-ledger", env: "production", principal: requester };
+const IN_CLEAR = [DETAILS.service, DETAILS.env, requester.clientId, requester.issuer, requester.subject];
+const release = () => `rel-${randomBytes(16).toString("hex")}`;
+
+/** The server's logger, writing into a capture. */
+function logged() {
+  const capture = new LogCapture();
+  return { capture, logger: pino({ level: "info" }, capture) };
+}
+
+describe.each([
+  ["in memory", async () => ({ ledger: new MemoryApprovalLedger() as ApprovalLedger })],
+  ["in Redis (redis-server)", redisLedger],
+])("approvals %s", (_where, makeLedger) => {
+  it("reach the ledger sealed: nothing the user asked for, nor who they are, in clear", async () => {
+    const { ledger } = await makeLedger();
+    const store = approvalStore(ledger);
+    const id = release();
+    await store.request(id, DETAILS);
+    expect(await store.approve(id, requester)).toBe("approved");
+    const sealed = (await ledger.get(id)) as string;
+    expect(sealed.startsWith("v1.")).toBe(true);
+    for (const clear of IN_CLEAR) expect(sealed).not.toContain(clear);
+    expect(await store.status(id)).toEqual({
+      release: id,
+      service: DETAILS.service,
+      env: DETAILS.env,
+      requester,
+      state: "approved",
+    });
+  });
+
+  it("refuse a record moved to another release: unknown there, and logged without its content", async () => {
+    const { ledger } = await makeLedger();
+    const { capture, logger } = logged();
+    const store = approvalStore(ledger, { logger });
+    const [id, other] = [release(), release()];
+    await store.request(id, DETAILS);
+    await store.approve(id, requester);
+    await ledger.add(other, (await ledger.get(id)) as string, 60_000);
+
+    expect(await store.status(other)).toBeUndefined();
+    expect(await store.approve(other, requester)).toBe("unknown");
+    expect(await store.consume(other, requester)).toBe("not-approved");
+    await expect(store.request(other, DETAILS)).rejects.toThrow(/requested by another user/);
+    expect(await store.consume(id, requester)).toBe("deployed");
+
+    const refusals = capture.lines().filter((line) => line.level === 40);
+    expect(refusals).toHaveLength(4);
+    for (const refusal of refusals) {
+      expect(refusal).toMatchObject({
+        release: other,
+        reason: "seal",
+        msg: "a stored approval did not open; it counts as absent",
+      });
+    }
+    for (const clear of [...IN_CLEAR, "v1."]) expect(capture.text()).not.toContain(clear);
+  });
+
+  it("do not open under other keys, and open under a ring that still holds the old key", async () => {
+    const { ledger } = await makeLedger();
+    const oldKey = randomBytes(32);
+    const before = approvalStore(ledger, { codec: new AesGcmRequestStateCodec([oldKey]) });
+    const id = release();
+    await before.request(id, DETAILS);
+    const stranger = approvalStore(ledger, { codec: new AesGcmRequestStateCodec([randomBytes(32)]) });
+    expect(await stranger.status(id)).toBeUndefined();
+    const rotated = approvalStore(ledger, {
+      codec: new AesGcmRequestStateCodec([randomBytes(32), oldKey]),
+    });
+    expect((await rotated.status(id))?.state).toBe("pending");
+  });
+});
+
+describe("approvals in Redis", () => {
+  it("keep the expiry of their request through every step", async () => {
+    const { ledger, pttl } = await redisLedger();
+    const store = approvalStore(ledger, { ttlMs: 600_000 });
+    const id = release();
+    await store.request(id, DETAILS);
+    await store.approve(id, requester);
+    expect(await store.consume(id, requester)).toBe("deployed");
+    const left = await pttl(id);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(600_000);
+  });
+});
