@@ -87,7 +87,7 @@ export async function buildServer(
   });
   const sharedState =
     options.sharedState ??
-    (await openSharedState(config.redis, app.log.child({ component: "shared-state" })));
+    (await openSharedState(config.redis, app.log.child({ component: "shared-state" }), keyring.codec));
   const { approvals } = sharedState;
   if (sharedState.kind === "redis") {
     app.log.info(

@@ -51,7 +51,7 @@ export class FleetSessions {
   constructor(options: FleetSessionsOptions) {
     if (options.bus instanceof InProcessNotificationBus) {
       throw new TypeError(
-        "legacy.sessions shares sessions across instances, and their answers and notifications need a shared bus too: pass bus: new RedisNotificationBus({ client }) to the server",
+        "legacy.sessions shares sessions across instances, and their answers and notifications need a shared bus too: pass bus: new RedisNotificationBus({ client, codec }) to the server, with the request-state keys every instance shares",
       );
     }
     this.#options = options;
