@@ -7,6 +7,7 @@ import { fleetCodec } from "./test-support/fleet-codec.js";
 
 const event: BusEvent = {
   type: "answer",
+  to: "instance-a",
   session: "session",
   id: "question",
   answer: { result: { action: "accept", content: { confirm: true } } },
