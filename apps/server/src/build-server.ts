@@ -88,7 +88,7 @@ export async function buildServer(
   });
   const sharedState =
     options.sharedState ??
-    (await openSharedState(config.redis, app.log.child({ component: "shared-state" })));
+    (await openSharedState(config.redis, app.log.child({ component: "shared-state" }), keyring.codec));
   const approvals = new SealedApprovalStore({
     ledger: sharedState.approvals,
     codec: keyring.codec,

@@ -86,6 +86,17 @@ export class ServerInstance {
     return served;
   }
 
+  /** The first line any generation logged that `matches`, waiting for it up to `withinMs`. */
+  async untilLogged(matches: (line: LogLine) => boolean, withinMs = START_WITHIN_MS): Promise<LogLine> {
+    const deadline = Date.now() + withinMs;
+    for (;;) {
+      const line = this.lines().find(matches);
+      if (line !== undefined) return line;
+      if (Date.now() > deadline) throw new Error(`${this.name} logged no such line within ${withinMs} ms`);
+      await delay(25);
+    }
+  }
+
   output(): string {
     return this.#generations.map((run) => run.text).join("");
   }

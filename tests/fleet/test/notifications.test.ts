@@ -1,9 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { silentLogger } from "@roundtrip/sdk";
 import { LATEST_PROTOCOL_VERSION, META } from "@roundtrip/sdk/protocol";
 import type { RedisNotificationBus } from "@roundtrip/sdk/redis";
 import { createNodeHandler, McpServer } from "@roundtrip/sdk/server";
+import { AesGcmRequestStateCodec } from "@roundtrip/sealing";
 import { openSharedState } from "@roundtrip/server";
 import { freePort, RedisServer } from "@roundtrip/test-services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,10 +18,12 @@ import { type NginxProxy, startNginx, UPSTREAM_HEADER } from "../src/proxy.js";
  */
 let redis: RedisServer;
 let proxy: NginxProxy;
+/** The keys both instances share: their bus messages are sealed under them. */
+const keys = new AesGcmRequestStateCodec([randomBytes(32)]);
 const instances: { mcp: McpServer; port: number; close(): Promise<void> }[] = [];
 
 async function instance(): Promise<(typeof instances)[number]> {
-  const state = await openSharedState({ url: redis.url }, silentLogger);
+  const state = await openSharedState({ url: redis.url }, silentLogger, keys);
   const bus = state.bus as RedisNotificationBus;
   await bus.ready();
   const mcp = new McpServer({ name: "fleet-listen", version: "1.0.0" }, { bus, logger: silentLogger });

@@ -6,6 +6,7 @@ import {
   type OnceStore,
   type SessionRegistry,
 } from "@roundtrip/sdk/server";
+import type { RequestStateCodec } from "@roundtrip/sealing";
 import { type ApprovalLedger, MemoryApprovalLedger } from "../approvals/approval-ledger.js";
 import { RedisApprovalLedger } from "../approvals/redis-approval-ledger.js";
 
@@ -52,8 +53,14 @@ export function processState(): SharedState {
  * Connects in the background: the server starts and answers /readyz while Redis is still away, and
  * the client reconnects on its own. Commands fail at once while disconnected (no offline queue), so a
  * once-round refuses instead of waiting, and the other tools, which need no shared state, keep working.
+ * The bus seals what it carries (a client's answer among it) under `codec`, the request-state keys
+ * every instance shares, and drops what they do not open.
  */
-export async function redisState(url: string, logger: Logger): Promise<SharedState> {
+export async function redisState(
+  url: string,
+  logger: Logger,
+  codec: RequestStateCodec,
+): Promise<SharedState> {
   const { createClient } = await import("redis");
   const client = createClient({
     url,
@@ -84,7 +91,7 @@ export async function redisState(url: string, logger: Logger): Promise<SharedSta
   client.connect().catch(() => {});
   // Its own connection (a subscribed one can send nothing else), reconnecting like the client; the
   // client's error log already reports the outage.
-  const bus = new RedisNotificationBus({ client });
+  const bus = new RedisNotificationBus({ client, codec, logger });
   return {
     kind: "redis",
     approvals: new RedisApprovalLedger({ client }),
@@ -103,6 +110,10 @@ export async function redisState(url: string, logger: Logger): Promise<SharedSta
   };
 }
 
-export function openSharedState(redis: { url: string } | undefined, logger: Logger): Promise<SharedState> {
-  return redis === undefined ? Promise.resolve(processState()) : redisState(redis.url, logger);
+export function openSharedState(
+  redis: { url: string } | undefined,
+  logger: Logger,
+  codec: RequestStateCodec,
+): Promise<SharedState> {
+  return redis === undefined ? Promise.resolve(processState()) : redisState(redis.url, logger, codec);
 }

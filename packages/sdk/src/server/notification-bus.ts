@@ -2,9 +2,10 @@ import type { LoggingLevel, RequestId } from "../protocol/schemas/common.js";
 import type { ClientAnswer } from "./legacy/outbound-requests.js";
 
 /**
- * What one instance tells every instance: a notification for listen streams and legacy sessions,
- * and what a 2025-era session needs from whichever instance holds its live parts (its GET stream, a
- * request waiting for the client's answer, a request in flight).
+ * What one instance tells the others: a notification for listen streams and legacy sessions, and what
+ * a 2025-era session needs from whichever instance holds its live parts (its GET stream, a request in
+ * flight, and a question waiting for the client's answer: an answer names the one instance, `to`,
+ * that asked it). Events carry what users sent, so a bus between processes must authenticate them.
  */
 export type BusEvent =
   | { type: "notification"; method: string; params?: Record<string, unknown> }
@@ -16,7 +17,7 @@ export type BusEvent =
       subscriptions: string[];
       initialized: boolean;
     }
-  | { type: "answer"; session: string; id: RequestId; answer: ClientAnswer }
+  | { type: "answer"; to: string; session: string; id: RequestId; answer: ClientAnswer }
   | { type: "cancel"; session: string; requestId: RequestId };
 
 export type BusListener = (event: BusEvent) => void;

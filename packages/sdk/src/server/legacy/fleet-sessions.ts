@@ -28,6 +28,8 @@ function apply(
 }
 
 export interface FleetSessionsOptions {
+  /** This instance, as the ids of the questions it asks name it. */
+  instance: string;
   shared: SessionRegistry;
   bus: NotificationBus;
   local: InMemorySessionRegistry;
@@ -36,6 +38,8 @@ export interface FleetSessionsOptions {
   adopt: (session: LegacySession) => void;
   /** Reports what failed to reach the other instances (never the payload: it may hold answers). */
   onError: (what: string, error: unknown) => void;
+  /** Hears of an answer sent here that answers no question this instance asked on that session. */
+  onIgnoredAnswer: () => void;
 }
 
 /**
@@ -51,7 +55,7 @@ export class FleetSessions {
   constructor(options: FleetSessionsOptions) {
     if (options.bus instanceof InProcessNotificationBus) {
       throw new TypeError(
-        "legacy.sessions shares sessions across instances, and their answers and notifications need a shared bus too: pass bus: new RedisNotificationBus({ client }) to the server",
+        "legacy.sessions shares sessions across instances, and their answers and notifications need a shared bus too: pass bus: new RedisNotificationBus({ client, codec }) to the server, with the request-state keys every instance shares",
       );
     }
     this.#options = options;
@@ -87,6 +91,7 @@ export class FleetSessions {
       clientCapabilities: record.clientCapabilities,
       clientInfo: record.clientInfo,
       now: limits.now,
+      instance: this.#options.instance,
     });
     apply(session, record);
     local.add(session);
@@ -107,9 +112,9 @@ export class FleetSessions {
     });
   }
 
-  /** A client's answer this instance is not waiting for: the instance that asked settles it. */
-  forwardAnswer(session: string, id: string | number, answer: ClientAnswer): void {
-    this.#publish("a client's answer", { type: "answer", session, id, answer });
+  /** A client's answer to a question instance `to` asked: that instance alone settles it. */
+  forwardAnswer(to: string, session: string, id: string | number, answer: ClientAnswer): void {
+    this.#publish("a client's answer", { type: "answer", to, session, id, answer });
   }
 
   forwardCancel(session: string, requestId: string | number): void {
@@ -133,12 +138,22 @@ export class FleetSessions {
 
   #hear(event: BusEvent): void {
     if (event.type === "notification") return;
+    if (event.type === "answer") {
+      this.#settle(event);
+      return;
+    }
     const session = this.#options.local.held(event.session);
     if (!session) return;
     if (event.type === "session-ended") session.close();
     else if (event.type === "session-facts") apply(session, event);
-    else if (event.type === "answer") session.outbound.settle(event.id, event.answer);
     else session.cancel(event.requestId);
+  }
+
+  /** Only the instance that asked acts on an answer, and only for a question of the session it names. */
+  #settle(event: Extract<BusEvent, { type: "answer" }>): void {
+    if (event.to !== this.#options.instance) return;
+    const session = this.#options.local.held(event.session);
+    if (!session?.outbound.settle(event.id, event.answer)) this.#options.onIgnoredAnswer();
   }
 
   #refreshBusy(): void {

@@ -22,6 +22,7 @@ import {
   readInitializeParams,
   serveSessionMethod,
 } from "./legacy-methods.js";
+import { askingInstanceOf, newAskingInstance } from "./legacy-question.js";
 import type { ResolvedLegacyOptions } from "./options.js";
 import type { ClientAnswer } from "./outbound-requests.js";
 import { LegacySession, type MessageSender } from "./session.js";
@@ -50,6 +51,8 @@ export class LegacyEndpoint {
   readonly server: Server;
   readonly options: ResolvedLegacyOptions;
   readonly registry: InMemorySessionRegistry;
+  /** This endpoint, as the ids of the questions its sessions ask name it. */
+  readonly #instance = newAskingInstance();
   readonly #fleet: FleetSessions | undefined;
   readonly #detach: () => void;
 
@@ -68,6 +71,7 @@ export class LegacyEndpoint {
     });
     this.#fleet = options.sessions
       ? new FleetSessions({
+          instance: this.#instance,
           shared: options.sessions,
           bus: server.bus,
           local: this.registry,
@@ -82,6 +86,7 @@ export class LegacyEndpoint {
               { ...describeError(error) },
               `${what} did not reach the other instances: the session registry or bus is unavailable (check that Redis is reachable)`,
             ),
+          onIgnoredAnswer: () => this.#ignoredAnswer(),
         })
       : undefined;
     this.#detach = server.addBroadcastListener({
@@ -103,6 +108,7 @@ export class LegacyEndpoint {
       clientInfo: params.clientInfo,
       principal: principalOf(auth),
       now: this.options.now(),
+      instance: this.#instance,
     });
     this.registry.add(session);
     try {
@@ -194,21 +200,27 @@ export class LegacyEndpoint {
     }
   }
 
-  /** A response from the client: it answers one of the server's requests, or it is ignored. */
+  /**
+   * A response from the client: it settles the question of this session that carries its id, here or
+   * on the instance that asked it (its id names that one), or it is ignored and changes nothing.
+   */
   answer(session: LegacySession, message: Record<string, unknown>): void {
     const { id } = message;
+    if (!isRequestId(id)) {
+      this.#ignoredAnswer();
+      return;
+    }
     const answer: ClientAnswer =
       "error" in message && typeof message.error === "object" && message.error !== null
         ? { error: normalizedError(message.error as Record<string, unknown>) }
         : { result: message.result };
-    const settled = isRequestId(id) && session.outbound.settle(id, answer);
-    // Another instance may be the one that asked: it settles the answer there.
-    if (!settled && isRequestId(id) && this.#fleet) {
-      this.#fleet.forwardAnswer(session.id, id, answer);
-      return;
+    if (session.outbound.settle(id, answer)) return;
+    const asker = askingInstanceOf(id);
+    if (this.#fleet && asker !== undefined && asker !== this.#instance) {
+      this.#fleet.forwardAnswer(asker, session.id, id, answer);
+    } else {
+      this.#ignoredAnswer();
     }
-    // Only the fact is logged: an answer may hold what the user typed.
-    if (!settled) this.server.logger.warn({}, "ignored a response to no request this server is waiting on");
   }
 
   /** DELETE: the session ends on every instance. */
@@ -221,6 +233,14 @@ export class LegacyEndpoint {
     this.#fleet?.close();
     this.#detach();
     this.registry.close();
+  }
+
+  /** Only the fact is logged: an answer may hold what the user typed, and its id lets one answer. */
+  #ignoredAnswer(): void {
+    this.server.logger.warn(
+      {},
+      "ignored a response to no request this server is waiting on: it names no question of its session",
+    );
   }
 
   #broadcast(method: string, params: Record<string, unknown> | undefined): void {

@@ -2,6 +2,7 @@ import type { JsonRpcErrorObject } from "../../protocol/errors.js";
 import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
 import { JSONRPC_VERSION } from "../../protocol/versions.js";
+import { newAskingInstance, newQuestionId } from "./legacy-question.js";
 
 /** A client's answer to one server-to-client request: its result, or the error it returned. */
 export type ClientAnswer = { result: unknown } | { error: JsonRpcErrorObject };
@@ -17,12 +18,18 @@ export class OutboundCancelled extends Error {
 }
 
 /**
- * The requests one session has sent its client and not yet had answered. Ids are this server's own
- * (`s1`, `s2`, ...): a response names one of them, or it answers nothing and is ignored.
+ * The requests one session's object on this instance has sent its client and not yet had answered.
+ * Each id names `instance` and is otherwise random: no other instance, and no other session, ever
+ * asks under it, so a response settles the one wait that carries its id, or nothing.
  */
 export class OutboundRequests {
+  /** The instance asking, as the ids name it (`askingInstanceOf`). */
+  readonly instance: string;
   readonly #pending = new Map<RequestId, Pending>();
-  #next = 1;
+
+  constructor(instance: string = newAskingInstance()) {
+    this.instance = instance;
+  }
 
   get size(): number {
     return this.#pending.size;
@@ -39,7 +46,7 @@ export class OutboundRequests {
     signal: AbortSignal,
     onCancel: (id: RequestId) => void,
   ): Promise<ClientAnswer> {
-    const id = `s${this.#next++}`;
+    const id = newQuestionId(this.instance);
     return new Promise<ClientAnswer>((resolve, reject) => {
       if (signal.aborted) return reject(new OutboundCancelled("the request was cancelled"));
       const abort = (): void => {

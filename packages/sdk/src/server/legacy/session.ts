@@ -16,6 +16,8 @@ export interface LegacySessionInit {
   now: number;
   /** Set when this instance serves a session another instance opened. */
   id?: string;
+  /** The instance holding this object of the session, as the ids of its questions name it. */
+  instance?: string;
 }
 
 /** 192 random bits, base64url: visible ASCII only, as session ids must be, and unguessable. */
@@ -38,7 +40,7 @@ export class LegacySession implements LegacySessionFacts {
   logLevel: LoggingLevel | undefined;
   initialized = false;
   readonly subscriptions = new Set<string>();
-  readonly outbound = new OutboundRequests();
+  readonly outbound: OutboundRequests;
   readonly #inFlight = new Map<RequestId, AbortController>();
   readonly #onClose: (() => void)[] = [];
   #standalone: MessageSender | undefined;
@@ -48,6 +50,7 @@ export class LegacySession implements LegacySessionFacts {
 
   constructor(init: LegacySessionInit) {
     this.id = init.id ?? newSessionId();
+    this.outbound = new OutboundRequests(init.instance);
     this.protocolVersion = init.protocolVersion;
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import { AesGcmRequestStateCodec, RequestStateSecurity } from "@roundtrip/sealing";
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -5,8 +7,10 @@ import { META } from "../../protocol/versions.js";
 import { recordingLogger, start } from "../../test-support/in-process.js";
 import { rpcRequest } from "../../test-support/messages.js";
 import { McpServer } from "../mcp/mcp-server.js";
-import { until } from "../mcp/test-support/once.js";
+import { FLEET_KEYS, until } from "../mcp/test-support/once.js";
+import type { BusEvent } from "../notification-bus.js";
 import { RedisNotificationBus } from "./redis-bus.js";
+import { fleetCodec } from "./test-support/fleet-codec.js";
 
 let redis: RedisServer;
 const closers: (() => unknown)[] = [];
@@ -29,9 +33,9 @@ async function instance(url: string, channel: string) {
   });
   client.on("error", () => {});
   await client.connect();
-  const bus = new RedisNotificationBus({ client, channel });
-  await bus.ready();
   const logger = recordingLogger();
+  const bus = new RedisNotificationBus({ client, channel, codec: fleetCodec(), logger });
+  await bus.ready();
   const mcp = new McpServer({ name: "fleet", version: "1" }, { bus, logger });
   mcp.tool("base", {}, () => "ok");
   closers.push(
@@ -97,5 +101,70 @@ describe("RedisNotificationBus, with a real redis-server", () => {
     expect(record?.fields).toMatchObject({ notification: "notifications/tools/list_changed" });
     a.mcp.server.close();
     await listen.done;
+  });
+});
+
+describe("RedisNotificationBus: what reaches the channel without the fleet's keys", () => {
+  it("drops, and logs without their content, messages not sealed by a holder of the keys for the bus, or heard before", async () => {
+    const channel = `bus:${Math.random()}`;
+    const a = await instance(redis.url, channel);
+    const b = await instance(redis.url, channel);
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    // A bus given other keys: whatever it says, the fleet cannot open.
+    const stranger = new RedisNotificationBus({
+      client: raw,
+      channel,
+      codec: new AesGcmRequestStateCodec([randomBytes(32)]),
+      logger: recordingLogger(),
+    });
+    const spy = raw.duplicate();
+    await spy.connect();
+    closers.push(
+      () => raw.destroy(),
+      () => stranger.close(),
+      () => spy.destroy(),
+    );
+    const captured: string[] = [];
+    await spy.subscribe(channel, (message) => captured.push(message));
+    const heard: string[] = [];
+    a.bus.subscribe((event) => heard.push(event.type === "notification" ? event.method : event.type));
+    const marker = "forged-content-marker";
+    const forged = (method: string): BusEvent => ({ type: "notification", method, params: { marker } });
+
+    // A genuine message from B, kept by whoever can read the channel, then sent again. Once A hears
+    // it, A has read everything published before (the instances' own startup messages).
+    await b.bus.publish(forged("b/genuine"));
+    await until(() => captured.length === 1 && heard.includes("b/genuine"), 60_000);
+    const logged = a.logger.records.length;
+    const requestState = new RequestStateSecurity({ keys: FLEET_KEYS }).seal("{}", {
+      method: "tools/call",
+      target: "deploy",
+    });
+    await raw.publish(channel, JSON.stringify({ from: "forger", event: forged("plain") }));
+    await stranger.publish(forged("other-keys"));
+    await raw.publish(channel, requestState);
+    await raw.publish(channel, captured[0] as string);
+    // Published after the others on the same channel, so heard after A has read all of them.
+    await b.bus.publish(forged("b/after"));
+    await until(() => heard.includes("b/after"), 60_000);
+    expect(heard.slice(heard.indexOf("b/genuine"))).toEqual(["b/genuine", "b/after"]);
+    const dropped = a.logger.records
+      .slice(logged)
+      .filter((record) => /dropped a message on the bus/.test(record.message));
+    expect(dropped.map((record) => [record.level, record.fields.reason])).toEqual([
+      ["warn", "keys"],
+      ["warn", "keys"],
+      ["warn", "purpose"],
+      ["warn", "replay"],
+    ]);
+    expect(JSON.stringify(a.logger.records)).not.toContain(marker);
+  });
+
+  it("needs the fleet's keys: a bus without them is refused, saying what to pass", () => {
+    const client = createClient({ url: redis.url });
+    expect(() => new RedisNotificationBus({ client } as never)).toThrow(
+      /RedisNotificationBus needs \{ client, codec \}.*the request-state keys every instance shares/,
+    );
   });
 });

@@ -1,10 +1,13 @@
 import { randomBytes } from "node:crypto";
+import type { RequestStateCodec } from "@roundtrip/sealing";
+import { type Logger, stderrLogger } from "../../protocol/logger.js";
 import {
   type BusEvent,
   type BusListener,
   LocalListeners,
   type NotificationBus,
 } from "../notification-bus.js";
+import { type BusRefusal, BusSeal } from "./bus-seal.js";
 import type { RedisOnceClient } from "./redis.js";
 
 /** The dedicated connection that listens (a subscribed node-redis connection can send nothing else). */
@@ -24,25 +27,38 @@ export interface RedisBusClient extends RedisOnceClient {
 
 export interface RedisNotificationBusOptions {
   client: RedisBusClient;
+  /**
+   * The request-state keys every instance shares (`security.codec` of the RequestStateSecurity the
+   * servers are given): every message is sealed under them, and one they do not open is dropped.
+   */
+  codec: RequestStateCodec;
   /** The pub/sub channel every instance of one fleet shares (default `roundtrip:bus`). */
   channel?: string;
   /** How long one PUBLISH may take before it counts as failed (default 2000 ms). */
   timeoutMs?: number;
   /** Hears the subscriber connection's errors (it reconnects on its own); default: ignored. */
   onError?: (error: Error) => void;
+  /** Where dropped messages are reported (never their content); default: stderr. */
+  logger?: Logger;
 }
 
-interface Envelope {
-  from: string;
-  event: BusEvent;
-}
+const DROPPED: Record<BusRefusal, string> = {
+  keys: "dropped a message on the bus that this fleet's request-state keys do not open: something without the keys wrote to the channel, or this instance was given other keys than the rest of the fleet (give every instance the same keys)",
+  purpose:
+    "dropped a message on the bus that is sealed with this fleet's keys but is no bus message: another sealed value was written to the channel",
+  stale:
+    "dropped a message on the bus sealed more than a minute before or after this instance's clock: a replay, or clocks out of step (keep the instances' clocks synchronised)",
+  replay: "dropped a message on the bus that was heard before: a replay",
+};
 
 /**
  * A NotificationBus over Redis pub/sub. Publishing delivers to this instance's listeners at once and
- * PUBLISHes an envelope naming the instance; the subscriber drops envelopes from its own instance, so
- * every listener hears every event once. Pub/sub is fire and forget: an instance whose subscriber is
- * reconnecting misses what is published meanwhile (a listen stream then sees no change it could
- * not also have missed by reconnecting itself).
+ * PUBLISHes the event sealed under the fleet's keys with the instance's name; the subscriber drops
+ * its own instance's messages, so every listener hears every event once, and drops (and logs) any
+ * message the keys do not open or that was heard before: whoever can write to the channel without
+ * the keys can neither read an answer nor inject or replay one. Pub/sub is fire and forget: an
+ * instance whose subscriber is reconnecting misses what is published meanwhile (a listen stream then
+ * sees no change it could not also have missed by reconnecting itself).
  */
 export class RedisNotificationBus implements NotificationBus {
   readonly #client: RedisBusClient;
@@ -50,18 +66,28 @@ export class RedisNotificationBus implements NotificationBus {
   readonly #channel: string;
   readonly #timeout: number;
   readonly #from = randomBytes(9).toString("base64url");
+  readonly #seal: BusSeal;
+  readonly #logger: Logger;
   readonly #listeners = new LocalListeners();
   readonly #subscribed: Promise<void>;
   #closed = false;
 
   constructor(options: RedisNotificationBusOptions) {
     const client = options?.client;
-    if (typeof client?.sendCommand !== "function" || typeof client.duplicate !== "function") {
+    const codec = options?.codec;
+    if (
+      typeof client?.sendCommand !== "function" ||
+      typeof client.duplicate !== "function" ||
+      typeof codec?.seal !== "function" ||
+      typeof codec.unseal !== "function"
+    ) {
       throw new TypeError(
-        "RedisNotificationBus needs { client }: a node-redis client, e.g. createClient({ url })",
+        "RedisNotificationBus needs { client, codec }: a node-redis client, e.g. createClient({ url }), and the request-state keys every instance shares, e.g. security.codec of its RequestStateSecurity",
       );
     }
     this.#client = client;
+    this.#seal = new BusSeal({ codec, from: this.#from });
+    this.#logger = options.logger ?? stderrLogger;
     this.#channel = options.channel ?? "roundtrip:bus";
     this.#timeout = options.timeoutMs ?? 2000;
     this.#subscriber = client.duplicate();
@@ -79,8 +105,7 @@ export class RedisNotificationBus implements NotificationBus {
     if (!this.#client.isReady) {
       throw new Error("the Redis client is not connected (closed or reconnecting)");
     }
-    const envelope: Envelope = { from: this.#from, event };
-    await this.#client.sendCommand(["PUBLISH", this.#channel, JSON.stringify(envelope)], {
+    await this.#client.sendCommand(["PUBLISH", this.#channel, this.#seal.seal(event)], {
       timeout: this.#timeout,
     });
   }
@@ -123,13 +148,15 @@ export class RedisNotificationBus implements NotificationBus {
   }
 
   #receive(message: string): void {
-    let envelope: Envelope;
-    try {
-      envelope = JSON.parse(message) as Envelope;
-    } catch {
+    const opened = this.#seal.open(message);
+    if ("refused" in opened) {
+      const { refused, codec } = opened;
+      this.#logger.warn(
+        { channel: this.#channel, reason: refused, ...(codec ? { codec } : {}) },
+        DROPPED[refused],
+      );
       return;
     }
-    if (envelope.from === this.#from || typeof envelope.event?.type !== "string") return;
-    this.#listeners.deliver(envelope.event);
+    if (opened.from !== this.#from) this.#listeners.deliver(opened.event);
   }
 }

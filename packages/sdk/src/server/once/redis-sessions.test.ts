@@ -12,6 +12,7 @@ import { McpServer } from "../mcp/mcp-server.js";
 import { until } from "../mcp/test-support/once.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 import { RedisSessionRegistry } from "./redis-sessions.js";
+import { fleetCodec } from "./test-support/fleet-codec.js";
 
 const Name = z.object({ name: z.string() });
 let redis: RedisServer;
@@ -42,7 +43,7 @@ async function instance(
   });
   client.on("error", () => {});
   await client.connect();
-  const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus` });
+  const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus`, codec: fleetCodec() });
   await bus.ready();
   const sessions = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });
   const mcp = new McpServer(
