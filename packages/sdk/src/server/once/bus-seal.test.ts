@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { AesGcmRequestStateCodec } from "@roundtrip/sealing";
+import { AesGcmRequestStateCodec, sealValue } from "@roundtrip/sealing";
 import { describe, expect, it } from "vitest";
 import type { BusEvent } from "../notification-bus.js";
 import { BusSeal } from "./bus-seal.js";
@@ -41,10 +41,18 @@ describe("BusSeal", () => {
     });
   });
 
-  it("refuses a value sealed under the keys for another purpose", () => {
+  it("refuses a value sealed under the keys for another purpose, and a requestState", () => {
     const { receiver } = pair();
-    const cookie = fleetCodec().seal(new TextEncoder().encode(JSON.stringify({ p: "approver", v: event })));
-    expect(receiver.open(cookie)).toEqual({ refused: "purpose" });
+    const bytes = new TextEncoder().encode(JSON.stringify({ from: "forger", seq: 1, at: 0, event }));
+    const stored = sealValue(fleetCodec(), bytes, "roundtrip:once:{flow.round}:outcome");
+    expect(receiver.open(stored)).toEqual({ refused: "keys", codec: "seal" });
+    expect(receiver.open(fleetCodec().seal(bytes))).toEqual({ refused: "keys", codec: "malformed" });
+  });
+
+  it("refuses a bus message that opens but is not one", () => {
+    const { receiver } = pair();
+    const sealed = sealValue(fleetCodec(), new TextEncoder().encode('{"from":"forger"}'), "roundtrip/bus/v1");
+    expect(receiver.open(sealed)).toEqual({ refused: "purpose" });
   });
 
   it("refuses a message heard before, and one older or newer than a minute", () => {

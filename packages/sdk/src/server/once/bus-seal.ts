@@ -1,9 +1,15 @@
-import { CLOCK_SKEW_SECONDS, InvalidRequestState, type RequestStateCodec } from "@roundtrip/sealing";
+import {
+  CLOCK_SKEW_SECONDS,
+  InvalidRequestState,
+  openValue,
+  type RequestStateCodec,
+  sealValue,
+} from "@roundtrip/sealing";
 import type { BusEvent } from "../notification-bus.js";
 
 /**
- * Marks what is sealed as a bus message: a requestState or any other value sealed under the same
- * keys never opens as one, and a bus message never opens as them (they check their own marks).
+ * What a bus message is sealed for (`sealValue`'s context): a requestState or any other value sealed
+ * under the same keys never opens as one, and a bus message never opens as them.
  */
 const PURPOSE = "roundtrip/bus/v1";
 /** How old a message may be, and how far ahead of this clock: the fleet's clocks are never quite in step. */
@@ -13,16 +19,19 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * Why a message was dropped, for the log (never anything of its content): the keys do not open it,
- * it is sealed but no bus message, it is older (or newer) than a minute, or it was heard before.
+ * Why a message was dropped, for the log (never anything of its content): it does not open as a bus
+ * message under the keys, it opens but is no well-formed message, it is older (or newer) than a
+ * minute, or it was heard before.
  */
 export type BusRefusal = "keys" | "purpose" | "stale" | "replay";
 
-/** `codec` is the codec's own short reason, when the keys did not open it ("unknown key", "keys not loaded"). */
+/**
+ * `codec` is the short reason it did not open: the codec's ("unknown key", "keys not loaded",
+ * "malformed"), or "seal" for a value sealed for another purpose.
+ */
 export type OpenedMessage = { from: string; event: BusEvent } | { refused: BusRefusal; codec?: string };
 
 interface Sealed {
-  p: string;
   from: string;
   /** Counts the sender's messages: one heard again, or behind a later one, is a replay. */
   seq: number;
@@ -63,14 +72,14 @@ export class BusSeal {
   /** Throws what the codec throws when it cannot seal (its keys not loaded yet). */
   seal(event: BusEvent): string {
     this.#seq += 1;
-    const sealed: Sealed = { p: PURPOSE, from: this.#from, seq: this.#seq, at: this.#now(), event };
-    return this.#codec.seal(encoder.encode(JSON.stringify(sealed)));
+    const sealed: Sealed = { from: this.#from, seq: this.#seq, at: this.#now(), event };
+    return sealValue(this.#codec, encoder.encode(JSON.stringify(sealed)), PURPOSE);
   }
 
   open(message: string): OpenedMessage {
     let plaintext: string;
     try {
-      plaintext = decoder.decode(this.#codec.unseal(message));
+      plaintext = decoder.decode(openValue(this.#codec, message, PURPOSE));
     } catch (error) {
       return error instanceof InvalidRequestState
         ? { refused: "keys", codec: error.reason }
@@ -104,7 +113,6 @@ function parse(plaintext: string): Sealed | undefined {
   const sealed = value as Partial<Sealed>;
   const event = sealed.event as { type?: unknown } | undefined;
   const wellFormed =
-    sealed.p === PURPOSE &&
     typeof sealed.from === "string" &&
     Number.isSafeInteger(sealed.seq) &&
     Number.isFinite(sealed.at) &&

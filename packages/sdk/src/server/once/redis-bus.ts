@@ -43,9 +43,9 @@ export interface RedisNotificationBusOptions {
 }
 
 const DROPPED: Record<BusRefusal, string> = {
-  keys: "dropped a message on the bus that this fleet's request-state keys do not open: something without the keys wrote to the channel, or this instance was given other keys than the rest of the fleet (give every instance the same keys)",
+  keys: "dropped a message on the bus that this fleet's request-state keys do not open as a bus message: something without the keys (or another sealed value) was written to the channel, or this instance was given other keys than the rest of the fleet (give every instance the same keys)",
   purpose:
-    "dropped a message on the bus that is sealed with this fleet's keys but is no bus message: another sealed value was written to the channel",
+    "dropped a message on the bus that opens with this fleet's keys but is not a well-formed bus message: an instance of another Roundtrip version, or a fault; check that the fleet runs one version",
   stale:
     "dropped a message on the bus sealed more than a minute before or after this instance's clock: a replay, or clocks out of step (keep the instances' clocks synchronised)",
   replay: "dropped a message on the bus that was heard before: a replay",
