@@ -13,6 +13,11 @@ export const DEFAULT_PARAMS_LIMITS: Required<ParamsLimits> = { maxDepth: 64, max
 /** The fields a peer fills freely and that digests, schemas and handlers walk recursively. */
 const LIMITED_FIELDS = ["arguments", "inputResponses"] as const;
 
+/** UTF-8 bytes of `value` as JSON: what it weighs on the wire and in a store. */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+}
+
 /** Walks with an explicit stack: the check must not overflow on the very input it guards against. */
 function deeperThan(value: unknown, maxDepth: number): boolean {
   const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
@@ -44,7 +49,7 @@ export function checkParamsLimits(
         `Invalid params: ${field} nests deeper than this server's limit of ${maxDepth} levels (maxDepth)`,
       );
     }
-    const bytes = Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+    const bytes = jsonBytes(value);
     if (bytes > maxBytes) {
       return McpError.invalidParams(
         `Invalid params: ${field} is ${bytes} bytes, beyond this server's limit of ${maxBytes} bytes (maxBytes)`,

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { checkSessionFacts } from "../legacy/session-facts.js";
 import { SessionLimitExceeded, sessionLimitMessage } from "../legacy/session-registry.js";
 import type { SessionLimits, SessionRecord, SessionRegistry } from "../legacy/shared-sessions.js";
 import type { RedisOnceClient } from "./redis.js";
@@ -65,7 +66,9 @@ export class RedisSessionRegistry implements SessionRegistry {
     this.#timeout = options.timeoutMs ?? 2000;
   }
 
+  /** Refuses (-32602) a record whose client-chosen facts are over MAX_SESSION_FACTS_BYTES, before sending it. */
   async create(id: string, record: SessionRecord, limits: SessionLimits): Promise<void> {
+    checkSessionFacts(record);
     const [session, set] = this.#keys(id, record.principal);
     const idle = String(Math.ceil(limits.idleMs));
     const reply = await this.#send([
@@ -93,6 +96,7 @@ export class RedisSessionRegistry implements SessionRegistry {
   }
 
   async save(id: string, record: SessionRecord, limits: SessionLimits): Promise<void> {
+    checkSessionFacts(record);
     const [session] = this.#keys(id, record.principal);
     const idle = String(Math.ceil(limits.idleMs));
     await this.#send(["SET", session, JSON.stringify(record), "PX", idle, "XX"]);
