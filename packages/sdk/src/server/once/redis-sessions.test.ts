@@ -289,7 +289,9 @@ describe("what a peer can make the fleet's Redis keep", () => {
       try {
         // 15 times 3.6 MB: 54 MB offered to a store capped at 20 MiB.
         const statuses: number[] = [];
-        for (let id = 1; id <= 15; id++) statuses.push((await rawPost(a.url, oversizedInitialize(id))).status);
+        for (let id = 1; id <= 15; id++) {
+          statuses.push((await rawPost(a.url, oversizedInitialize(id))).status);
+        }
         expect(statuses).toEqual(Array(15).fill(400));
         expect(await usedMemory(a.client)).toBeLessThan(cap);
         expect(await keysOf(a.client, fleet)).toEqual([]);
@@ -297,6 +299,26 @@ describe("what a peer can make the fleet's Redis keep", () => {
       } finally {
         await a.client.sendCommand(["CONFIG", "SET", "maxmemory", "0"]);
       }
+    });
+
+    it("a session created while Redis is over maxmemory writes nothing and fails", async () => {
+      const fleet = fleetName();
+      const client = createClient({ url: capped.url });
+      await client.connect();
+      closers.push(() => client.destroy());
+      const registry = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });
+      const limits = { idleMs: 60_000, maxPerPrincipal: 10, now: Date.now() };
+      await client.sendCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
+      // Below what Redis already uses: every write that can grow memory is refused from here on.
+      await client.sendCommand(["CONFIG", "SET", "maxmemory", "1"]);
+      try {
+        await expect(registry.create("s1", aRecord, limits)).rejects.toThrow(/OOM/);
+        expect(await keysOf(client, fleet)).toEqual([]);
+      } finally {
+        await client.sendCommand(["CONFIG", "SET", "maxmemory", "0"]);
+      }
+      await registry.create("s1", aRecord, limits);
+      expect(await keysOf(client, fleet)).toHaveLength(2);
     });
   });
 });

@@ -19,12 +19,14 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
 // KEYS: session, principal's set. ARGV: idle ms, cap, id, record.
-const CREATE = `${NOW}redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
-local held = redis.call('ZCARD', KEYS[2])
+// Reads first, and the first write is the SET, which Redis refuses while over maxmemory: a script that
+// began with a write that frees memory (ZREMRANGEBYSCORE) would be let through every write after it.
+const CREATE = `${NOW}local held = redis.call('ZCOUNT', KEYS[2], now, '+inf')
 if held >= tonumber(ARGV[2]) then return held end
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
 redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[1])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return -1`;
 
 // KEYS: session, principal's set. ARGV: idle ms, id.
