@@ -38,6 +38,38 @@ export interface HttpHandlerOptions<Req extends RequestHead = IncomingMessage> {
   authenticate?: (req: Req, target?: RequestTarget) => Promise<AuthInfo | undefined>;
 }
 
+/**
+ * What the exchange checks on a request's head, before it reads a byte of its body: the method, Origin
+ * and Host, then the token; the token's verdict, or the HttpError that refuses the request. A body the
+ * caller was not allowed to send is thus never read, let alone parsed. `legacy`: GET and DELETE serve
+ * 2025-era sessions.
+ */
+export function headCheck<Req extends RequestHead>(
+  options: HttpHandlerOptions<Req>,
+  legacy: boolean,
+): (req: Req) => Promise<AuthInfo | undefined> {
+  return async (req) => {
+    if (req.method !== "POST" && !(legacy && (req.method === "GET" || req.method === "DELETE"))) {
+      throw new HttpError(
+        405,
+        legacy
+          ? "Method Not Allowed: this MCP endpoint accepts POST, and GET and DELETE on a 2025-era session"
+          : "Method Not Allowed: this MCP endpoint accepts POST only",
+        { headers: { allow: legacy ? "POST, GET, DELETE" : "POST" }, rpcCode: ErrorCode.InvalidRequest },
+      );
+    }
+    if (
+      !hostAllowed(headerText(req.headers, "host"), options.allowedHosts) ||
+      !originAllowed(headerText(req.headers, "origin"), options.allowedOrigins)
+    ) {
+      throw new HttpError(403, "Forbidden: Origin or Host is not allowed for this server", {
+        rpcCode: ErrorCode.InvalidRequest,
+      });
+    }
+    return options.authenticate ? await options.authenticate(req) : undefined;
+  };
+}
+
 /** A Node `req`/`res` handler for the Streamable HTTP transport; `body` is the pre-read body, if any. */
 export type NodeMcpHandler = (req: IncomingMessage, res: ServerResponse, body?: unknown) => Promise<void>;
 
@@ -78,33 +110,14 @@ export function createHttpExchange<Req extends RequestHead>(
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const negotiate = acceptNegotiator();
   const legacy = server.legacy ? new LegacyHttp(server, server.legacy) : undefined;
+  const admit = headCheck(options, legacy !== undefined);
   return async (req, res, preRead) => {
     try {
-      const sessionMethod = legacy !== undefined && (req.method === "GET" || req.method === "DELETE");
-      if (req.method !== "POST" && !sessionMethod) {
-        throw new HttpError(
-          405,
-          legacy
-            ? "Method Not Allowed: this MCP endpoint accepts POST, and GET and DELETE on a 2025-era session"
-            : "Method Not Allowed: this MCP endpoint accepts POST only",
-          { headers: { allow: legacy ? "POST, GET, DELETE" : "POST" }, rpcCode: ErrorCode.InvalidRequest },
-        );
+      const auth = await admit(req);
+      if (legacy && req.method === "GET") {
+        return await legacy.get(req, res, auth, negotiate(headerText(req.headers, "accept")));
       }
-      if (
-        !hostAllowed(headerText(req.headers, "host"), options.allowedHosts) ||
-        !originAllowed(headerText(req.headers, "origin"), options.allowedOrigins)
-      ) {
-        throw new HttpError(403, "Forbidden: Origin or Host is not allowed for this server", {
-          rpcCode: ErrorCode.InvalidRequest,
-        });
-      }
-      const auth = options.authenticate ? await options.authenticate(req) : undefined;
-      if (sessionMethod) {
-        if (req.method === "GET") {
-          return await legacy.get(req, res, auth, negotiate(headerText(req.headers, "accept")));
-        }
-        return await legacy.delete(req, res, auth);
-      }
+      if (legacy && req.method === "DELETE") return await legacy.delete(req, res, auth);
       const contentType = headerText(req.headers, "content-type")?.split(";")[0]?.trim().toLowerCase();
       if (contentType !== "application/json") {
         throw new HttpError(415, "Unsupported Media Type: send the JSON-RPC message as application/json", {
