@@ -4,11 +4,12 @@ import { HttpError } from "./transport/http-errors.js";
 import {
   createNodeHandler,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_DEPTH,
   type HttpHandlerOptions,
   headCheck,
 } from "./transport/http-server.js";
 import { httpErrorBody } from "./transport/json-response.js";
-import { bodyTooLarge } from "./transport/request-body.js";
+import { bodyTooLarge, checkBodyDepth } from "./transport/request-body.js";
 
 export interface McpFastifyOptions extends HttpHandlerOptions {
   /** A low-level Server or an McpServer. */
@@ -39,12 +40,14 @@ function verdictOnce(authenticate: Authenticate): Authenticate {
 /**
  * Mounts an MCP server on a Fastify app. The head is checked in onRequest (method, Origin and Host,
  * the token), so a refused request is answered before Fastify reads its body. The body is taken raw,
- * bounded in size while it is read, so that malformed JSON, batches and oversized bodies get the
- * protocol's JSON-RPC errors instead of Fastify's own.
+ * bounded in size while it is read and in depth before anything parses it, so that malformed JSON,
+ * batches and oversized bodies get the protocol's JSON-RPC errors instead of Fastify's own, and the
+ * app's later hooks never meet a body the transport would refuse.
  */
 export const mcpFastify: FastifyPluginAsync<McpFastifyOptions> = async (app: FastifyInstance, options) => {
   const path = options.path ?? "/mcp";
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxDepth = options.maxBodyDepth ?? DEFAULT_MAX_BODY_DEPTH;
   const handlerOptions: HttpHandlerOptions = options.authenticate
     ? { ...options, authenticate: verdictOnce(options.authenticate) }
     : options;
@@ -72,9 +75,14 @@ export const mcpFastify: FastifyPluginAsync<McpFastifyOptions> = async (app: Fas
       if (refused) await serve(request, reply, undefined);
     });
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: limit }, (_req, body, done) =>
-      done(null, body),
-    );
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: limit }, (_req, body, done) => {
+      try {
+        checkBodyDepth(body, maxDepth);
+        done(null, body);
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
     scope.setErrorHandler(
       (error: { code?: string; statusCode?: number; message: string }, request, reply) => {
         const refusal = error.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? bodyTooLarge(limit) : error;

@@ -18,8 +18,11 @@ export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
 }
 
-/** Walks with an explicit stack: the check must not overflow on the very input it guards against. */
-function deeperThan(value: unknown, maxDepth: number): boolean {
+/**
+ * Whether objects and arrays in `value` nest deeper than `maxDepth`, `value` being level 1. Walks with
+ * an explicit stack: the check must not overflow on the very input it guards against.
+ */
+export function deeperThan(value: unknown, maxDepth: number): boolean {
   const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (typeof next.value !== "object" || next.value === null) continue;

@@ -14,18 +14,30 @@ import { HttpError, statusForError } from "./http-errors.js";
 import { inboundOrRefuse, sendHttpError, sendJson } from "./json-response.js";
 import { isLegacyPost, LegacyHttp } from "./legacy-http.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
-import { DEFAULT_MAX_BODY_BYTES, decodeJson, readBody, withinLimit } from "./request-body.js";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_DEPTH,
+  decodeJson,
+  readBody,
+  withinLimit,
+} from "./request-body.js";
 import type { RequestHead } from "./request-head.js";
 import type { ResponseWriter } from "./response-writer.js";
 import { SseStream } from "./sse.js";
 
 // server/index.ts and fastify.ts take the whole transport's surface from this module.
-export { DEFAULT_MAX_BODY_BYTES };
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_BODY_DEPTH };
 
 /** `Req` is what the authenticate hook is handed: Node's IncomingMessage, or a RequestHead from fetch. */
 export interface HttpHandlerOptions<Req extends RequestHead = IncomingMessage> {
   /** Largest request body accepted, in bytes (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Levels of arrays and objects a request body may nest, the message being level 1; deeper is
+   * refused (400, -32700) before it is parsed. Default 128: room for the default `paramsLimits`
+   * depth of 64 and the envelope; a server that raises that past about 120 raises this with it.
+   */
+  maxBodyDepth?: number;
   /** Browser origins allowed to call; default: loopback origins only. */
   allowedOrigins?: OriginPolicy;
   /** Host header allow-list; set it for servers bound to loopback. Default: any host. */
@@ -108,6 +120,7 @@ export function createHttpExchange<Req extends RequestHead>(
 ): HttpExchange<Req> {
   const server = serverOf(source);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxDepth = options.maxBodyDepth ?? DEFAULT_MAX_BODY_DEPTH;
   const negotiate = acceptNegotiator();
   const legacy = server.legacy ? new LegacyHttp(server, server.legacy) : undefined;
   const admit = headCheck(options, legacy !== undefined);
@@ -131,7 +144,7 @@ export function createHttpExchange<Req extends RequestHead>(
         });
       }
       const raw = preRead === undefined ? await readBody(req, limit) : withinLimit(preRead, limit);
-      const value = decodeJson(raw);
+      const value = decodeJson(raw, maxDepth);
       if (legacy && isLegacyPost(req.headers, value)) {
         // A 2025-era request names its tool in the body only: authenticate again, now that the
         // target is known, so a tool's own scopes hold in this era too.

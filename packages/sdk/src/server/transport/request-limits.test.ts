@@ -6,9 +6,11 @@ import { startFetchServer } from "../../test-support/fetch-host.js";
 import { fixtureServer } from "../../test-support/fixture-server.js";
 import {
   answerBeforeBodyEnds,
+  errorOf,
   post,
   type RunningHttpServer,
   resultOf,
+  send,
   startHttpServer,
 } from "../../test-support/http.js";
 import { mcpHeaders, rpcRequest } from "../../test-support/messages.js";
@@ -17,11 +19,13 @@ import { mcpFastify } from "../fastify.js";
 import type { Server } from "../server.js";
 import { createFetchHandler } from "./fetch-handler.js";
 import { HttpError } from "./http-errors.js";
+import { DEFAULT_MAX_BODY_DEPTH } from "./request-body.js";
 import type { RequestHead } from "./request-head.js";
 
 /**
- * What a peer can make the HTTP transport read, on every host: the token is checked before a byte of
- * the body is read, and the body's size while it is read.
+ * What a peer can make the HTTP transport read and compute, on every host: the token is checked
+ * before a byte of the body is read, the body's size while it is read, and its nesting before any
+ * parser walks it.
  */
 
 const TOKEN = "the-one-good-token";
@@ -60,6 +64,9 @@ function callWithRawArguments(raw: string): { headers: Record<string, string>; b
   };
 }
 
+/** Objects `depth` deep around a 1, as a hostile peer writes them. */
+const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+
 describe.each(Object.entries(HOSTS))("%s: what a peer can make the transport read and parse", (_, host) => {
   let http: RunningHttpServer;
   beforeAll(async () => {
@@ -84,10 +91,79 @@ describe.each(Object.entries(HOSTS))("%s: what a peer can make the transport rea
     });
   });
 
+  it("refuses a body nested beyond the limit with 400 -32700 before parsing it", async () => {
+    // Not JSON past the depth limit: a parser would call it invalid, so naming the depth shows none ran.
+    const broken = callWithRawArguments(`${"[".repeat(DEFAULT_MAX_BODY_DEPTH)}oops`);
+    const refused = await send(http.url, { method: "POST", headers: broken.headers, body: broken.body });
+    expect(refused.status).toBe(400);
+    expect(errorOf(refused)).toEqual({
+      code: ErrorCode.ParseError,
+      message: `Parse error: the request body nests arrays and objects deeper than ${DEFAULT_MAX_BODY_DEPTH} levels; send a flatter message or raise maxBodyDepth`,
+    });
+    const deep = callWithRawArguments(nested(5_000));
+    const alsoRefused = await send(http.url, { method: "POST", headers: deep.headers, body: deep.body });
+    expect(alsoRefused.status).toBe(400);
+    expect(errorOf(alsoRefused).code).toBe(ErrorCode.ParseError);
+  });
+
+  it("parses a body at the limit, whose arguments then meet the params limits", async () => {
+    // The body and params are 2 of the levels.
+    const atLimit = callWithRawArguments(nested(DEFAULT_MAX_BODY_DEPTH - 2));
+    const reply = await send(http.url, { method: "POST", headers: atLimit.headers, body: atLimit.body });
+    expect(reply.status).toBe(400);
+    expect(errorOf(reply).code).toBe(ErrorCode.InvalidParams);
+    expect(errorOf(reply).message).toContain("arguments nests deeper than this server's limit of 64 levels");
+  });
+
   it("serves a request with the token", async () => {
     const request = rpcRequest("tools/call", { name: "echo", arguments: { text: "hi" } });
     const reply = await post(http.url, request, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(reply.status).toBe(200);
     expect(resultOf(reply).isError).toBeUndefined();
+  });
+});
+
+describe("mcpFastify: the app's own hooks after parsing", () => {
+  it("never see a body refused for its depth", async () => {
+    const seen: unknown[] = [];
+    const app = Fastify({ logger: false });
+    await app.register(async (scope) => {
+      scope.addHook("preHandler", async (request) => {
+        seen.push(request.body);
+      });
+      await scope.register(mcpFastify, { server: fixtureServer().server, path: "/mcp", ...options });
+    });
+    const address = await app.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const deep = callWithRawArguments(nested(5_000));
+      const refused = await send(`${address}/mcp`, {
+        method: "POST",
+        headers: deep.headers,
+        body: deep.body,
+      });
+      expect(refused.status).toBe(400);
+      expect(seen).toEqual([]);
+      const fine = callWithRawArguments(JSON.stringify({ text: "hi" }));
+      expect((await send(`${address}/mcp`, { method: "POST", ...fine }, "tools/call")).status).toBe(200);
+      expect(seen).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe("createNodeHandler: maxBodyDepth", () => {
+  it("holds bodies to the configured depth", async () => {
+    const http = await startHttpServer(fixtureServer().server, { ...options, maxBodyDepth: 8 });
+    try {
+      // The body and params are 2 of the levels.
+      const deep = callWithRawArguments(nested(7));
+      const refused = await send(http.url, { method: "POST", headers: deep.headers, body: deep.body });
+      expect(errorOf(refused).message).toContain("deeper than 8 levels");
+      const fine = callWithRawArguments(nested(6));
+      expect((await send(http.url, { method: "POST", ...fine }, "tools/call")).status).toBe(200);
+    } finally {
+      await http.close();
+    }
   });
 });
