@@ -24,11 +24,6 @@ import { registerHealthRoutes } from "./routes/health.js";
 import { registerMcpRoute } from "./routes/mcp-route.js";
 import { openSharedState, type SharedState } from "./state/shared-state.js";
 
-/** A hop count trusts that many proxies nearest the server, as proxy-addr counts them. */
-function trustProxySetting(value: boolean | number): boolean | ((address: string, hop: number) => boolean) {
-  return typeof value === "number" ? (_address, hop) => hop < value : value;
-}
-
 export interface BuildOptions {
   /** Receives the JSON log lines instead of stdout. */
   logStream?: DestinationStream;
@@ -75,7 +70,8 @@ export async function buildServer(
     loggerInstance: logger,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    trustProxy: trustProxySetting(config.http.trustProxy),
+    // By address only: X-Forwarded-For from anyone else is ignored.
+    trustProxy: config.http.trustProxy.length > 0 ? config.http.trustProxy : false,
     bodyLimit: config.http.maxBodyBytes,
     serverFactory: scopedServerFactory,
   });

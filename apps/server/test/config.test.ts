@@ -38,7 +38,7 @@ describe("loadConfig", () => {
         port: 3000,
         corsOrigins: [],
         allowedHosts: ["localhost", "127.0.0.1", "[::1]", "mcp.example.com"],
-        trustProxy: false,
+        trustProxy: [],
         maxBodyBytes: 4 * 1024 * 1024,
         rateLimit: { max: 300, windowMs: 60_000 },
       },
@@ -179,11 +179,38 @@ describe("loadConfig", () => {
     ]);
   });
 
-  it("takes a proxy hop count or a boolean for TRUST_PROXY", () => {
-    expect(loadConfig({ ...MINIMAL, TRUST_PROXY: "2" }).http.trustProxy).toBe(2);
-    expect(loadConfig({ ...MINIMAL, TRUST_PROXY: "true" }).http.trustProxy).toBe(true);
-    expect(problemsOf({ ...MINIMAL, TRUST_PROXY: "lb" })).toEqual([
-      'TRUST_PROXY must be true, false or the number of proxies in front of the server, got "lb"',
+  it("takes the addresses of the proxies for TRUST_PROXY: IPs, CIDRs and proxy-addr's named ranges", () => {
+    const trusted = (value: string) => loadConfig({ ...MINIMAL, TRUST_PROXY: value }).http.trustProxy;
+    expect(trusted("10.0.0.0/8, 192.168.1.7 ,fd00::/8,::1")).toEqual([
+      "10.0.0.0/8",
+      "192.168.1.7",
+      "fd00::/8",
+      "::1",
     ]);
+    expect(trusted("loopback,uniquelocal")).toEqual(["loopback", "uniquelocal"]);
+    expect(trusted("false")).toEqual([]);
+    expect(trusted("0")).toEqual([]);
+  });
+
+  it.each(["1", "2", "true", "yes"])(
+    "refuses TRUST_PROXY=%s, which would believe any client, and says what to set",
+    (value) => {
+      expect(problemsOf({ ...MINIMAL, TRUST_PROXY: value })).toEqual([
+        `TRUST_PROXY must list the addresses of the proxies in front of the server (IPs or CIDRs, comma-separated, e.g. 10.0.0.0/8 or 127.0.0.1), got "${value}": a hop count or true would believe the X-Forwarded-For of any client that connects directly, and let it choose the address its rate limits count`,
+      ]);
+    },
+  );
+
+  it("names an entry of TRUST_PROXY that is neither an address nor a CIDR", () => {
+    for (const [value, entry] of [
+      ["10.0.0.1,lb", "lb"],
+      ["10.0.0.0/33", "10.0.0.0/33"],
+      ["fd00::/129", "fd00::/129"],
+      ["10.0.0.0/x", "10.0.0.0/x"],
+    ]) {
+      expect(problemsOf({ ...MINIMAL, TRUST_PROXY: value as string })).toEqual([
+        `TRUST_PROXY has "${entry}", which is not an IP address, a CIDR (address/prefix) or one of loopback, linklocal, uniquelocal`,
+      ]);
+    }
   });
 });

@@ -33,6 +33,8 @@ export interface ServiceStackProps extends StackProps {
 
 /** The port the container listens on; the ALB and the health checks use it too. */
 export const CONTAINER_PORT = 3000;
+/** The VPC's range (CDK's default, written out): the ALB connects to the tasks from inside it. */
+const VPC_CIDR = "10.0.0.0/16";
 
 export const REDIS_PORT = 6379;
 
@@ -54,7 +56,11 @@ export class ServiceStack extends Stack {
       stringValue: p.wrappedKeys.valueAsString,
     });
 
-    const vpc = new ec2.Vpc(this, "Vpc", { maxAzs: 2, natGateways: 1 });
+    const vpc = new ec2.Vpc(this, "Vpc", {
+      ipAddresses: ec2.IpAddresses.cidr(VPC_CIDR),
+      maxAzs: 2,
+      natGateways: 1,
+    });
     const cluster = new ecs.Cluster(this, "Cluster", {
       vpc,
       containerInsightsV2: ecs.ContainerInsights.ENABLED,
@@ -114,8 +120,8 @@ export class ServiceStack extends Stack {
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
         REQUEST_STATE_TTL_SECONDS: p.ttlSeconds.valueAsString,
         RATE_LIMIT_MAX: p.rateLimitMax.valueAsString,
-        // The ALB is the one proxy in front of the tasks.
-        TRUST_PROXY: "1",
+        // The ALB, the one proxy in front of the tasks, connects from the VPC; no one else can reach them.
+        TRUST_PROXY: VPC_CIDR,
         LOG_LEVEL: p.logLevel.valueAsString,
         LOG_FORMAT: "json",
         SHUTDOWN_TIMEOUT_MS: "10000",

@@ -136,7 +136,8 @@ export class Fleet {
       // One machine principal drives every flow: a per-principal limit sized for a person would
       // turn the load itself away with 429.
       RATE_LIMIT_MAX: "1000000",
-      TRUST_PROXY: "1",
+      // nginx, which reaches the instances from loopback: its X-Forwarded-For is believed, nobody else's.
+      TRUST_PROXY: "127.0.0.1",
       LOG_LEVEL: "info",
       ...(this.#redisUrl === undefined ? {} : { REDIS_URL: this.#redisUrl }),
       ...overrides,

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { isLoopbackHost } from "@roundtrip/sdk";
 /**
  * Parsers for single environment values. Each throws InvalidValue with a message that completes the
@@ -120,15 +121,38 @@ export function hostNames(value: string): string[] {
   });
 }
 
-export function trustProxy(value: string): boolean | number {
-  if (/^\d+$/.test(value)) return integer(value, 0, 32, "proxies in front of the server");
-  try {
-    return boolean(value);
-  } catch {
+/** The ranges proxy-addr (Fastify's trustProxy) knows by name. */
+const NAMED_RANGES = ["loopback", "linklocal", "uniquelocal"];
+
+/** An IP address, or a CIDR whose prefix fits its family. */
+function addressOrCidr(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * The proxies whose X-Forwarded-For is believed, by address: from anyone else the header is ignored,
+ * so a client that reaches the server directly cannot choose the address its rate limits count.
+ * `false` (or 0) trusts none. `true` and hop counts are refused: they trust whoever connects.
+ */
+export function trustProxy(value: string): string[] {
+  if (/^(?:false|no|off|0+)$/i.test(value)) return [];
+  if (/^(?:true|yes|on|\d+)$/i.test(value)) {
     throw new InvalidValue(
-      `must be true, false or the number of proxies in front of the server, got "${value}"`,
+      `must list the addresses of the proxies in front of the server (IPs or CIDRs, comma-separated, e.g. 10.0.0.0/8 or 127.0.0.1), got "${value}": a hop count or true would believe the X-Forwarded-For of any client that connects directly, and let it choose the address its rate limits count`,
     );
   }
+  return list(value).map((entry) => {
+    if (!NAMED_RANGES.includes(entry) && !addressOrCidr(entry)) {
+      throw new InvalidValue(
+        `has "${entry}", which is not an IP address, a CIDR (address/prefix) or one of ${NAMED_RANGES.join(", ")}`,
+      );
+    }
+    return entry;
+  });
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

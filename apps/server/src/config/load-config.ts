@@ -155,7 +155,7 @@ function httpConfig(env: Env, publicUrl: URL): HttpConfig {
     port: env.PORT ?? DEFAULTS.port,
     corsOrigins: env.CORS_ORIGINS ?? [],
     allowedHosts: env.ALLOWED_HOSTS ?? defaultAllowedHosts(host, publicUrl),
-    trustProxy: env.TRUST_PROXY ?? false,
+    trustProxy: env.TRUST_PROXY ?? [],
     maxBodyBytes: env.MAX_BODY_BYTES ?? DEFAULTS.maxBodyBytes,
     rateLimit: {
       max: env.RATE_LIMIT_MAX ?? DEFAULTS.rateLimitMax,

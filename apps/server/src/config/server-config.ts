@@ -57,8 +57,11 @@ export interface HttpConfig {
   corsOrigins: string[];
   /** Host header allow-list; undefined admits any Host. */
   allowedHosts: string[] | undefined;
-  /** Fastify trustProxy: false, true, or the number of proxy hops in front of the server. */
-  trustProxy: boolean | number;
+  /**
+   * The proxies (IPs, CIDRs, or proxy-addr's loopback, linklocal, uniquelocal) whose X-Forwarded-For
+   * is believed; empty believes none. Fastify's trustProxy, never a hop count or `true`.
+   */
+  trustProxy: string[];
   maxBodyBytes: number;
   /** `max` per verified principal; `addressMax` per client address, counted before any token is verified. */
   rateLimit: { max: number; addressMax: number; windowMs: number };

@@ -41,7 +41,7 @@ export async function registerRateLimit(scope: FastifyInstance, options: RateLim
 
 /**
  * The same limit per client address, for pages anyone may open without a token (the approval page
- * and its sign-in callback). Behind a proxy the address is only right with TRUST_PROXY set.
+ * and its sign-in callback). Behind a proxy the address is only right with TRUST_PROXY naming it.
  */
 export async function registerAddressRateLimit(
   scope: FastifyInstance,

@@ -18,8 +18,9 @@ export interface McpRouteOptions {
 /**
  * The MCP path (POST, and GET and DELETE for 2025-era sessions), in its own scope so that its hooks
  * touch nothing else. In order: closed until the keys are loaded, counted against the caller's address
- * and then principal rate limits, the tools the body calls noted for their scopes, then the transport checks Origin and Host,
- * authenticates (401/403 with challenges), and serves the request.
+ * and then principal rate limits; the transport checks Origin, Host and the token (401/403 with
+ * challenges) before the body is read, and its size and depth as it is read; the tools the body calls
+ * are noted for their scopes, and the transport serves the request.
  */
 export async function registerMcpRoute(app: FastifyInstance, options: McpRouteOptions): Promise<void> {
   const { config, authentication } = options;

@@ -1,12 +1,15 @@
-import type { FastifyInstance, FastifyPluginAsync } from "fastify";
-import type { ServerSource } from "./server.js";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { type ServerSource, serverOf } from "./server.js";
+import { HttpError } from "./transport/http-errors.js";
 import {
   createNodeHandler,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_DEPTH,
   type HttpHandlerOptions,
+  headCheck,
 } from "./transport/http-server.js";
 import { httpErrorBody } from "./transport/json-response.js";
-import { bodyTooLarge } from "./transport/request-body.js";
+import { bodyTooLarge, checkBodyDepth } from "./transport/request-body.js";
 
 export interface McpFastifyOptions extends HttpHandlerOptions {
   /** A low-level Server or an McpServer. */
@@ -15,25 +18,76 @@ export interface McpFastifyOptions extends HttpHandlerOptions {
   path?: string;
 }
 
+type Authenticate = NonNullable<HttpHandlerOptions["authenticate"]>;
+
 /**
- * Mounts an MCP server on a Fastify app. The body is taken raw so that malformed JSON, batches and
- * oversized bodies get the protocol's JSON-RPC errors instead of Fastify's own.
+ * The hook, run once per request on its head: the verdict reached in onRequest is the one the
+ * transport gets. A run with a target (a 2025-era request, once its body named the tool) still runs.
+ */
+function verdictOnce(authenticate: Authenticate): Authenticate {
+  const verdicts = new WeakMap<Parameters<Authenticate>[0], ReturnType<Authenticate>>();
+  return (req, target) => {
+    if (target !== undefined) return authenticate(req, target);
+    let verdict = verdicts.get(req);
+    if (verdict === undefined) {
+      verdict = authenticate(req);
+      verdicts.set(req, verdict);
+    }
+    return verdict;
+  };
+}
+
+/**
+ * Mounts an MCP server on a Fastify app. The head is checked in onRequest (method, Origin and Host,
+ * the token), so a refused request is answered before Fastify reads its body. The body is taken raw,
+ * bounded in size while it is read and in depth before anything parses it, so that malformed JSON,
+ * batches and oversized bodies get the protocol's JSON-RPC errors instead of Fastify's own, and the
+ * app's later hooks never meet a body the transport would refuse.
  */
 export const mcpFastify: FastifyPluginAsync<McpFastifyOptions> = async (app: FastifyInstance, options) => {
   const path = options.path ?? "/mcp";
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const handle = createNodeHandler(options.server, options);
+  const maxDepth = options.maxBodyDepth ?? DEFAULT_MAX_BODY_DEPTH;
+  const handlerOptions: HttpHandlerOptions = options.authenticate
+    ? { ...options, authenticate: verdictOnce(options.authenticate) }
+    : options;
+  const handle = createNodeHandler(options.server, handlerOptions);
+  const admit = headCheck(handlerOptions, serverOf(options.server).legacy !== undefined);
+
+  // The transport writes on the raw response; headers that hooks set through Fastify (CORS, rate-limit
+  // counters, request ids) are carried over first. The transport's own still win.
+  const serve = async (request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<void> => {
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined) reply.raw.setHeader(name, value);
+    }
+    reply.hijack();
+    await handle(request.raw, reply.raw, body);
+  };
 
   await app.register(async (scope) => {
+    scope.addHook("onRequest", async (request, reply) => {
+      const refused = await admit(request.raw).then(
+        () => false,
+        () => true,
+      );
+      // The transport meets the same refusal (the verdict is remembered) and answers it as it answers
+      // every other, before it reads the body.
+      if (refused) await serve(request, reply, undefined);
+    });
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: limit }, (_req, body, done) =>
-      done(null, body),
-    );
+    scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: limit }, (_req, body, done) => {
+      try {
+        checkBodyDepth(body, maxDepth);
+        done(null, body);
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    });
     scope.setErrorHandler(
       (error: { code?: string; statusCode?: number; message: string }, request, reply) => {
-        if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") {
-          const refusal = bodyTooLarge(limit);
-          void reply.status(refusal.status).send(httpErrorBody(refusal));
+        const refusal = error.code === "FST_ERR_CTP_BODY_TOO_LARGE" ? bodyTooLarge(limit) : error;
+        if (refusal instanceof HttpError) {
+          void reply.status(refusal.status).headers(refusal.headers).send(httpErrorBody(refusal));
           return;
         }
         const status = error.statusCode ?? 500;
@@ -49,15 +103,8 @@ export const mcpFastify: FastifyPluginAsync<McpFastifyOptions> = async (app: Fas
     scope.route({
       method: ["POST", "GET", "DELETE", "PUT", "PATCH"],
       url: path,
-      handler: async (request, reply) => {
-        // The transport writes on the raw response; headers that hooks set through Fastify (CORS,
-        // rate-limit counters, request ids) are carried over first. The transport's own still win.
-        for (const [name, value] of Object.entries(reply.getHeaders())) {
-          if (value !== undefined) reply.raw.setHeader(name, value);
-        }
-        reply.hijack();
-        await handle(request.raw, reply.raw, request.method === "POST" ? request.body : undefined);
-      },
+      handler: async (request, reply) =>
+        serve(request, reply, request.method === "POST" ? request.body : undefined),
     });
   });
 };

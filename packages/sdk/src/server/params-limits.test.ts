@@ -35,7 +35,9 @@ function serverWith(options: ConstructorParameters<typeof McpServer>[1] = {}): M
 }
 
 beforeAll(async () => {
-  defaults = await startHttpServer(serverWith().server);
+  // HTTP refuses such bodies before parsing them (maxBodyDepth); opened up here, as stdio is, to show
+  // that the params limits hold by themselves.
+  defaults = await startHttpServer(serverWith().server, { maxBodyDepth: 10_000 });
   tight = await startHttpServer(serverWith({ paramsLimits: { maxDepth: 4, maxBytes: 100 } }).server);
 });
 afterAll(async () => {

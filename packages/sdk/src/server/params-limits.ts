@@ -13,8 +13,16 @@ export const DEFAULT_PARAMS_LIMITS: Required<ParamsLimits> = { maxDepth: 64, max
 /** The fields a peer fills freely and that digests, schemas and handlers walk recursively. */
 const LIMITED_FIELDS = ["arguments", "inputResponses"] as const;
 
-/** Walks with an explicit stack: the check must not overflow on the very input it guards against. */
-function deeperThan(value: unknown, maxDepth: number): boolean {
+/** UTF-8 bytes of `value` as JSON: what it weighs on the wire and in a store. */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+}
+
+/**
+ * Whether objects and arrays in `value` nest deeper than `maxDepth`, `value` being level 1. Walks with
+ * an explicit stack: the check must not overflow on the very input it guards against.
+ */
+export function deeperThan(value: unknown, maxDepth: number): boolean {
   const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (typeof next.value !== "object" || next.value === null) continue;
@@ -44,7 +52,7 @@ export function checkParamsLimits(
         `Invalid params: ${field} nests deeper than this server's limit of ${maxDepth} levels (maxDepth)`,
       );
     }
-    const bytes = Buffer.byteLength(JSON.stringify(value) ?? "", "utf8");
+    const bytes = jsonBytes(value);
     if (bytes > maxBytes) {
       return McpError.invalidParams(
         `Invalid params: ${field} is ${bytes} bytes, beyond this server's limit of ${maxBytes} bytes (maxBytes)`,

@@ -12,6 +12,7 @@ import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from "../../
 import { firstIssue } from "../../protocol/zod-issues.js";
 import type { Server } from "../server.js";
 import type { LegacySession } from "./session.js";
+import { checkSessionFacts } from "./session-facts.js";
 
 /** The version a session runs: the client's when this server speaks it, else the newest legacy one. */
 export function negotiateVersion(requested: string): string {
@@ -64,8 +65,13 @@ export function serveSessionMethod(
       if (!server.capabilities.resources?.subscribe) throw McpError.methodNotFound(method);
       const parsed = SubscribeParamsSchema.safeParse(params ?? {});
       if (!parsed.success) throw McpError.invalidParams(`Invalid params: ${firstIssue(parsed.error)}`);
-      if (method === LegacyMethod.subscribe) session.subscriptions.add(parsed.data.uri);
-      else session.subscriptions.delete(parsed.data.uri);
+      const { uri } = parsed.data;
+      if (method === LegacyMethod.unsubscribe) session.subscriptions.delete(uri);
+      else if (!session.subscriptions.has(uri)) {
+        const { clientCapabilities, clientInfo } = session;
+        checkSessionFacts({ clientCapabilities, clientInfo, subscriptions: [...session.subscriptions, uri] });
+        session.subscriptions.add(uri);
+      }
       return {};
     }
     default:

@@ -1,6 +1,7 @@
 import { McpError } from "../../protocol/errors.js";
 import type { AuthInfo } from "../auth-info.js";
 import type { LegacySession } from "./session.js";
+import { checkSessionFacts } from "./session-facts.js";
 
 export const sessionLimitMessage = (held: number): string =>
   `Too many open sessions (${held}) for this client: end one with DELETE, or let an idle one expire, then initialize again`;
@@ -41,7 +42,9 @@ export class InMemorySessionRegistry {
     return this.#sessions.size;
   }
 
+  /** Holds a new session; refuses one over its principal's cap, or whose client-chosen facts weigh too much. */
   add(session: LegacySession): void {
+    checkSessionFacts(session);
     this.#expireIdle();
     const held = this.#perPrincipal.get(session.principal) ?? 0;
     if (held >= this.#options.maxPerPrincipal) {

@@ -2,14 +2,17 @@ import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { ErrorCode } from "../../protocol/errors.js";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
 import { recordingLogger } from "../../test-support/in-process.js";
+import { MAX_SESSION_FACTS_BYTES } from "../legacy/session-facts.js";
 import { initializeMessage, RawStream, rawPost, rawSession } from "../legacy/test-support/raw-session.js";
 import { toElicitationSchema } from "../mcp/elicitation-schema.js";
 import { acceptedContent } from "../mcp/input-responses.js";
 import { McpServer } from "../mcp/mcp-server.js";
 import { until } from "../mcp/test-support/once.js";
+import type { RedisOnceClient } from "./redis.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 import { RedisSessionRegistry } from "./redis-sessions.js";
 import { fleetCodec } from "./test-support/fleet-codec.js";
@@ -35,7 +38,7 @@ async function instance(
   fleet: string,
   maxSessionsPerPrincipal = 100,
   url = redis.url,
-): Promise<RunningHttpServer & { mcp: McpServer; client: { isReady: boolean } }> {
+): Promise<RunningHttpServer & { mcp: McpServer; client: RedisOnceClient }> {
   const client = createClient({
     url,
     disableOfflineQueue: true,
@@ -204,5 +207,119 @@ describe("2025-era sessions shared through Redis, no sticky routing", () => {
       ),
     );
     expect(await registry.load("s1", "p", { ...limits, now: Date.now() })).toBeUndefined();
+  });
+});
+
+/** The keys of a fleet in a Redis, sorted. */
+async function keysOf(client: RedisOnceClient, fleet: string): Promise<string[]> {
+  return ((await client.sendCommand(["KEYS", `${fleet}:*`])) as string[]).sort();
+}
+
+/** `used_memory` from INFO memory, in bytes. */
+async function usedMemory(client: RedisOnceClient): Promise<number> {
+  const info = String(await client.sendCommand(["INFO", "memory"]));
+  return Number(/^used_memory:(\d+)/m.exec(info)?.[1]);
+}
+
+const oversizedInitialize = (id: number) =>
+  initializeMessage(undefined, { experimental: { blob: { data: `${id}`.padEnd(3_600_000, "x") } } }, id);
+
+const aRecord = {
+  principal: "p",
+  protocolVersion: "2025-11-25",
+  clientCapabilities: {},
+  initialized: true,
+  subscriptions: [] as string[],
+};
+
+describe("what a peer can make the fleet's Redis keep", () => {
+  it("refuses an initialize too large to share with -32602, and Redis holds nothing of it", async () => {
+    const fleet = fleetName();
+    const a = await instance(fleet);
+    const refused = await rawPost(a.url, oversizedInitialize(1));
+    expect(refused.status).toBe(400);
+    expect(refused.messages[0]).toMatchObject({ id: 1, error: { code: ErrorCode.InvalidParams } });
+    expect(JSON.stringify(refused.messages[0])).toMatch(
+      new RegExp(`beyond this server's limit of ${MAX_SESSION_FACTS_BYTES} bytes`),
+    );
+    expect(await keysOf(a.client, fleet)).toEqual([]);
+    const session = await rawSession(a.url);
+    expect(await keysOf(a.client, fleet)).toHaveLength(2);
+    expect((await keysOf(a.client, fleet)).some((key) => key.endsWith(session.id))).toBe(true);
+  });
+
+  it("refuses to store a record over the limit, on create and on save, before sending it", async () => {
+    const fleet = fleetName();
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    closers.push(() => client.destroy());
+    const registry = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });
+    const limits = { idleMs: 60_000, maxPerPrincipal: 10, now: Date.now() };
+    const heavy = {
+      ...aRecord,
+      clientCapabilities: { experimental: { blob: { data: "x".repeat(MAX_SESSION_FACTS_BYTES) } } },
+    };
+    await expect(registry.create("s1", heavy, limits)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/beyond this server's limit/),
+    });
+    expect(await keysOf(client, fleet)).toEqual([]);
+    await registry.create("s1", aRecord, limits);
+    const subscribed = { ...aRecord, subscriptions: [`test://${"u".repeat(MAX_SESSION_FACTS_BYTES)}`] };
+    await expect(registry.save("s1", subscribed, limits)).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+    });
+    expect(await registry.load("s1", "p", limits)).toEqual(aRecord);
+  });
+
+  describe("against a Redis with maxmemory and noeviction", () => {
+    let capped: RedisServer;
+    beforeAll(async () => {
+      capped = await RedisServer.start();
+    }, 120_000);
+    afterAll(async () => {
+      await capped?.stop();
+    });
+
+    it("many large initializes are refused cleanly and leave used_memory under the cap", async () => {
+      const fleet = fleetName();
+      const a = await instance(fleet, 100, capped.url);
+      const cap = 20 * 1024 * 1024;
+      await a.client.sendCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
+      await a.client.sendCommand(["CONFIG", "SET", "maxmemory", String(cap)]);
+      try {
+        // 15 times 3.6 MB: 54 MB offered to a store capped at 20 MiB.
+        const statuses: number[] = [];
+        for (let id = 1; id <= 15; id++) {
+          statuses.push((await rawPost(a.url, oversizedInitialize(id))).status);
+        }
+        expect(statuses).toEqual(Array(15).fill(400));
+        expect(await usedMemory(a.client)).toBeLessThan(cap);
+        expect(await keysOf(a.client, fleet)).toEqual([]);
+        await rawSession(a.url);
+      } finally {
+        await a.client.sendCommand(["CONFIG", "SET", "maxmemory", "0"]);
+      }
+    });
+
+    it("a session created while Redis is over maxmemory writes nothing and fails", async () => {
+      const fleet = fleetName();
+      const client = createClient({ url: capped.url });
+      await client.connect();
+      closers.push(() => client.destroy());
+      const registry = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });
+      const limits = { idleMs: 60_000, maxPerPrincipal: 10, now: Date.now() };
+      await client.sendCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
+      // Below what Redis already uses: every write that can grow memory is refused from here on.
+      await client.sendCommand(["CONFIG", "SET", "maxmemory", "1"]);
+      try {
+        await expect(registry.create("s1", aRecord, limits)).rejects.toThrow(/OOM/);
+        expect(await keysOf(client, fleet)).toEqual([]);
+      } finally {
+        await client.sendCommand(["CONFIG", "SET", "maxmemory", "0"]);
+      }
+      await registry.create("s1", aRecord, limits);
+      expect(await keysOf(client, fleet)).toHaveLength(2);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { checkSessionFacts } from "../legacy/session-facts.js";
 import { SessionLimitExceeded, sessionLimitMessage } from "../legacy/session-registry.js";
 import type { SessionLimits, SessionRecord, SessionRegistry } from "../legacy/shared-sessions.js";
 import type { RedisOnceClient } from "./redis.js";
@@ -18,12 +19,14 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
 // KEYS: session, principal's set. ARGV: idle ms, cap, id, record.
-const CREATE = `${NOW}redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
-local held = redis.call('ZCARD', KEYS[2])
+// Reads first, and the first write is the SET, which Redis refuses while over maxmemory: a script that
+// began with a write that frees memory (ZREMRANGEBYSCORE) would be let through every write after it.
+const CREATE = `${NOW}local held = redis.call('ZCOUNT', KEYS[2], now, '+inf')
 if held >= tonumber(ARGV[2]) then return held end
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[3])
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
 redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[1])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
 return -1`;
 
 // KEYS: session, principal's set. ARGV: idle ms, id.
@@ -65,7 +68,9 @@ export class RedisSessionRegistry implements SessionRegistry {
     this.#timeout = options.timeoutMs ?? 2000;
   }
 
+  /** Refuses (-32602) a record whose client-chosen facts are over MAX_SESSION_FACTS_BYTES, before sending it. */
   async create(id: string, record: SessionRecord, limits: SessionLimits): Promise<void> {
+    checkSessionFacts(record);
     const [session, set] = this.#keys(id, record.principal);
     const idle = String(Math.ceil(limits.idleMs));
     const reply = await this.#send([
@@ -93,6 +98,7 @@ export class RedisSessionRegistry implements SessionRegistry {
   }
 
   async save(id: string, record: SessionRecord, limits: SessionLimits): Promise<void> {
+    checkSessionFacts(record);
     const [session] = this.#keys(id, record.principal);
     const idle = String(Math.ceil(limits.idleMs));
     await this.#send(["SET", session, JSON.stringify(record), "PX", idle, "XX"]);

@@ -14,18 +14,30 @@ import { HttpError, statusForError } from "./http-errors.js";
 import { inboundOrRefuse, sendHttpError, sendJson } from "./json-response.js";
 import { isLegacyPost, LegacyHttp } from "./legacy-http.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
-import { DEFAULT_MAX_BODY_BYTES, decodeJson, readBody, withinLimit } from "./request-body.js";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_DEPTH,
+  decodeJson,
+  readBody,
+  withinLimit,
+} from "./request-body.js";
 import type { RequestHead } from "./request-head.js";
 import type { ResponseWriter } from "./response-writer.js";
 import { SseStream } from "./sse.js";
 
 // server/index.ts and fastify.ts take the whole transport's surface from this module.
-export { DEFAULT_MAX_BODY_BYTES };
+export { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_BODY_DEPTH };
 
 /** `Req` is what the authenticate hook is handed: Node's IncomingMessage, or a RequestHead from fetch. */
 export interface HttpHandlerOptions<Req extends RequestHead = IncomingMessage> {
   /** Largest request body accepted, in bytes (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Levels of arrays and objects a request body may nest, the message being level 1; deeper is
+   * refused (400, -32700) before it is parsed. Default 128: room for the default `paramsLimits`
+   * depth of 64 and the envelope; a server that raises that past about 120 raises this with it.
+   */
+  maxBodyDepth?: number;
   /** Browser origins allowed to call; default: loopback origins only. */
   allowedOrigins?: OriginPolicy;
   /** Host header allow-list; set it for servers bound to loopback. Default: any host. */
@@ -36,6 +48,38 @@ export interface HttpHandlerOptions<Req extends RequestHead = IncomingMessage> {
    * second time with `target`, the method and tool its body names, since it carries no Mcp-Name header.
    */
   authenticate?: (req: Req, target?: RequestTarget) => Promise<AuthInfo | undefined>;
+}
+
+/**
+ * What the exchange checks on a request's head, before it reads a byte of its body: the method, Origin
+ * and Host, then the token; the token's verdict, or the HttpError that refuses the request. A body the
+ * caller was not allowed to send is thus never read, let alone parsed. `legacy`: GET and DELETE serve
+ * 2025-era sessions.
+ */
+export function headCheck<Req extends RequestHead>(
+  options: HttpHandlerOptions<Req>,
+  legacy: boolean,
+): (req: Req) => Promise<AuthInfo | undefined> {
+  return async (req) => {
+    if (req.method !== "POST" && !(legacy && (req.method === "GET" || req.method === "DELETE"))) {
+      throw new HttpError(
+        405,
+        legacy
+          ? "Method Not Allowed: this MCP endpoint accepts POST, and GET and DELETE on a 2025-era session"
+          : "Method Not Allowed: this MCP endpoint accepts POST only",
+        { headers: { allow: legacy ? "POST, GET, DELETE" : "POST" }, rpcCode: ErrorCode.InvalidRequest },
+      );
+    }
+    if (
+      !hostAllowed(headerText(req.headers, "host"), options.allowedHosts) ||
+      !originAllowed(headerText(req.headers, "origin"), options.allowedOrigins)
+    ) {
+      throw new HttpError(403, "Forbidden: Origin or Host is not allowed for this server", {
+        rpcCode: ErrorCode.InvalidRequest,
+      });
+    }
+    return options.authenticate ? await options.authenticate(req) : undefined;
+  };
 }
 
 /** A Node `req`/`res` handler for the Streamable HTTP transport; `body` is the pre-read body, if any. */
@@ -76,35 +120,17 @@ export function createHttpExchange<Req extends RequestHead>(
 ): HttpExchange<Req> {
   const server = serverOf(source);
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxDepth = options.maxBodyDepth ?? DEFAULT_MAX_BODY_DEPTH;
   const negotiate = acceptNegotiator();
   const legacy = server.legacy ? new LegacyHttp(server, server.legacy) : undefined;
+  const admit = headCheck(options, legacy !== undefined);
   return async (req, res, preRead) => {
     try {
-      const sessionMethod = legacy !== undefined && (req.method === "GET" || req.method === "DELETE");
-      if (req.method !== "POST" && !sessionMethod) {
-        throw new HttpError(
-          405,
-          legacy
-            ? "Method Not Allowed: this MCP endpoint accepts POST, and GET and DELETE on a 2025-era session"
-            : "Method Not Allowed: this MCP endpoint accepts POST only",
-          { headers: { allow: legacy ? "POST, GET, DELETE" : "POST" }, rpcCode: ErrorCode.InvalidRequest },
-        );
+      const auth = await admit(req);
+      if (legacy && req.method === "GET") {
+        return await legacy.get(req, res, auth, negotiate(headerText(req.headers, "accept")));
       }
-      if (
-        !hostAllowed(headerText(req.headers, "host"), options.allowedHosts) ||
-        !originAllowed(headerText(req.headers, "origin"), options.allowedOrigins)
-      ) {
-        throw new HttpError(403, "Forbidden: Origin or Host is not allowed for this server", {
-          rpcCode: ErrorCode.InvalidRequest,
-        });
-      }
-      const auth = options.authenticate ? await options.authenticate(req) : undefined;
-      if (sessionMethod) {
-        if (req.method === "GET") {
-          return await legacy.get(req, res, auth, negotiate(headerText(req.headers, "accept")));
-        }
-        return await legacy.delete(req, res, auth);
-      }
+      if (legacy && req.method === "DELETE") return await legacy.delete(req, res, auth);
       const contentType = headerText(req.headers, "content-type")?.split(";")[0]?.trim().toLowerCase();
       if (contentType !== "application/json") {
         throw new HttpError(415, "Unsupported Media Type: send the JSON-RPC message as application/json", {
@@ -118,7 +144,7 @@ export function createHttpExchange<Req extends RequestHead>(
         });
       }
       const raw = preRead === undefined ? await readBody(req, limit) : withinLimit(preRead, limit);
-      const value = decodeJson(raw);
+      const value = decodeJson(raw, maxDepth);
       if (legacy && isLegacyPost(req.headers, value)) {
         // A 2025-era request names its tool in the body only: authenticate again, now that the
         // target is known, so a tool's own scopes hold in this era too.

@@ -58,22 +58,50 @@ describe("withinLimit", () => {
 
 describe("decodeJson", () => {
   it("parses bytes and text, and takes an already parsed value as it is", () => {
-    expect(decodeJson(Buffer.from('{"a":1}'))).toEqual({ a: 1 });
-    expect(decodeJson("[1]")).toEqual([1]);
+    expect(decodeJson(Buffer.from('{"a":1}'), 8)).toEqual({ a: 1 });
+    expect(decodeJson("[1]", 8)).toEqual([1]);
     const parsed = { a: 1 };
-    expect(decodeJson(parsed)).toBe(parsed);
+    expect(decodeJson(parsed, 8)).toBe(parsed);
   });
 
   it("answers invalid or empty JSON with a parse error", () => {
     for (const body of ["{", "", Buffer.alloc(0)]) {
       let thrown: unknown;
       try {
-        decodeJson(body);
+        decodeJson(body, 8);
       } catch (error) {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(McpError);
       expect((thrown as McpError).code).toBe(-32700);
     }
+  });
+});
+
+describe("decodeJson: nesting", () => {
+  const depthOf = (body: unknown, maxDepth: number) => {
+    try {
+      decodeJson(body, maxDepth);
+      return "parsed";
+    } catch (error) {
+      return (error as HttpError).status === 400 ? "too deep" : String(error);
+    }
+  };
+
+  it("counts the levels of arrays and objects, the message being level 1", () => {
+    expect(depthOf('{"a":[{"b":[]}]}', 4)).toBe("parsed");
+    expect(depthOf('{"a":[{"b":[]}]}', 3)).toBe("too deep");
+    expect(depthOf(Buffer.from("[[[]],[[]]]"), 3)).toBe("parsed");
+  });
+
+  it("leaves brackets and escaped quotes inside strings out of the count", () => {
+    expect(depthOf('{"a":"[[[{{{\\"[[[","b":"\\\\"}', 1)).toBe("parsed");
+    expect(depthOf(Buffer.from('{"é[":"ü{{{","x":[1]}'), 2)).toBe("parsed");
+    expect(depthOf(Buffer.from('{"é[":"ü{{{","x":[[1]]}'), 2)).toBe("too deep");
+  });
+
+  it("holds a value a framework already parsed to the same depth", () => {
+    expect(depthOf({ a: [{ b: [] }] }, 4)).toBe("parsed");
+    expect(depthOf({ a: [{ b: [] }] }, 3)).toBe("too deep");
   });
 });

@@ -1,8 +1,15 @@
 import type { IncomingMessage } from "node:http";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
+import { deeperThan } from "../params-limits.js";
 import { HttpError } from "./http-errors.js";
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Levels of arrays and objects a body may nest, the message itself being level 1: twice the default
+ * depth of `arguments` and `inputResponses` (paramsLimits), with room for the envelope around them.
+ */
+export const DEFAULT_MAX_BODY_DEPTH = 128;
 
 /** The whole body, refused beyond `limit` bytes as soon as it gets there. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -59,8 +66,60 @@ export function bodyTooLarge(limit: number): HttpError {
   );
 }
 
-/** Raw bytes or text are parsed; a value a framework already parsed is taken as it is. */
-export function decodeJson(body: unknown): unknown {
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `maxDepth`, found in one pass over its code
+ * units without building anything. Bytes are read as they are: in UTF-8 no byte of a multi-byte
+ * character is an ASCII bracket or quote. Up to the first error of malformed text the count is the
+ * one a parser would reach, and a parser stops there.
+ */
+function textNestsDeeperThan(text: Buffer | string, maxDepth: number): boolean {
+  const unitAt =
+    typeof text === "string" ? (i: number) => text.charCodeAt(i) : (i: number) => text[i] as number;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const unit = unitAt(i);
+    if (inString) {
+      if (unit === BACKSLASH) i++;
+      else if (unit === QUOTE) inString = false;
+    } else if (unit === QUOTE) inString = true;
+    else if (unit === OPEN_ARRAY || unit === OPEN_OBJECT) {
+      if (++depth > maxDepth) return true;
+    } else if (unit === CLOSE_ARRAY || unit === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
+
+/**
+ * Refuses (400, -32700) a body nesting deeper than `maxDepth`, before any parser walks it: a few MiB
+ * of brackets cost a parser, and every recursive walk after it, far more than their size suggests.
+ */
+export function checkBodyDepth(body: unknown, maxDepth: number): void {
+  const tooDeep =
+    Buffer.isBuffer(body) || typeof body === "string"
+      ? textNestsDeeperThan(body, maxDepth)
+      : deeperThan(body, maxDepth);
+  if (!tooDeep) return;
+  throw new HttpError(
+    400,
+    `Parse error: the request body nests arrays and objects deeper than ${maxDepth} levels; send a flatter message or raise maxBodyDepth`,
+    { rpcCode: ErrorCode.ParseError },
+  );
+}
+
+/**
+ * Raw bytes or text are parsed, once their depth is within `maxDepth`; a value a framework already
+ * parsed is held to the same depth and taken as it is.
+ */
+export function decodeJson(body: unknown, maxDepth: number): unknown {
+  checkBodyDepth(body, maxDepth);
   if (Buffer.isBuffer(body) || typeof body === "string") {
     try {
       return JSON.parse(typeof body === "string" ? body : body.toString("utf8"));
