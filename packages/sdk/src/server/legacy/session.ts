@@ -97,8 +97,11 @@ export class LegacySession implements LegacySessionFacts {
 
   /** Sends a message not tied to any request (a list change, a resource update). */
   sendStandalone(message: JsonRpcMessage): void {
-    if (this.#closed || !this.#standalone) return;
-    void Promise.resolve(this.#standalone(message)).catch(() => undefined);
+    const send = this.#standalone;
+    if (this.#closed || !send) return;
+    // Best effort, from wherever the server announces something: a failing sender reports its own
+    // fault, and nothing it throws may reach the announcer.
+    new Promise<void>((resolve) => resolve(send(message))).catch(() => undefined);
   }
 
   /** Counts an open stream as activity until the returned function is called. */
