@@ -286,6 +286,58 @@ describe("2025-era sessions over Streamable HTTP", () => {
     await peer.close();
   });
 
+  it("caps the requests one session holds open, dropped ones included, with 429 saying what to do", async () => {
+    const http = await serve(withAsk(catalogue({ legacy: { maxRequestStreamsPerSession: 2 } })));
+    const closes = postCloses(http);
+    const session = await rawSession(http.url, undefined, { elicitation: {} });
+    const first = await RawStream.post(http.url, call(2, "tools/call", { name: "ask" }), session.headers);
+    const asked = await first.next();
+    const firstClosed = closes.at(-1);
+    const second = await RawStream.post(http.url, call(3, "tools/call", { name: "ask" }), session.headers);
+    await second.next();
+    const refused = await rawPost(http.url, call(4, "tools/call", { name: "hello" }), session.headers);
+    expect(refused.status).toBe(429);
+    expect(refused.messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        error: {
+          code: -32600,
+          message: expect.stringContaining(
+            "wait for one to finish, or cancel one with notifications/cancelled, before sending another",
+          ),
+          data: { reason: "too_many_request_streams", limit: 2 },
+        },
+      },
+    ]);
+    // Per session: another one of the same client is served.
+    const other = await rawSession(http.url);
+    expect((await rawPost(http.url, call(5, "ping"), other.headers)).status).toBe(200);
+    // A call whose client dropped its response still waits for an answer, so it still counts.
+    first.close();
+    await firstClosed;
+    expect((await rawPost(http.url, call(6, "ping"), session.headers)).status).toBe(429);
+    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } };
+    expect((await rawPost(http.url, cancelled, session.headers)).status).toBe(202);
+    // The cancelled call's stream, resumed, ends: the call is over and its place is free.
+    const resumed = await RawStream.get(http.url, {
+      ...session.headers,
+      "last-event-id": asked?.id as string,
+    });
+    while (await resumed.next());
+    expect(await rawPost(http.url, call(7, "ping"), session.headers)).toMatchObject({
+      status: 200,
+      messages: [{ id: 7, result: {} }],
+    });
+    second.close();
+  });
+
+  it.each([0, 1.5, Number.NaN])("refuses legacy.maxRequestStreamsPerSession %s at construction", (limit) => {
+    expect(() => catalogue({ legacy: { maxRequestStreamsPerSession: limit } })).toThrow(
+      "legacy.maxRequestStreamsPerSession must be a whole number, at least 1",
+    );
+  });
+
   it("logs an event store that fails, and neither a cancellation nor the session's end throws", async () => {
     const faults: unknown[] = [];
     const fault = (error: unknown): void => {

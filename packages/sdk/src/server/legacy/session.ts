@@ -43,6 +43,7 @@ export class LegacySession implements LegacySessionFacts {
   readonly #onClose: (() => void)[] = [];
   #standalone: MessageSender | undefined;
   #openStreams = 0;
+  #requestStreams = 0;
   #lastSeen: number;
   #closed = false;
 
@@ -112,6 +113,21 @@ export class LegacySession implements LegacySessionFacts {
       if (released) return;
       released = true;
       this.#openStreams--;
+    };
+  }
+
+  /**
+   * Counts a request whose response is held open until it is answered (on HTTP, a POST and its SSE
+   * stream), until the returned function is called; undefined when `limit` are open already.
+   */
+  openRequestStream(limit: number): (() => void) | undefined {
+    if (this.#requestStreams >= limit) return undefined;
+    this.#requestStreams++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#requestStreams--;
     };
   }
 

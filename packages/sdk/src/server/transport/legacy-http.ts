@@ -45,6 +45,14 @@ export function isLegacyPost(headers: HeaderRecord, value: unknown): boolean {
 /** A stream's send or end that failed was reported by the stream itself; the request just ends. */
 function reportedByTheStream(): void {}
 
+function tooManyRequestStreams(limit: number): McpError {
+  return new McpError(
+    ErrorCode.InvalidRequest,
+    `Too many requests open on this session: it already has ${limit} waiting for their answers, the most this server allows; wait for one to finish, or cancel one with notifications/cancelled, before sending another`,
+    { reason: "too_many_request_streams", limit },
+  );
+}
+
 function refusal(status: number, message: string): HttpError {
   return new HttpError(status, message, { rpcCode: ErrorCode.InvalidRequest });
 }
@@ -111,7 +119,16 @@ export class LegacyHttp {
       await this.endpoint.notify(session, inbound.message);
       return sendJson(res, 202, undefined);
     }
-    await this.#serve(req, res, session, inbound.message, auth, accept);
+    const limit = this.#options.maxRequestStreamsPerSession;
+    const admitted = session.openRequestStream(limit);
+    if (!admitted) {
+      return sendJson(res, 429, errorResponse(inbound.message.id, tooManyRequestStreams(limit).toJSON()));
+    }
+    try {
+      await this.#serve(req, res, session, inbound.message, auth, accept);
+    } finally {
+      admitted();
+    }
   }
 
   async get(
