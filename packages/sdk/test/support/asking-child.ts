@@ -55,14 +55,20 @@ export class AskingChild {
         stdio: ["ignore", "pipe", "pipe"],
       }),
     );
-    const listening = await child.waitFor(
-      (l) => l.msg === "listening",
-      "that it listens",
-      0,
-      START_WITHIN_MS,
-    );
-    child.#url = String(listening.url);
-    return child;
+    try {
+      const listening = await child.waitFor(
+        (l) => l.msg === "listening",
+        "that it listens",
+        0,
+        START_WITHIN_MS,
+      );
+      child.#url = String(listening.url);
+      return child;
+    } catch (error) {
+      // Nobody else holds it yet: a process that never came up must not outlive the test.
+      await child.stop();
+      throw error;
+    }
   }
 
   /** The MCP endpoint. */
