@@ -126,9 +126,12 @@ async function askAll(
         : stop.aborted
           ? "The request was cancelled"
           : "Another question of this round failed";
-    void Promise.resolve(
-      channel(notification(NotificationMethod.cancelled, { requestId: id, reason })),
-    ).catch(() => undefined);
+    // This runs in an abort listener (a cancellation, the session's end, the timeout), where a throw
+    // would escape to the process: whatever the send throws or rejects with ends here, and the channel
+    // reports its own faults.
+    new Promise<void>((resolve) => {
+      resolve(channel(notification(NotificationMethod.cancelled, { requestId: id, reason })));
+    }).catch(() => undefined);
   };
   const asked = keys.map(async (key): Promise<[string, unknown]> => {
     const question = inputRequests[key] as InputRequest;

@@ -1,12 +1,18 @@
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { elicitForm, inputRequired } from "../../protocol/input-required.js";
+import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import { silentLogger } from "../../protocol/logger.js";
 import { META } from "../../protocol/versions.js";
 import { post, type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
+import { recordingLogger } from "../../test-support/in-process.js";
 import { rpcRequest } from "../../test-support/messages.js";
 import type { AuthInfo } from "../auth-info.js";
+import { toElicitationSchema } from "../mcp/elicitation-schema.js";
 import { McpServer, type McpServerOptions } from "../mcp/mcp-server.js";
 import type { HttpHandlerOptions } from "../transport/http-server.js";
+import { InMemoryEventStore } from "./event-store.js";
 import { initializeMessage, RawStream, rawPost, rawSession } from "./test-support/raw-session.js";
 import { connectV1 } from "./test-support/v1-peer.js";
 
@@ -28,6 +34,26 @@ function catalogue(options: McpServerOptions = {}): McpServer {
   mcp.resource("a", { uri: "test://a", mimeType: "text/plain" }, () => "A");
   mcp.resource("b", { uri: "test://b", mimeType: "text/plain" }, () => "B");
   return mcp;
+}
+
+/** `ask` asks the client for a name and waits for it. */
+function withAsk(mcp: McpServer): McpServer {
+  const Name = z.object({ name: z.string() });
+  mcp.tool("ask", {}, (_args, ctx) =>
+    ctx.inputResponses
+      ? "answered"
+      : inputRequired({ inputRequests: { name: elicitForm("Name?", toElicitationSchema(Name)) } }),
+  );
+  return mcp;
+}
+
+/** Resolves, for each POST the server receives from now on, when the server's side of it closes. */
+function postCloses(http: RunningHttpServer): Promise<void>[] {
+  const closes: Promise<void>[] = [];
+  http.http.on("request", (req, res) => {
+    if (req.method === "POST") closes.push(new Promise((resolve) => res.once("close", () => resolve())));
+  });
+  return closes;
 }
 
 async function serve(mcp: McpServer, options: HttpHandlerOptions = {}): Promise<RunningHttpServer> {
@@ -258,5 +284,115 @@ describe("2025-era sessions over Streamable HTTP", () => {
     expect(logs).toEqual(["worth knowing"]);
     expect(progress).toEqual([1, 2]);
     await peer.close();
+  });
+
+  it("caps the requests one session holds open, dropped ones included, with 429 saying what to do", async () => {
+    const http = await serve(withAsk(catalogue({ legacy: { maxRequestStreamsPerSession: 2 } })));
+    const closes = postCloses(http);
+    const session = await rawSession(http.url, undefined, { elicitation: {} });
+    const first = await RawStream.post(http.url, call(2, "tools/call", { name: "ask" }), session.headers);
+    const asked = await first.next();
+    const firstClosed = closes.at(-1);
+    const second = await RawStream.post(http.url, call(3, "tools/call", { name: "ask" }), session.headers);
+    await second.next();
+    const refused = await rawPost(http.url, call(4, "tools/call", { name: "hello" }), session.headers);
+    expect(refused.status).toBe(429);
+    expect(refused.messages).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        error: {
+          code: -32600,
+          message: expect.stringContaining(
+            "wait for one to finish, or cancel one with notifications/cancelled, before sending another",
+          ),
+          data: { reason: "too_many_request_streams", limit: 2 },
+        },
+      },
+    ]);
+    // Per session: another one of the same client is served.
+    const other = await rawSession(http.url);
+    expect((await rawPost(http.url, call(5, "ping"), other.headers)).status).toBe(200);
+    // A call whose client dropped its response still waits for an answer, so it still counts.
+    first.close();
+    await firstClosed;
+    expect((await rawPost(http.url, call(6, "ping"), session.headers)).status).toBe(429);
+    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } };
+    expect((await rawPost(http.url, cancelled, session.headers)).status).toBe(202);
+    // The cancelled call's stream, resumed, ends: the call is over and its place is free.
+    const resumed = await RawStream.get(http.url, {
+      ...session.headers,
+      "last-event-id": asked?.id as string,
+    });
+    while (await resumed.next());
+    expect(await rawPost(http.url, call(7, "ping"), session.headers)).toMatchObject({
+      status: 200,
+      messages: [{ id: 7, result: {} }],
+    });
+    second.close();
+  });
+
+  it.each([0, 1.5, Number.NaN])("refuses legacy.maxRequestStreamsPerSession %s at construction", (limit) => {
+    expect(() => catalogue({ legacy: { maxRequestStreamsPerSession: limit } })).toThrow(
+      "legacy.maxRequestStreamsPerSession must be a whole number, at least 1",
+    );
+  });
+
+  it("logs an event store that fails, and neither a cancellation nor the session's end throws", async () => {
+    const faults: unknown[] = [];
+    const fault = (error: unknown): void => {
+      faults.push(error);
+    };
+    process.on("uncaughtException", fault);
+    process.on("unhandledRejection", fault);
+    try {
+      let failing = false;
+      // A store that goes away mid-session, as Redis may: no real store fails on cue.
+      class FlakyStore extends InMemoryEventStore {
+        override append(streamId: string, message: JsonRpcMessage): Promise<string> {
+          return failing ? Promise.reject(new Error("store unreachable")) : super.append(streamId, message);
+        }
+        override forget(streamId: string): Promise<void> {
+          return failing ? Promise.reject(new Error("store unreachable")) : super.forget(streamId);
+        }
+      }
+      const logger = recordingLogger();
+      const http = await serve(withAsk(catalogue({ logger, legacy: { eventStore: new FlakyStore() } })));
+      const closes = postCloses(http);
+      const session = await rawSession(http.url, undefined, { elicitation: {} });
+      const stream = await RawStream.post(http.url, call(2, "tools/call", { name: "ask" }), session.headers);
+      await stream.next();
+      const dropped = closes.at(-1);
+      stream.close();
+      await dropped;
+      failing = true;
+      const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } };
+      expect((await rawPost(http.url, cancelled, session.headers)).status).toBe(202);
+      expect((await fetch(http.url, { method: "DELETE", headers: session.headers })).status).toBe(200);
+      // Both faults surface on a later turn, if at all: let them.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(faults).toEqual([]);
+      expect(logger.records.map((record) => [record.level, record.message])).toEqual(
+        expect.arrayContaining([
+          [
+            "error",
+            "an SSE event could not be recorded, so it was not sent and cannot be resumed: the event store failed (check that it is reachable)",
+          ],
+          [
+            "error",
+            "the events of an ended session's stream could not be dropped from the store: the event store failed (check that it is reachable)",
+          ],
+        ]),
+      );
+      failing = false;
+      const fresh = await rawSession(http.url);
+      expect(await rawPost(http.url, call(3, "tools/call", { name: "hello" }), fresh.headers)).toMatchObject({
+        status: 200,
+        messages: [{ id: 3, result: { content: [{ type: "text", text: "hello" }] } }],
+      });
+    } finally {
+      process.off("uncaughtException", fault);
+      process.off("unhandledRejection", fault);
+    }
   });
 });

@@ -14,6 +14,12 @@ export interface LegacyOptions {
   sessionIdleMs?: number;
   /** Open sessions one principal (token issuer, client and subject; or anonymous) may hold. Default 100. */
   maxSessionsPerPrincipal?: number;
+  /**
+   * Requests one session may have open at once on each instance, each holding its POST response (an
+   * SSE stream while the server asks the client something) until it is answered, a client that
+   * dropped the response included. One more is refused with 429. Default 16.
+   */
+  maxRequestStreamsPerSession?: number;
   /** Where SSE events are kept for `Last-Event-ID` resumption. Default: an InMemoryEventStore. */
   eventStore?: EventStore;
   /**
@@ -30,6 +36,7 @@ export interface LegacyOptions {
 export interface ResolvedLegacyOptions {
   readonly sessionIdleMs: number;
   readonly maxSessionsPerPrincipal: number;
+  readonly maxRequestStreamsPerSession: number;
   readonly eventStore: EventStore;
   readonly sessions: SessionRegistry | undefined;
   readonly maxRounds: number;
@@ -39,12 +46,21 @@ export interface ResolvedLegacyOptions {
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 100;
+export const DEFAULT_MAX_REQUEST_STREAMS_PER_SESSION = 16;
 export const DEFAULT_BRIDGE_MAX_ROUNDS = 10;
 export const DEFAULT_BRIDGE_TIMEOUT_MS = 600_000;
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) throw new TypeError(`legacy.${name} must be a positive number`);
+  return value;
+}
+
+function count(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new TypeError(`legacy.${name} must be a whole number, at least 1`);
+  }
   return value;
 }
 
@@ -58,6 +74,11 @@ export function resolveLegacyOptions(
     sessionIdleMs: positive(given.sessionIdleMs, DEFAULT_SESSION_IDLE_MS, "sessionIdleMs"),
     maxSessionsPerPrincipal: Math.floor(
       positive(given.maxSessionsPerPrincipal, DEFAULT_MAX_SESSIONS_PER_PRINCIPAL, "maxSessionsPerPrincipal"),
+    ),
+    maxRequestStreamsPerSession: count(
+      given.maxRequestStreamsPerSession,
+      DEFAULT_MAX_REQUEST_STREAMS_PER_SESSION,
+      "maxRequestStreamsPerSession",
     ),
     eventStore: given.eventStore ?? new InMemoryEventStore(),
     sessions: given.sessions,

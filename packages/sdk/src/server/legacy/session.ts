@@ -45,6 +45,7 @@ export class LegacySession implements LegacySessionFacts {
   readonly #onClose: (() => void)[] = [];
   #standalone: MessageSender | undefined;
   #openStreams = 0;
+  #requestStreams = 0;
   #lastSeen: number;
   #closed = false;
 
@@ -100,8 +101,11 @@ export class LegacySession implements LegacySessionFacts {
 
   /** Sends a message not tied to any request (a list change, a resource update). */
   sendStandalone(message: JsonRpcMessage): void {
-    if (this.#closed || !this.#standalone) return;
-    void Promise.resolve(this.#standalone(message)).catch(() => undefined);
+    const send = this.#standalone;
+    if (this.#closed || !send) return;
+    // Best effort, from wherever the server announces something: a failing sender reports its own
+    // fault, and nothing it throws may reach the announcer.
+    new Promise<void>((resolve) => resolve(send(message))).catch(() => undefined);
   }
 
   /** Counts an open stream as activity until the returned function is called. */
@@ -112,6 +116,21 @@ export class LegacySession implements LegacySessionFacts {
       if (released) return;
       released = true;
       this.#openStreams--;
+    };
+  }
+
+  /**
+   * Counts a request whose response is held open until it is answered (on HTTP, a POST and its SSE
+   * stream), until the returned function is called; undefined when `limit` are open already.
+   */
+  openRequestStream(limit: number): (() => void) | undefined {
+    if (this.#requestStreams >= limit) return undefined;
+    this.#requestStreams++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#requestStreams--;
     };
   }
 

@@ -22,7 +22,6 @@ import { inboundOrRefuse, sendJson } from "./json-response.js";
 import type { HeaderRecord, RequestHead } from "./request-head.js";
 import type { ResponseWriter } from "./response-writer.js";
 import { SessionStream } from "./session-stream.js";
-import { SseStream } from "./sse.js";
 
 const NEEDS_SSE =
   "This tool needs input from the user or the client, which a 2025-era client can only be asked over an SSE stream: send Accept: application/json, text/event-stream on this request";
@@ -41,6 +40,17 @@ export function isLegacyPost(headers: HeaderRecord, value: unknown): boolean {
   if (value.method === LegacyMethod.initialize) return true;
   const version = headerText(headers, HEADER.protocolVersion);
   return version !== undefined && isLegacyProtocolVersion(version);
+}
+
+/** A stream's send or end that failed was reported by the stream itself; the request just ends. */
+function reportedByTheStream(): void {}
+
+function tooManyRequestStreams(limit: number): McpError {
+  return new McpError(
+    ErrorCode.InvalidRequest,
+    `Too many requests open on this session: it already has ${limit} waiting for their answers, the most this server allows; wait for one to finish, or cancel one with notifications/cancelled, before sending another`,
+    { reason: "too_many_request_streams", limit },
+  );
 }
 
 function refusal(status: number, message: string): HttpError {
@@ -109,26 +119,16 @@ export class LegacyHttp {
       await this.endpoint.notify(session, inbound.message);
       return sendJson(res, 202, undefined);
     }
-    let stream: SessionStream | undefined;
-    const open = (): SessionStream => {
-      stream ??= this.#newStream(session);
-      if (!stream.attached && !stream.ended) stream.attach(res, session.holdOpen());
-      return stream;
-    };
-    const response = await this.endpoint.serve(session, inbound.message, {
-      auth,
-      transport: { kind: "http", headers: req.headers },
-      channel: accept.sse ? (message: JsonRpcMessage) => open().send(message) : undefined,
-      noChannel: NEEDS_SSE,
-    });
-    if (response === undefined) {
-      // Cancelled: no response follows, only the end of whatever answer was started.
-      if (stream) return stream.close();
-      return sendJson(res, 202, undefined);
+    const limit = this.#options.maxRequestStreamsPerSession;
+    const admitted = session.openRequestStream(limit);
+    if (!admitted) {
+      return sendJson(res, 429, errorResponse(inbound.message.id, tooManyRequestStreams(limit).toJSON()));
     }
-    if (stream) return stream.end(response);
-    if (!accept.json) return open().end(response);
-    sendJson(res, 200, response);
+    try {
+      await this.#serve(req, res, session, inbound.message, auth, accept);
+    } finally {
+      admitted();
+    }
   }
 
   async get(
@@ -182,16 +182,48 @@ export class LegacyHttp {
     if (!accept.json) {
       const stream = this.#newStream(session);
       stream.attach(res, undefined, headers);
-      void stream.end(response);
+      await stream.end(response).catch(reportedByTheStream);
       return;
     }
     sendJson(res, 200, response, headers);
   }
 
   /**
-   * The session a request names, checked as 2025-11-25 requires: the header is present (else 400),
-   * the session is live and the caller's (else 404), and MCP-Protocol-Version names its version.
+   * One request on its session. Its SSE stream is made and given this response on its first message,
+   * and only then: once the client has dropped the response, the stream's events are recorded for a
+   * resume with Last-Event-ID and never written to that response again.
    */
+  async #serve(
+    req: RequestHead,
+    res: ResponseWriter,
+    session: LegacySession,
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+    accept: Accepted,
+  ): Promise<void> {
+    let stream: SessionStream | undefined;
+    const open = (): SessionStream => {
+      if (!stream) {
+        stream = this.#newStream(session);
+        stream.attach(res, session.holdOpen());
+      }
+      return stream;
+    };
+    const response = await this.endpoint.serve(session, request, {
+      auth,
+      transport: { kind: "http", headers: req.headers },
+      channel: accept.sse ? (message: JsonRpcMessage) => open().send(message) : undefined,
+      noChannel: NEEDS_SSE,
+    });
+    if (response === undefined) {
+      // Cancelled: no response follows, only the end of whatever answer was started.
+      if (stream) return stream.close();
+      return sendJson(res, 202, undefined);
+    }
+    if (stream || !accept.json) return open().end(response).catch(reportedByTheStream);
+    sendJson(res, 200, response);
+  }
+
   /** Where a session's messages not tied to a request go on this instance, and what its end frees. */
   #adopt(session: LegacySession): void {
     const standalone = this.#standalone(session);
@@ -199,6 +231,10 @@ export class LegacyHttp {
     session.onClose(() => this.#forgetStreams(session));
   }
 
+  /**
+   * The session a request names, checked as 2025-11-25 requires: the header is present (else 400),
+   * the session is live and the caller's (else 404), and MCP-Protocol-Version names its version.
+   */
   async #session(req: RequestHead, auth: AuthInfo | undefined): Promise<LegacySession> {
     const id = headerText(req.headers, HEADER.sessionId);
     if (id === undefined) {
@@ -227,23 +263,14 @@ export class LegacyHttp {
 
   async #resume(res: ResponseWriter, session: LegacySession, lastEventId: string): Promise<void> {
     const streamId = streamOfEvent(lastEventId);
-    const stream = streamId === undefined ? undefined : this.#streams.get(session.id)?.get(streamId);
-    const missed: [string, JsonRpcMessage][] = [];
-    const found = stream
-      ? await this.#options.eventStore.replayAfter(lastEventId, (eventId, message) => {
-          missed.push([eventId, message]);
-        })
-      : undefined;
     // An id from another session's stream is as unknown here as one never minted or no longer kept.
-    if (!stream || found !== stream.id) {
+    const stream = streamId === undefined ? undefined : this.#streams.get(session.id)?.get(streamId);
+    if (!stream || !(await stream.resume(res, lastEventId, session.holdOpen()))) {
       throw refusal(
         404,
         "Not Found: Last-Event-ID names no event this session still keeps; open a new GET stream",
       );
     }
-    const sse = stream.ended ? new SseStream(res) : stream.attach(res, session.holdOpen());
-    for (const [eventId, message] of missed) sse.send(message, eventId);
-    if (stream.ended) sse.close();
   }
 
   #standalone(session: LegacySession): SessionStream {
@@ -251,14 +278,18 @@ export class LegacyHttp {
     const id = `${session.id}.get`;
     let stream = streams.get(id);
     if (!stream) {
-      stream = new SessionStream(id, this.#options.eventStore);
+      stream = new SessionStream(id, this.#options.eventStore, this.#reportFault);
       streams.set(id, stream);
     }
     return stream;
   }
 
   #newStream(session: LegacySession): SessionStream {
-    const stream = new SessionStream(`${session.id}.${this.#nextStream++}`, this.#options.eventStore);
+    const stream = new SessionStream(
+      `${session.id}.${this.#nextStream++}`,
+      this.#options.eventStore,
+      this.#reportFault,
+    );
     this.#streamsOf(session).set(stream.id, stream);
     return stream;
   }
@@ -275,9 +306,14 @@ export class LegacyHttp {
   #forgetStreams(session: LegacySession): void {
     const streams = this.#streams.get(session.id);
     this.#streams.delete(session.id);
-    for (const stream of streams?.values() ?? []) {
-      stream.close();
-      void this.#options.eventStore.forget(stream.id);
-    }
+    for (const stream of streams?.values() ?? []) stream.discard();
   }
+
+  /** Only what failed and why: the session's id and the events' content stay out of the log. */
+  readonly #reportFault = (what: string, error: unknown): void => {
+    this.endpoint.server.logger.error(
+      { ...describeError(error) },
+      `${what}: the event store failed (check that it is reachable)`,
+    );
+  };
 }
