@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# One command from a fresh clone with only Node.js: pnpm, then `pnpm demo` (which installs and builds
-# what it runs).
+# One command from a fresh clone with only Node.js: Node 24 when the machine's is older (from the npm
+# registry, into .node/), pnpm, then `pnpm demo` (which installs and builds what it runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1
+PATH="$(bash scripts/provision-node.sh 24 --or-newer):$PATH"
+export PATH
+echo "Running on Node $(node --version)"
 if [ "$(pnpm --version 2>/dev/null || true)" != "10.34.9" ]; then
   echo "Installing pnpm 10.34.9 with npm (corepack is not needed)"
   npm install -g pnpm@10.34.9

@@ -57,16 +57,15 @@ export function runCli(
     env: cliEnvironment(options.home, options.env),
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString("utf8");
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8");
-  });
+  // Decoded whole at the end: a character may arrive split across two chunks.
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
   return new Promise((resolve) => {
-    child.on("close", (code) =>
+    child.on("close", (code) => {
+      const stdout = Buffer.concat(out).toString("utf8");
+      const stderr = Buffer.concat(err).toString("utf8");
       resolve({
         code,
         stdout,
@@ -78,7 +77,7 @@ export function runCli(
             throw new Error(`stdout is not JSON (exit ${code}):\n${stdout}\nstderr:\n${stderr}`);
           }
         },
-      }),
-    );
+      });
+    });
   });
 }

@@ -1,6 +1,6 @@
-import { createInterface } from "node:readline";
 import { PassThrough } from "node:stream";
 import type { JsonRpcNotification, JsonRpcRequest } from "../protocol/jsonrpc.js";
+import { LineSplitter } from "../protocol/stdio-framing.js";
 import type { Server } from "../server/server.js";
 import { serveStdio } from "../server/transport/stdio-server.js";
 import { assertServerMessage, WireSchemaError } from "./wire-schema.js";
@@ -16,15 +16,22 @@ export class StdioPeer {
   readonly done: Promise<void>;
   readonly #methods = new Map<unknown, string>();
   readonly #queue: unknown[] = [];
+  readonly #written: Buffer[] = [];
   readonly #waiting: Array<(message: unknown) => void> = [];
   #ended = false;
   #failure: Error | undefined;
 
   constructor(server: Server) {
     this.done = serveStdio(server, { input: this.input, output: this.output });
-    const lines = createInterface({ input: this.output });
-    lines.on("line", (line) => this.#receive(line));
-    lines.on("close", () => {
+    // Read as the client transport reads: lines end at "\n" only.
+    const lines = new LineSplitter();
+    this.output.on("data", (chunk: Buffer) => {
+      this.#written.push(chunk);
+      for (const line of lines.push(chunk)) this.#receive(line);
+    });
+    this.output.on("end", () => {
+      const last = lines.end();
+      if (last !== undefined) this.#receive(last);
       this.#ended = true;
       for (const wake of this.#waiting.splice(0)) wake(undefined);
     });
@@ -47,10 +54,32 @@ export class StdioPeer {
 
   /** Writes one message (or a raw line) followed by a newline. */
   send(message: JsonRpcRequest | JsonRpcNotification | Record<string, unknown> | string): void {
+    this.sendInPieces(message, []);
+  }
+
+  /**
+   * Writes one message (or a raw line) followed by `ending`, as JSON.stringify writes it (U+2028 and
+   * U+2029 raw), in separate chunks cut at the given byte offsets.
+   */
+  sendInPieces(
+    message: JsonRpcRequest | JsonRpcNotification | Record<string, unknown> | string,
+    cuts: readonly number[],
+    ending = "\n",
+  ): void {
     if (typeof message !== "string" && "id" in message && typeof message.method === "string") {
       this.#methods.set(message.id, message.method);
     }
-    this.input.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+    const bytes = Buffer.from(`${typeof message === "string" ? message : JSON.stringify(message)}${ending}`);
+    let start = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      this.input.write(bytes.subarray(start, cut));
+      start = cut;
+    }
+  }
+
+  /** Everything the server wrote so far, as the bytes it wrote, decoded. */
+  written(): string {
+    return Buffer.concat(this.#written).toString("utf8");
   }
 
   /** The next validated message the server wrote; undefined once its output ended. */

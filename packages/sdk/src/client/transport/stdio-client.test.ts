@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import type { JsonRpcResultResponse } from "../../protocol/jsonrpc.js";
 import type { ElicitParams } from "../callbacks.js";
 import { Client } from "../client.js";
 import { StdioClientTransport } from "./stdio-client.js";
@@ -110,5 +111,96 @@ describe("StdioClientTransport with a real child process", () => {
     await expect(transport.request({ jsonrpc: "2.0", id: 1, method: "tools/list" })).rejects.toThrow(
       /exited \(code 3\)/,
     );
+  });
+});
+
+describe("StdioClientTransport with U+2028 and U+2029 inside messages", () => {
+  const separators = "\u2028 and \u2029";
+
+  it("runs a multi-round tool whose answers, state and result hold them, both ways", async () => {
+    const transport = roundsProcess();
+    open.push(transport);
+    const client = new Client(transport, {
+      onElicit: async () => ({ action: "accept", content: { name: `Eve${separators}` } }),
+      onSample: async () => ({
+        role: "assistant",
+        content: { type: "text", text: `hey${separators}` },
+        model: "m",
+      }),
+      onListRoots: async () => ({ roots: [{ uri: "file:///srv" }] }),
+    });
+    // greet's requestState holds a raw U+2028 too, and must come back byte for byte.
+    const greet = await client.callTool("greet");
+    expect(greet.content[0]).toEqual({ type: "text", text: `Hello, Eve${separators}!` });
+    const three = await client.callTool("three_rounds");
+    expect(three.content[0]).toEqual({
+      type: "text",
+      text: `Eve${separators}:hey${separators} with file:///srv`,
+    });
+  });
+
+  it("writes them escaped on the server's stdin", async () => {
+    // The server answers each line with the line itself, as the bytes it read.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        "-e",
+        [
+          "let buffered = Buffer.alloc(0);",
+          'process.stdin.on("data", (chunk) => {',
+          "  buffered = Buffer.concat([buffered, chunk]);",
+          "  for (let end = buffered.indexOf(10); end >= 0; end = buffered.indexOf(10)) {",
+          '    const line = buffered.subarray(0, end).toString("utf8");',
+          "    buffered = buffered.subarray(end + 1);",
+          '    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: JSON.parse(line).id, result: { line } }) + "\\n");',
+          "  }",
+          "});",
+        ].join("\n"),
+      ],
+    });
+    open.push(transport);
+    const response = await transport.request({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: separators } },
+    });
+    expect(response).toMatchObject({ id: 1, result: { line: expect.any(String) } });
+    const line = String((response as JsonRpcResultResponse).result.line);
+    expect(line).not.toMatch(/[\u2028\u2029]/);
+    expect(line).toContain("\\u2028 and \\u2029");
+    expect(JSON.parse(line)).toMatchObject({ params: { arguments: { text: separators } } });
+  });
+
+  it("reads a line a server wrote with them raw as one message, in chunks cut inside them", async () => {
+    // Another SDK's server writes JSON.stringify's output as it is, in pieces cut inside U+2028, inside
+    // U+2029 and between \r and \n; it exits once it has written, so a lost line fails the request.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        "-e",
+        [
+          'process.stdin.once("data", (chunk) => {',
+          "  const id = JSON.parse(chunk.toString()).id;",
+          `  const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id, result: { text: ${JSON.stringify(separators)} } }) + "\\r\\n");`,
+          '  const cuts = [bytes.indexOf(Buffer.from("\\u2028")) + 1, bytes.indexOf(Buffer.from("\\u2029")) + 2, bytes.length - 1, bytes.length];',
+          "  let start = 0;",
+          "  const next = () => {",
+          "    const cut = cuts.shift();",
+          "    if (cut === undefined) return process.exit(0);",
+          "    process.stdout.write(bytes.subarray(start, cut), next);",
+          "    start = cut;",
+          "  };",
+          "  next();",
+          "});",
+        ].join("\n"),
+      ],
+    });
+    open.push(transport);
+    expect(await transport.request({ jsonrpc: "2.0", id: 7, method: "tools/list" })).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      result: { text: separators },
+    });
   });
 });

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { ErrorCode } from "../../protocol/errors.js";
 import {
   classifyServerMessage,
@@ -11,6 +10,7 @@ import {
 } from "../../protocol/jsonrpc.js";
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
+import { encodeLine, LineSplitter } from "../../protocol/stdio-framing.js";
 import { realClock } from "../input-required-driver.js";
 import {
   abortReason,
@@ -199,8 +199,15 @@ export class StdioClientTransport implements ClientTransport {
       });
     });
     child.stdin?.on("error", (error) => this.#logger.warn(describeError(error), "stdio server stdin failed"));
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream, crlfDelay: Infinity });
-    lines.on("line", (line) => this.#receive(line));
+    // Lines are handled as their chunk arrives, so all of them are in before the child's "close".
+    const lines = new LineSplitter();
+    child.stdout?.on("data", (chunk: Buffer) => {
+      for (const line of lines.push(chunk)) this.#receive(line);
+    });
+    child.stdout?.on("end", () => {
+      const last = lines.end();
+      if (last !== undefined) this.#receive(last);
+    });
   }
 
   #receive(line: string): void {
@@ -253,7 +260,7 @@ export class StdioClientTransport implements ClientTransport {
 
   #write(message: JsonRpcMessage): void {
     const stdin = this.#child?.stdin;
-    if (stdin && !stdin.destroyed && stdin.writable) stdin.write(`${JSON.stringify(message)}\n`);
+    if (stdin && !stdin.destroyed && stdin.writable) stdin.write(encodeLine(message));
   }
 
   /**

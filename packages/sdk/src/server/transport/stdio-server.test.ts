@@ -156,6 +156,37 @@ describe("stdio: malformed input", () => {
   });
 });
 
+describe("stdio: U+2028 and U+2029 inside a message", () => {
+  const text = "line\u2028separator\u2029paragraph é";
+
+  /** The byte offsets that cut inside U+2028 (3 bytes) and U+2029 and between a closing \r and \n. */
+  function awkwardCuts(message: unknown): number[] {
+    const bytes = Buffer.from(`${JSON.stringify(message)}\r\n`);
+    const inside = (char: string) => bytes.indexOf(Buffer.from(char)) + 1;
+    return [inside("\u2028"), inside("\u2029") + 1, bytes.length - 1];
+  }
+
+  it("reads a line holding them raw as one message, in chunks cut inside them and inside \\r\\n", async () => {
+    const p = open(fixtureServer().server);
+    const request = rpcRequest("tools/call", { name: "echo", arguments: { text } }, { id: "raw-in" });
+    p.sendInPieces(request, awkwardCuts(request), "\r\n");
+    expect(await p.next()).toMatchObject({
+      id: "raw-in",
+      result: { content: [{ type: "text", text: JSON.stringify({ text }) }] },
+    });
+  });
+
+  it("writes them escaped, so a reader that also ends lines at them gets the whole message", async () => {
+    const p = open(fixtureServer().server);
+    p.send(rpcRequest("tools/call", { name: "echo", arguments: { text } }, { id: "escaped-out" }));
+    expect(await p.next()).toMatchObject({ id: "escaped-out" });
+    const written = p.written();
+    expect(written).not.toMatch(/[\u2028\u2029]/);
+    expect(written).toContain("line\\u2028separator\\u2029paragraph é");
+    expect(written.split("\n")).toHaveLength(2);
+  });
+});
+
 describe("stdio: end of input", () => {
   it("resolves when the input ends, after in-flight requests have answered", async () => {
     const release = deferred();

@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { McpError } from "../../protocol/errors.js";
 import { isRecord } from "../../protocol/is-record.js";
@@ -12,6 +11,7 @@ import {
 import type { RequestId } from "../../protocol/schemas/common.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { CancelledParamsSchema, NotificationMethod } from "../../protocol/schemas/notifications.js";
+import { encodeLine, readLines } from "../../protocol/stdio-framing.js";
 import { META } from "../../protocol/versions.js";
 import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";
 import type { LegacySession } from "../legacy/session.js";
@@ -38,13 +38,12 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
   const inFlight = new Map<RequestId, AbortController>();
   const pending = new Set<Promise<void>>();
   const write = (message: JsonRpcMessage): void => {
-    output.write(`${JSON.stringify(message)}\n`);
+    output.write(encodeLine(message));
   };
   const legacy = server.legacy ? new LegacyEndpoint(server, server.legacy) : undefined;
   let session: LegacySession | undefined;
 
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  for await (const line of lines) {
+  for await (const line of readLines(input)) {
     if (line.trim() === "") continue;
     let value: unknown;
     try {
