@@ -5,6 +5,7 @@ import {
   LocalListeners,
   type NotificationBus,
 } from "../notification-bus.js";
+import { sendWithDeadline } from "./command-deadline.js";
 import type { RedisOnceClient } from "./redis.js";
 
 /** The dedicated connection that listens (a subscribed node-redis connection can send nothing else). */
@@ -76,13 +77,8 @@ export class RedisNotificationBus implements NotificationBus {
 
   async publish(event: BusEvent): Promise<void> {
     this.#listeners.deliver(event);
-    if (!this.#client.isReady) {
-      throw new Error("the Redis client is not connected (closed or reconnecting)");
-    }
     const envelope: Envelope = { from: this.#from, event };
-    await this.#client.sendCommand(["PUBLISH", this.#channel, JSON.stringify(envelope)], {
-      timeout: this.#timeout,
-    });
+    await sendWithDeadline(this.#client, ["PUBLISH", this.#channel, JSON.stringify(envelope)], this.#timeout);
   }
 
   subscribe(listener: BusListener): () => void {
