@@ -1,4 +1,4 @@
-import type { RedisOnceClient } from "@roundtrip/sdk/redis";
+import { type RedisOnceClient, sendWithDeadline } from "@roundtrip/sdk/redis";
 import {
   APPROVAL_TTL_MS,
   type ApprovalRecord,
@@ -104,7 +104,9 @@ export class RedisApprovalStore implements ApprovalStore {
     if (!this.#client.isReady) {
       throw new Error("the approval store's Redis is not connected (closed or reconnecting); retry shortly");
     }
-    return this.#client.sendCommand(args, { timeout: this.#timeoutMs });
+    // Given up at its deadline, a script may still run when Redis wakes: a consume then spends the
+    // approval with no deployment (closed), an approve stands as its approver asked.
+    return sendWithDeadline(this.#client, args, this.#timeoutMs);
   }
 }
 

@@ -30,6 +30,14 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
+/** How long Redis may take to answer before the fleet's state counts as unavailable. */
+export interface RedisDeadlines {
+  /** One command of a store (a claim, a session lookup, an approval); default 2000 ms. */
+  commandTimeoutMs?: number;
+}
+
+const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
+
 export function processState(): SharedState {
   return {
     kind: "process",
@@ -47,8 +55,15 @@ export function processState(): SharedState {
  * Connects in the background: the server starts and answers /readyz while Redis is still away, and
  * the client reconnects on its own. Commands fail at once while disconnected (no offline queue), so a
  * once-round refuses instead of waiting, and the other tools, which need no shared state, keep working.
+ * A Redis that is connected but does not answer (frozen, or holding writes) fails each command at its
+ * deadline, to the same effect.
  */
-export async function redisState(url: string, logger: Logger): Promise<SharedState> {
+export async function redisState(
+  url: string,
+  logger: Logger,
+  deadlines: RedisDeadlines = {},
+): Promise<SharedState> {
+  const timeoutMs = deadlines.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const { createClient } = await import("redis");
   const client = createClient({
     url,
@@ -79,14 +94,14 @@ export async function redisState(url: string, logger: Logger): Promise<SharedSta
   client.connect().catch(() => {});
   // Its own connection (a subscribed one can send nothing else), reconnecting like the client; the
   // client's error log already reports the outage.
-  const bus = new RedisNotificationBus({ client });
+  const bus = new RedisNotificationBus({ client, timeoutMs });
   return {
     kind: "redis",
-    approvals: new RedisApprovalStore({ client }),
-    onceStore: new RedisOnceStore({ client }),
+    approvals: new RedisApprovalStore({ client, timeoutMs }),
+    onceStore: new RedisOnceStore({ client, timeoutMs }),
     bus,
-    sessions: new RedisSessionRegistry({ client }),
-    dpopProofs: new RedisOnceStore({ client, prefix: "roundtrip:dpop:" }),
+    sessions: new RedisSessionRegistry({ client, timeoutMs }),
+    dpopProofs: new RedisOnceStore({ client, prefix: "roundtrip:dpop:", timeoutMs }),
     description: {
       ...description,
       sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
@@ -98,6 +113,10 @@ export async function redisState(url: string, logger: Logger): Promise<SharedSta
   };
 }
 
-export function openSharedState(redis: { url: string } | undefined, logger: Logger): Promise<SharedState> {
-  return redis === undefined ? Promise.resolve(processState()) : redisState(redis.url, logger);
+export function openSharedState(
+  redis: { url: string } | undefined,
+  logger: Logger,
+  deadlines: RedisDeadlines = {},
+): Promise<SharedState> {
+  return redis === undefined ? Promise.resolve(processState()) : redisState(redis.url, logger, deadlines);
 }
