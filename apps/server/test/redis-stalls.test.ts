@@ -29,7 +29,10 @@ beforeAll(async () => {
   await admin.connect();
   as = await startAuthorizationServer();
   ({ accessToken: token } = await as.authorizationCodeToken("alice", "mcp:tools mcp:deploy"));
-  state = await openSharedState({ url: redis.url }, silentLogger, { commandTimeoutMs: DEADLINE_MS });
+  state = await openSharedState({ url: redis.url }, silentLogger, {
+    commandTimeoutMs: DEADLINE_MS,
+    readinessTimeoutMs: DEADLINE_MS,
+  });
   app = await startServer(serverEnvironment(as), { sharedState: state });
   app.server.mcp.tool("charge", { once: true }, () => {
     charges += 1;
@@ -132,6 +135,31 @@ async function readyz(until?: (body: Readiness) => boolean): Promise<{ status: n
 const ALL = [FROZEN, WRITES_PAUSED, OUT_OF_MEMORY, READ_ONLY_REPLICA];
 
 describe("the reference server against a Redis that stalls or refuses writes", () => {
+  it.each(ALL)(
+    "/readyz says degraded while Redis is $name, naming why, and logs when it turns and turns back",
+    async (stall) => {
+      const logged = app.logs.lines().length;
+      await during(stall, async () => {
+        const { status, body } = await readyz();
+        expect(status).toBe(200);
+        expect(body).toMatchObject({ status: "degraded", sharedState: "redis" });
+        expect(body.reason).toMatch(stall.reason);
+      });
+      await readyz((body) => body.status === "ready");
+      const lines = app.logs.lines().slice(logged);
+      const turned = lines.filter((line) =>
+        line.msg?.startsWith("the shared state store cannot take writes"),
+      );
+      expect(turned).toEqual([
+        expect.objectContaining({ level: 40, reason: expect.stringMatching(stall.reason) }),
+      ]);
+      expect(
+        lines.filter((line) => line.msg?.startsWith("the shared state store takes writes again")),
+      ).toHaveLength(1);
+    },
+    STALL_TEST_MS,
+  );
+
   it.each(ALL)(
     "while Redis is $name, a once-tool is refused without running, and other tools answer",
     async (stall) => {

@@ -8,6 +8,7 @@ import {
 } from "@roundtrip/sdk/server";
 import { type ApprovalStore, MemoryApprovalStore } from "../approvals/approval-store.js";
 import { RedisApprovalStore } from "../approvals/redis-approval-store.js";
+import { redisWriteProbe, type StateReadiness } from "./write-probe.js";
 
 /**
  * Everything a fleet must share that is not in the sealed requestState: deploy approvals, the
@@ -27,6 +28,8 @@ export interface SharedState {
   readonly dpopProofs: OnceStore | undefined;
   /** Where the state lives, for the startup log: never the URL, which may hold a password. */
   readonly description: Record<string, string | number>;
+  /** Whether the state takes writes now, within the readiness deadline: for `/readyz`. */
+  readiness(): Promise<StateReadiness>;
   close(): Promise<void>;
 }
 
@@ -34,9 +37,15 @@ export interface SharedState {
 export interface RedisDeadlines {
   /** One command of a store (a claim, a session lookup, an approval); default 2000 ms. */
   commandTimeoutMs?: number;
+  /**
+   * The write `/readyz` makes; default 500 ms, well within the probes' own timeouts (Kubernetes
+   * gives up after 1 s by default).
+   */
+  readinessTimeoutMs?: number;
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
+const DEFAULT_READINESS_TIMEOUT_MS = 500;
 
 export function processState(): SharedState {
   return {
@@ -47,6 +56,7 @@ export function processState(): SharedState {
     sessions: undefined,
     dpopProofs: undefined,
     description: { stateStore: "process" },
+    readiness: async () => ({ ready: true }),
     async close() {},
   };
 }
@@ -106,6 +116,7 @@ export async function redisState(
       ...description,
       sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
     },
+    readiness: redisWriteProbe(client, deadlines.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS),
     async close() {
       await bus.close();
       if (client.isOpen) await client.close();
