@@ -22,5 +22,6 @@ export { Keyring, type KeyringStatus } from "./keyring/keyring.js";
 export { REDACTED_PATHS } from "./logging/redaction.js";
 export { createMcpServer, type McpServerSettings } from "./mcp/create-mcp-server.js";
 export { closeOnSignals, type ShutdownOptions } from "./shutdown.js";
-export { openSharedState, type SharedState } from "./state/shared-state.js";
+export { openSharedState, type RedisDeadlines, type SharedState } from "./state/shared-state.js";
+export type { StateReadiness } from "./state/write-probe.js";
 export { packageVersion } from "./version.js";

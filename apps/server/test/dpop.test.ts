@@ -135,6 +135,11 @@ async function call(target: RunningServer, headers: Record<string, string>) {
   };
 }
 
+async function readyz(target: RunningServer): Promise<boolean> {
+  const body = (await (await fetch(`${target.origin}/readyz`)).json()) as { status?: string };
+  return body.status === "ready";
+}
+
 /** A client of the local authorization server's with DPoP on, signed in through `target`. */
 function dpopClient(
   target: RunningServer,
@@ -318,4 +323,26 @@ describe("DPoP across a fleet sharing one Redis", () => {
       await redis.start();
     }
   });
+
+  it("answers 503 with Retry-After while Redis is frozen, rather than wait for it", async () => {
+    const key = await generateKeyPair("ES256");
+    const token = await boundToken(key);
+    // Connected first (a test before may have restarted Redis): the stall is the only cause here.
+    for (const deadline = Date.now() + 30_000; !(await readyz(first)); ) {
+      if (Date.now() > deadline) throw new Error("the instance did not reconnect to Redis within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    redis.freeze();
+    try {
+      const reply = await call(first, {
+        authorization: `DPoP ${token}`,
+        dpop: await proof(key, { ath: ath(token) }),
+      });
+      expect(reply.status).toBe(503);
+      expect(reply.retryAfter).toBe("5");
+      expect(reply.text).toMatch(/DPoP proofs \(Redis\) could not be reached.*did not answer within 2000 ms/);
+    } finally {
+      redis.thaw();
+    }
+  }, 60_000);
 });

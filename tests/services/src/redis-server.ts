@@ -21,7 +21,10 @@ function pings(port: number): Promise<boolean> {
   });
 }
 
-/** A real redis-server on 127.0.0.1, nothing persisted; `stop()` and `start()` keep its port. */
+/**
+ * A real redis-server on 127.0.0.1, nothing persisted; `stop()` and `start()` keep its port, `freeze()`
+ * and `thaw()` stall it in place.
+ */
 export class RedisServer {
   readonly port: number;
   readonly #binary: string;
@@ -54,6 +57,24 @@ export class RedisServer {
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 100);
     }
+  }
+
+  /**
+   * Stops the process where it stands (SIGSTOP), as a host that freezes or swaps it out does: it keeps
+   * its port and its connections, takes what clients write, and answers nothing until `thaw()`.
+   */
+  freeze(): void {
+    this.#signal("SIGSTOP");
+  }
+
+  thaw(): void {
+    this.#signal("SIGCONT");
+  }
+
+  #signal(signal: NodeJS.Signals): void {
+    const child = this.#process;
+    if (!child || child.exitCode !== null) throw new Error(`redis-server is not running to get ${signal}`);
+    child.kill(signal);
   }
 
   async stop(): Promise<void> {

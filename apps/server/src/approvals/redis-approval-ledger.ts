@@ -1,4 +1,4 @@
-import type { RedisOnceClient } from "@roundtrip/sdk/redis";
+import { type RedisOnceClient, sendWithDeadline } from "@roundtrip/sdk/redis";
 import type { ApprovalLedger } from "./approval-ledger.js";
 
 // Each change is one script, so the check and the write it allows happen atomically on the Redis
@@ -55,10 +55,9 @@ export class RedisApprovalLedger implements ApprovalLedger {
     return `${this.#prefix}${release}`;
   }
 
-  async #send(args: string[]): Promise<unknown> {
-    if (!this.#client.isReady) {
-      throw new Error("the approval store's Redis is not connected (closed or reconnecting); retry shortly");
-    }
-    return this.#client.sendCommand(args, { timeout: this.#timeoutMs });
+  #send(args: string[]): Promise<unknown> {
+    // Given up at its deadline, a script may still run when Redis wakes: a consume then spends the
+    // approval with no deployment (closed), an approve stands as its approver asked.
+    return sendWithDeadline(this.#client, args, this.#timeoutMs);
   }
 }

@@ -15,10 +15,13 @@ export interface HealthOptions {
 /**
  * `/healthz` answers while the process can serve HTTP at all (liveness: restart me if not).
  * `/readyz` answers 200 only when requests can be served: keys loaded and not shutting down. A shared
- * state store that is away leaves it at 200 with `status: "degraded"`: only the once-tools refuse then,
- * and taking every instance out of a load balancer for it would stop the tools that still work.
+ * state store that cannot take writes (away, frozen, out of memory, read-only, pausing writes) leaves
+ * it at 200 with `status: "degraded"` and the reason: only what needs the store refuses then, and
+ * taking every instance out of a load balancer for it would stop the tools that still work. The store
+ * is asked within its readiness deadline, so the answer comes well before a probe gives up.
  */
 export function registerHealthRoutes(app: FastifyInstance, options: HealthOptions): void {
+  const noteStore = storeChangeLog(app, options.sharedState.kind);
   app.get("/healthz", { logLevel: "warn" }, async (_request, reply) =>
     reply.header("cache-control", "no-store").send({ status: "ok" }),
   );
@@ -41,12 +44,13 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
           });
         }
         const { kind } = options.sharedState;
-        if (await options.sharedState.onceStore.ready())
-          return reply.send({ status: "ready", sharedState: kind });
+        const store = await options.sharedState.readiness();
+        noteStore(store.ready ? undefined : store.reason);
+        if (store.ready) return reply.send({ status: "ready", sharedState: kind });
         return reply.send({
           status: "degraded",
           sharedState: kind,
-          reason: "the shared state store is unreachable: deploy and create_service refuse until it is back",
+          reason: `the shared state store cannot take writes (${store.reason}): deploy, create_service, 2025-era sessions and DPoP proof checks refuse until it can`,
         });
       }
       case "loading":
@@ -55,4 +59,24 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
         return reply.code(503).send({ status: "request-state keys failed to load; see the server log" });
     }
   });
+}
+
+/**
+ * Logs when the store's answer to /readyz changes, not on every probe: a probe every few seconds
+ * would bury the one line that says what went wrong.
+ */
+function storeChangeLog(app: FastifyInstance, kind: string): (reason: string | undefined) => void {
+  let last: string | undefined;
+  return (reason) => {
+    if (reason === last) return;
+    last = reason;
+    if (reason === undefined) {
+      app.log.info({ sharedState: kind }, "the shared state store takes writes again: /readyz says ready");
+    } else {
+      app.log.warn(
+        { sharedState: kind, reason },
+        "the shared state store cannot take writes: deploy, create_service, 2025-era sessions and DPoP proof checks refuse, and /readyz says degraded, until it can",
+      );
+    }
+  };
 }

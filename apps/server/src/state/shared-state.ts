@@ -9,6 +9,7 @@ import {
 import type { RequestStateCodec } from "@roundtrip/sealing";
 import { type ApprovalLedger, MemoryApprovalLedger } from "../approvals/approval-ledger.js";
 import { RedisApprovalLedger } from "../approvals/redis-approval-ledger.js";
+import { redisWriteProbe, type StateReadiness } from "./write-probe.js";
 
 /**
  * Everything a fleet must share that is not in the sealed requestState: deploy approvals, the
@@ -33,8 +34,24 @@ export interface SharedState {
   readonly dpopProofs: OnceStore | undefined;
   /** Where the state lives, for the startup log: never the URL, which may hold a password. */
   readonly description: Record<string, string | number>;
+  /** Whether the state takes writes now, within the readiness deadline: for `/readyz`. */
+  readiness(): Promise<StateReadiness>;
   close(): Promise<void>;
 }
+
+/** How long Redis may take to answer before the fleet's state counts as unavailable. */
+export interface RedisDeadlines {
+  /** One command of a store (a claim, a session lookup, an approval); default 2000 ms. */
+  commandTimeoutMs?: number;
+  /**
+   * The write `/readyz` makes; default 500 ms, well within the probes' own timeouts (Kubernetes
+   * gives up after 1 s by default).
+   */
+  readinessTimeoutMs?: number;
+}
+
+const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
+const DEFAULT_READINESS_TIMEOUT_MS = 500;
 
 export function processState(): SharedState {
   return {
@@ -45,6 +62,7 @@ export function processState(): SharedState {
     sessions: undefined,
     dpopProofs: undefined,
     description: { stateStore: "process" },
+    readiness: async () => ({ ready: true }),
     async close() {},
   };
 }
@@ -54,13 +72,16 @@ export function processState(): SharedState {
  * the client reconnects on its own. Commands fail at once while disconnected (no offline queue), so a
  * once-round refuses instead of waiting, and the other tools, which need no shared state, keep working.
  * The bus seals what it carries (a client's answer among it) under `codec`, the request-state keys
- * every instance shares, and drops what they do not open.
+ * every instance shares, and drops what they do not open. A Redis that is connected but does not
+ * answer (frozen, or holding writes) fails each command at its deadline, to the same effect.
  */
 export async function redisState(
   url: string,
   logger: Logger,
   codec: RequestStateCodec,
+  deadlines: RedisDeadlines = {},
 ): Promise<SharedState> {
+  const timeoutMs = deadlines.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const { createClient } = await import("redis");
   const client = createClient({
     url,
@@ -91,18 +112,19 @@ export async function redisState(
   client.connect().catch(() => {});
   // Its own connection (a subscribed one can send nothing else), reconnecting like the client; the
   // client's error log already reports the outage.
-  const bus = new RedisNotificationBus({ client, codec, logger });
+  const bus = new RedisNotificationBus({ client, codec, logger, timeoutMs });
   return {
     kind: "redis",
-    approvals: new RedisApprovalLedger({ client }),
-    onceStore: new RedisOnceStore({ client }),
+    approvals: new RedisApprovalLedger({ client, timeoutMs }),
+    onceStore: new RedisOnceStore({ client, timeoutMs }),
     bus,
-    sessions: new RedisSessionRegistry({ client }),
-    dpopProofs: new RedisOnceStore({ client, prefix: "roundtrip:dpop:" }),
+    sessions: new RedisSessionRegistry({ client, timeoutMs }),
+    dpopProofs: new RedisOnceStore({ client, prefix: "roundtrip:dpop:", timeoutMs }),
     description: {
       ...description,
       sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
     },
+    readiness: redisWriteProbe(client, deadlines.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS),
     async close() {
       await bus.close();
       if (client.isOpen) await client.close();
@@ -114,6 +136,9 @@ export function openSharedState(
   redis: { url: string } | undefined,
   logger: Logger,
   codec: RequestStateCodec,
+  deadlines: RedisDeadlines = {},
 ): Promise<SharedState> {
-  return redis === undefined ? Promise.resolve(processState()) : redisState(redis.url, logger, codec);
+  return redis === undefined
+    ? Promise.resolve(processState())
+    : redisState(redis.url, logger, codec, deadlines);
 }

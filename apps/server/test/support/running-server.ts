@@ -1,5 +1,5 @@
 import type { KMSClientConfig } from "@aws-sdk/client-kms";
-import { buildServer, loadConfig, type RoundtripServer } from "../../src/index.js";
+import { buildServer, loadConfig, type RoundtripServer, type SharedState } from "../../src/index.js";
 import { LogCapture } from "./log-capture.js";
 
 export interface RunningServer {
@@ -16,12 +16,13 @@ export interface RunningServer {
 /** The real app, configured from `env` like main.ts is, listening on a free port. */
 export async function startServer(
   env: Record<string, string>,
-  options: { kmsClientConfig?: KMSClientConfig; waitForKeys?: boolean } = {},
+  options: { kmsClientConfig?: KMSClientConfig; waitForKeys?: boolean; sharedState?: SharedState } = {},
 ): Promise<RunningServer> {
   const logs = new LogCapture();
   const server = await buildServer(loadConfig(env, "0.0.0-test"), {
     logStream: logs,
     ...(options.kmsClientConfig ? { kmsClientConfig: options.kmsClientConfig } : {}),
+    ...(options.sharedState ? { sharedState: options.sharedState } : {}),
   });
   const dispatched: string[] = [];
   server.mcp.use(async (request, next) => {

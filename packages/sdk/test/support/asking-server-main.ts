@@ -11,6 +11,7 @@ import { acceptedContent } from "../../src/server/mcp/input-responses.js";
 import { McpServer } from "../../src/server/mcp/mcp-server.js";
 import { RedisNotificationBus } from "../../src/server/once/redis-bus.js";
 import { RedisSessionRegistry } from "../../src/server/once/redis-sessions.js";
+import { fleetCodec } from "../../src/server/once/test-support/fleet-codec.js";
 import { createNodeHandler } from "../../src/server/transport/http-server.js";
 
 // A server process for the tests that must see a process survive: `ask` asks the user a question
@@ -58,7 +59,8 @@ async function fleetParts(
   });
   client.on("error", () => {});
   await client.connect();
-  const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus` });
+  // Every process of the test fleet seals the bus under the same keys.
+  const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus`, codec: fleetCodec() });
   await bus.ready();
   return { bus, sessions: new RedisSessionRegistry({ client, prefix: `${fleet}:session:` }) };
 }

@@ -8,6 +8,7 @@ import {
   type NotificationBus,
 } from "../notification-bus.js";
 import { type BusRefusal, BusSeal } from "./bus-seal.js";
+import { sendWithDeadline } from "./command-deadline.js";
 import type { RedisOnceClient } from "./redis.js";
 
 /** The dedicated connection that listens (a subscribed node-redis connection can send nothing else). */
@@ -102,12 +103,7 @@ export class RedisNotificationBus implements NotificationBus {
 
   async publish(event: BusEvent): Promise<void> {
     this.#listeners.deliver(event);
-    if (!this.#client.isReady) {
-      throw new Error("the Redis client is not connected (closed or reconnecting)");
-    }
-    await this.#client.sendCommand(["PUBLISH", this.#channel, this.#seal.seal(event)], {
-      timeout: this.#timeout,
-    });
+    await sendWithDeadline(this.#client, ["PUBLISH", this.#channel, this.#seal.seal(event)], this.#timeout);
   }
 
   subscribe(listener: BusListener): () => void {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { checkSessionFacts } from "../legacy/session-facts.js";
 import { SessionLimitExceeded, sessionLimitMessage } from "../legacy/session-registry.js";
 import type { SessionLimits, SessionRecord, SessionRegistry } from "../legacy/shared-sessions.js";
+import { sendWithDeadline } from "./command-deadline.js";
 import type { RedisOnceClient } from "./redis.js";
 
 export interface RedisSessionRegistryOptions {
@@ -116,7 +117,6 @@ export class RedisSessionRegistry implements SessionRegistry {
   }
 
   async #send(args: string[]): Promise<unknown> {
-    if (!this.#client.isReady) throw new Error("the Redis client is not connected (closed or reconnecting)");
-    return this.#client.sendCommand(args, { timeout: this.#timeout });
+    return sendWithDeadline(this.#client, args, this.#timeout);
   }
 }

@@ -97,7 +97,8 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
     const { client, prefix, store } = await connectedStore();
     const { url } = await start({ store, outcomeTtl: 60 });
     resultOf(await deploy(url, await firstRound(url)));
-    const keys = (await client.keys(`${prefix}*`)).sort();
+    // Round keys only: the readiness probe's `${prefix}ready` is no round's.
+    const keys = (await client.keys(`${prefix}{*`)).sort();
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(new RegExp(`^${prefix}\\{[\\w-]{22}\\.[\\w-]{22}\\}$`));
     expect(keys[1]).toBe(`${keys[0]}:outcome`);

@@ -10,8 +10,9 @@
  *
  * Commands: claim is `SET <round> pending:<token> NX PX <ttl>`; complete and release are one `EVAL`
  * each that first checks the round still holds the caller's token; read is `MGET <round> <outcome>`;
- * ready is `PING`.
+ * ready is `SET <prefix>ready 1 PX 1000`.
  */
+import { sendWithDeadline } from "./command-deadline.js";
 import { checkTtlMs, type OnceRecord, type OnceStore, type OnceTtl } from "./once-store.js";
 
 export type { OnceRecord, OnceStore, OnceTtl } from "./once-store.js";
@@ -33,6 +34,10 @@ export interface RedisOnceStoreOptions {
   /** How long one command may take before the store counts Redis as unavailable (default 2000 ms). */
   timeoutMs?: number;
 }
+
+// A claim is a write: Redis can answer PING while it refuses every write (out of memory under
+// noeviction, a read-only replica) or holds them (CLIENT PAUSE WRITE), so readiness writes too.
+const READY_PROBE_TTL_MS = "1000";
 
 const COMPLETE = `if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
@@ -63,6 +68,7 @@ export class RedisOnceStore implements OnceStore {
 
   async claim(key: string, token: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtlMs(ttlMs, "claim ttl");
+    // A claim that times out is refused; should Redis take it later, it holds the round for nobody.
     const reply = await this.#send(["SET", this.#round(key), `pending:${token}`, "NX", "PX", String(ttl)]);
     return reply === "OK";
   }
@@ -91,7 +97,7 @@ export class RedisOnceStore implements OnceStore {
 
   async ready(): Promise<boolean> {
     try {
-      return (await this.#send(["PING"])) === "PONG";
+      return (await this.#send(["SET", `${this.#prefix}ready`, "1", "PX", READY_PROBE_TTL_MS])) === "OK";
     } catch {
       return false;
     }
@@ -102,13 +108,13 @@ export class RedisOnceStore implements OnceStore {
   }
 
   async #send(args: string[]): Promise<unknown> {
-    if (!this.#client.isReady) throw new Error("the Redis client is not connected (closed or reconnecting)");
-    return this.#client.sendCommand(args, { timeout: this.#timeout });
+    return sendWithDeadline(this.#client, args, this.#timeout);
   }
 }
 
 export type { SessionLimits, SessionRecord, SessionRegistry } from "../legacy/shared-sessions.js";
 export type { BusEvent, BusListener, NotificationBus } from "../notification-bus.js";
+export { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
 export {
   type RedisBusClient,
   RedisNotificationBus,

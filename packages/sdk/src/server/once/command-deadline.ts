@@ -1,0 +1,49 @@
+/**
+ * The one bound on time for every command the Redis-backed stores send. node-redis's own per-command
+ * `timeout` covers a command only while it waits in the client's queue: its timer is dropped once the
+ * command is written to the socket, so a Redis that is frozen (a stopped process, a host that froze,
+ * `DEBUG SLEEP`, a long script) or that holds writes (`CLIENT PAUSE WRITE`) would keep the caller
+ * waiting for as long as it stalls. The timer here runs until Redis answers.
+ *
+ * A command given up at its deadline may still have been written, and Redis then runs it when it
+ * wakes, after the caller reported the failure. Each caller fails closed, so such a late effect can
+ * only refuse more, never let through what was refused: a once-round claim that lands late holds the
+ * round for no attempt (it is refused until its state expires, and its handler never runs), a DPoP
+ * proof id claimed late is refused if it is sent again, a 2025-era session created late holds a slot
+ * of its principal until it idles out, a message published late reaches the other instances late.
+ */
+import type { RedisOnceClient } from "./redis.js";
+
+/** A command Redis did not answer in time: its effect is unknown (it may still run when Redis wakes). */
+export class RedisDeadlineError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(
+      `Redis did not answer within ${timeoutMs} ms: it is stalled (frozen, paused or busy with a slow command) or overloaded; check the Redis server and its latency`,
+    );
+    this.name = "RedisDeadlineError";
+  }
+}
+
+/**
+ * Sends one command; rejects at once while the client is not connected, and with RedisDeadlineError
+ * when Redis has not answered within `timeoutMs`. node-redis still gets the timeout, so that a command
+ * that never left its queue (behind writes a stalled Redis is not reading) is dropped there and never
+ * reaches Redis; its timer starts after this one, so the caller still sees RedisDeadlineError.
+ */
+export function sendWithDeadline(
+  client: RedisOnceClient,
+  args: ReadonlyArray<string>,
+  timeoutMs: number,
+): Promise<unknown> {
+  if (!client.isReady) {
+    return Promise.reject(new Error("the Redis client is not connected (closed or reconnecting)"));
+  }
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new RedisDeadlineError(timeoutMs)), timeoutMs);
+    // Settling twice is a no-op: an answer after the deadline changes nothing the caller saw.
+    client
+      .sendCommand(args, { timeout: timeoutMs })
+      .then(resolve, reject)
+      .finally(() => clearTimeout(timer));
+  });
+}
