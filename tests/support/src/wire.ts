@@ -31,6 +31,11 @@ export interface CallOptions {
   /** Appended to the URL, e.g. `?access_token=...`. */
   query?: string;
   authorization?: string;
+  arguments?: Record<string, unknown>;
+  /** What the client declares it can be asked (`elicitation`, `sampling`, `roots`); default nothing. */
+  capabilities?: Record<string, unknown>;
+  /** A retry's own params: `requestState` and `inputResponses`. */
+  retry?: { requestState?: string; inputResponses?: Record<string, unknown> };
 }
 
 let nextId = 1;
@@ -56,11 +61,12 @@ export async function callTool(url: string, tool: string, options: CallOptions =
       params: {
         _meta: {
           [META.protocolVersion]: LATEST_PROTOCOL_VERSION,
-          [META.clientCapabilities]: {},
+          [META.clientCapabilities]: options.capabilities ?? {},
           [META.clientInfo]: { name: "auth-e2e", version: "0.0.0" },
         },
         name: tool,
-        arguments: {},
+        arguments: options.arguments ?? {},
+        ...options.retry,
       },
     }),
   });

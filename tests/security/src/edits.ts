@@ -1,0 +1,39 @@
+import fc from "fast-check";
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** One edit of a string: a character changed, removed or added, or the string cut short. */
+const editOf = (text: string) =>
+  fc.oneof(
+    fc
+      .tuple(fc.nat({ max: text.length - 1 }), fc.constantFrom(...BASE64URL))
+      .map(([at, c]) => `${text.slice(0, at)}${c}${text.slice(at + 1)}`),
+    fc.nat({ max: text.length - 1 }).map((at) => `${text.slice(0, at)}${text.slice(at + 1)}`),
+    fc
+      .tuple(fc.nat({ max: text.length }), fc.constantFrom(...BASE64URL, ".", "="))
+      .map(([at, c]) => `${text.slice(0, at)}${c}${text.slice(at)}`),
+    fc.nat({ max: text.length - 1 }).map((at) => text.slice(0, at)),
+  );
+
+/**
+ * `count` distinct edits of `text`, none equal to it, from a fixed seed so a failure is
+ * reproducible. A token or a sealed state that accepts any of them is forgeable.
+ */
+export function editsOf(text: string, count: number, seed: number): string[] {
+  const edits = new Set<string>();
+  let round = 0;
+  while (edits.size < count) {
+    for (const edit of fc.sample(editOf(text), { numRuns: count, seed: seed + round })) {
+      if (edit !== text && edits.size < count) edits.add(edit);
+    }
+    round += 1;
+  }
+  return [...edits];
+}
+
+/** The JWS `a.b.c` with the middle part taken from `other`: a signature over someone else's claims. */
+export function spliced(token: string, other: string): string {
+  const [header, , signature] = token.split(".");
+  const [, payload] = other.split(".");
+  return `${header}.${payload}.${signature}`;
+}
