@@ -81,7 +81,7 @@ export async function initialize(url: string, token: string, sessionId?: string)
     body: JSON.stringify(
       legacyRequest("initialize", {
         protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
-        capabilities: { elicitation: { form: {} } },
+        capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
         clientInfo: { name: "security-suite", version: "0.0.0" },
       }),
     ),

@@ -11,10 +11,15 @@ import { LeakWatch } from "@roundtrip/test-support/leak-watch";
 /** The canonical URI the target answers for, as behind a TLS-terminating load balancer; tokens name it. */
 export const PUBLIC_URL = "https://mcp.roundtrip.test/mcp";
 const PUBLIC_CALLBACK = new URL("/callback", PUBLIC_URL).href;
+/** Another resource of the same authorization server: tokens for it are JWTs when PUBLIC_URL's are opaque. */
+const OTHER_RESOURCE = "https://other.roundtrip.test/mcp";
+const INTROSPECTOR = DEFAULT_CLIENTS.find((client) => client.kind === "introspector");
 
 export interface TargetOptions {
   /** A real redis-server for the instance's shared state (approvals, once-ledger, sessions). */
   redis?: boolean;
+  /** Opaque access tokens, verified by introspection with the development server's resource-server client. */
+  introspection?: boolean;
   /** More of the server's environment. */
   env?: Record<string, string>;
 }
@@ -37,10 +42,15 @@ export class Target {
     this.#redis = redis;
   }
 
+  /** The secret the introspecting instance authenticates to the authorization server with. */
+  static readonly INTROSPECTION_SECRET = INTROSPECTOR?.kind === "introspector" ? INTROSPECTOR.secret : "";
+
   static async start(options: TargetOptions = {}): Promise<Target> {
     const redis = options.redis ? await RedisServer.start() : undefined;
     const auth = await startLocalAuthServer({
-      resource: PUBLIC_URL,
+      ...(options.introspection
+        ? { resource: OTHER_RESOURCE, opaqueResource: PUBLIC_URL }
+        : { resource: PUBLIC_URL }),
       // The approval page signs people in with the interactive client, at PUBLIC_URL's /callback.
       clients: DEFAULT_CLIENTS.map((client) =>
         client.kind === "interactive"
@@ -54,6 +64,13 @@ export class Target {
       OAUTH_ISSUER: auth.issuer,
       LOG_LEVEL: "trace",
       ...(redis ? { REDIS_URL: redis.url } : {}),
+      ...(options.introspection && INTROSPECTOR?.kind === "introspector"
+        ? {
+            OAUTH_INTROSPECTION_URL: auth.introspectionEndpoint,
+            OAUTH_INTROSPECTION_CLIENT_ID: INTROSPECTOR.id,
+            OAUTH_INTROSPECTION_CLIENT_SECRET: INTROSPECTOR.secret,
+          }
+        : {}),
       ...options.env,
     });
     const target = new Target(instance, auth, redis);
@@ -80,7 +97,7 @@ export class Target {
     const key = `${user} ${scope}`;
     let token = this.#tokens.get(key);
     if (token === undefined) {
-      token = (await this.#auth.authorizationCodeToken(user, scope)).accessToken;
+      token = (await this.#auth.authorizationCodeToken(user, scope, { resource: PUBLIC_URL })).accessToken;
       this.secrets.remember(`access token of ${user}`, token);
       this.#tokens.set(key, token);
     }

@@ -51,8 +51,9 @@ export function registerCreateService(mcp: McpServer, logger: Logger): void {
       if (confirmation.action !== "accept" || !confirmation.content.confirm) {
         return `Service ${name} was not created`;
       }
-      // The example's stand-in for the side effect a real tool has.
-      logger.info({ service: name, runtime: runtime.runtime, tier: tier.tier }, "service created");
+      // The example's stand-in for the side effect a real tool has. Arguments and answers are the
+      // user's data: the log says that it happened, never with what.
+      logger.info({}, "service created");
       return `Created service ${name} on ${runtime.runtime}, size ${tier.tier}`;
     },
   );

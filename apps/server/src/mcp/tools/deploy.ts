@@ -82,12 +82,13 @@ function waitForApproval(release: string, waits: number) {
  * deploying are one step (approved becomes deployed atomically in the store), so one approval deploys
  * once, whichever instance and however many copies of the round reach it.
  */
-async function deployIfApproved(args: Args, release: string, requester: Requester, options: DeployOptions) {
+async function deployIfApproved(release: string, requester: Requester, options: DeployOptions) {
   const outcome = await options.approvals.consume(release, requester);
   if (outcome === "already-deployed")
     return `Release ${release} was already deployed; nothing was deployed again`;
   if (outcome !== "deployed") return undefined;
-  options.logger.info({ release, service: args.service, env: args.env }, "release deployed");
+  // The release id is the server's own; the arguments are the user's data and stay out of the log.
+  options.logger.info({ release }, "release deployed");
   return "deployed";
 }
 
@@ -113,7 +114,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
   const deployed = `Deployed ${release} of ${args.service} to ${args.env}`;
   if (state.step === "wait") {
-    const outcome = await deployIfApproved(args, release, requester, options);
+    const outcome = await deployIfApproved(release, requester, options);
     if (outcome !== undefined) return outcome === "deployed" ? deployed : outcome;
     const waits = (state.waits ?? 0) + 1;
     // Bounded: after maxWaits rounds the user may have closed the page, so hand them the URL again.
@@ -127,7 +128,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (approval.kind !== "accepted") return askApproval(args, release, options);
   // Accept only means the user agreed to open the page: the approval itself is in the store.
-  const outcome = await deployIfApproved(args, release, requester, options);
+  const outcome = await deployIfApproved(release, requester, options);
   if (outcome !== undefined) return outcome === "deployed" ? deployed : outcome;
   return waitForApproval(release, 1);
 }
