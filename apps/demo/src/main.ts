@@ -12,6 +12,7 @@ import { EXIT_CODE_MEANINGS, ExitCode, type ExitCodeValue } from "@roundtrip/cli
 import { DevelopmentBrowser, firstPostForm, type VisitedPage } from "@roundtrip/local-auth";
 import { BIN_FROM_REPOSITORY, type CliResult, commandLine, runCli, stopChildren } from "./cli.js";
 import { type FleetServices, provisionFleetServices } from "./fleet-services.js";
+import { redisAtRest } from "./redis-at-rest.js";
 import { type Round, type Stack, startStack } from "./stack.js";
 
 const USAGE = "usage: pnpm demo [--scripted]   (node apps/demo/bin/demo.js [--scripted])";
@@ -236,6 +237,14 @@ async function answers(name: string, content: Record<string, unknown>): Promise<
 
 const scripted = (...args: string[]) => (interactive ? [] : args);
 
+/** What the summarize step sends, and what the answers file has the client's model reply. */
+const SUMMARIZED_TEXT =
+  "Roundtrip is a reference platform for MCP multi round-trip requests: a server answers a call " +
+  "with the questions it needs answered plus a sealed requestState, and the client retries the " +
+  "same call with the answers, so no connection has to stay open in between.";
+const SUMMARY_ANSWER =
+  "Roundtrip lets an MCP server ask its client for input mid-call and resume from sealed state.";
+
 interface Step {
   name: string;
   /** Every later step depends on it: a failure stops the demo. */
@@ -302,19 +311,13 @@ const STEPS: Step[] = [
       ? "sampling: the server has no model and asks the client's; you review the request and type the reply"
       : "sampling: the server has no model and asks the client's; the reply comes from the answers file",
     async run() {
-      const file = await answers("summarize", {
-        summary: {
-          text: "Roundtrip lets an MCP server ask its client for input mid-call and resume from sealed state.",
-          model: "answers-file",
+      const file = await answers("summarize", { summary: { text: SUMMARY_ANSWER, model: "answers-file" } });
+      const result = await roundtrip(
+        ["call", "summarize", `text=${SUMMARIZED_TEXT}`, ...file, ...scripted("--yes")],
+        {
+          person: interactive,
         },
-      });
-      const text =
-        "Roundtrip is a reference platform for MCP multi round-trip requests: a server answers a call " +
-        "with the questions it needs answered plus a sealed requestState, and the client retries the " +
-        "same call with the answers, so no connection has to stay open in between.";
-      const result = await roundtrip(["call", "summarize", `text=${text}`, ...file, ...scripted("--yes")], {
-        person: interactive,
-      });
+      );
       expectOutput(result, /^Summary \(by answers-file\): .+$/m, "the summary");
       return lastResult();
     },
@@ -535,6 +538,23 @@ async function main(): Promise<number> {
       failures.push({ step: step.name, message });
       say(paint("red", `✗ ${step.name}: ${message}`));
       if (step.required) break;
+    }
+  }
+
+  if (fleetServices && failures.length === 0) {
+    // What a run leaves in the fleet's store, read as anyone with access to Redis would read it.
+    const known = [...results.map((result) => result.detail), SUMMARIZED_TEXT, SUMMARY_ANSWER];
+    const atRest = await redisAtRest(fleetServices.redisUrl, known);
+    say();
+    say(paint(["bold", "green"], "── at rest: what the fleet's shared Redis holds after every step"));
+    if (atRest.inClear.length > 0) {
+      const message = `Redis holds ${atRest.inClear.length} of this run's results, arguments or answers in clear`;
+      failures.push({ step: "at rest", message });
+      say(paint("red", `✗ ${message}`));
+    } else {
+      note(
+        `Redis holds ${atRest.keys} keys: ids, expiry times and sealed values; none of the ${atRest.searched} results, arguments and answers of this run in clear`,
+      );
     }
   }
 

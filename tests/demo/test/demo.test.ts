@@ -115,6 +115,10 @@ describe("pnpm demo, unattended", () => {
     expect(output).toContain("⇄ round 1: resources/read status://api → asks for window");
     expect(output).toContain("api: operational over the last 24h");
     // The summary, and nothing left behind.
+    // What the run left in Redis, read key by key: nothing of its results, arguments or answers in clear.
+    expect(output).toMatch(
+      /Redis holds [1-9]\d* keys: ids, expiry times and sealed values; none of the [1-9]\d* results, arguments and answers of this run in clear/,
+    );
     expect(output).toContain("All 7 steps succeeded");
     expect(output).toContain("Both servers stopped");
     const home = /ROUNDTRIP_HOME=(\S+)/.exec(output)?.[1];

@@ -55,7 +55,12 @@ describe("the approval page", () => {
   });
 
   it("approves nothing without a sign-in, from any origin", async () => {
-    for (const headers of [{}, { origin: "https://evil.example" }, { cookie: "roundtrip_approver=forged" }]) {
+    const attempts: Record<string, string>[] = [
+      {},
+      { origin: "https://evil.example" },
+      { cookie: "roundtrip_approver=forged" },
+    ];
+    for (const headers of attempts) {
       const response = await page(`/approvals/${release}/approve`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", ...headers },

@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { Fleet } from "@roundtrip/test-fleet/fleet";
 import { useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
-import { RedisServer } from "@roundtrip/test-services";
+import { dumpRedis, RedisServer } from "@roundtrip/test-services";
 import { LeakWatch } from "@roundtrip/test-support/leak-watch";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { legacyFlow, modernFlow } from "../src/flows.js";
 import { openSession } from "../src/legacy-wire.js";
-import { dumpRedis } from "../src/redis-dump.js";
 
 /**
  * A fleet as deployed (two instances on one KMS-wrapped key behind round-robin nginx, one Redis),

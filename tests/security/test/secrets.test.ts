@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { LATEST_PROTOCOL_VERSION, META } from "@roundtrip/sdk";
+import { dumpRedis } from "@roundtrip/test-services";
 import { accessTokenHash, dpopBoundToken, dpopKeyPair, dpopProof } from "@roundtrip/test-support/dpop";
 import { exportJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { legacyFlow, modernFlow } from "../src/flows.js";
 import { openSession } from "../src/legacy-wire.js";
-import { dumpRedis } from "../src/redis-dump.js";
 import { PUBLIC_URL, Target } from "../src/target.js";
 
 /**
