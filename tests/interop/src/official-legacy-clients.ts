@@ -113,6 +113,13 @@ function sample(messages: readonly { content: unknown }[]) {
 
 const INFO = { name: "official-legacy-client", version: "1.0.0" };
 
+/**
+ * How long the v1 client waits for each answer. Its default (60 s) is a bound on the server, not a
+ * scenario of these tests: a stdio server compiles its TypeScript as it starts, which on a loaded
+ * machine can take longer than that. The tests' own timeouts bound a server that never answers.
+ */
+const V1_PATIENCE = { timeout: 600_000 };
+
 /** The v1 client on any of its transports; the version initialize agreed is what it hands the transport. */
 async function connectV1(transport: V1Transport, options: LegacyClientOptions): Promise<LegacyClient> {
   let version: string | undefined;
@@ -137,17 +144,21 @@ async function connectV1(transport: V1Transport, options: LegacyClientOptions): 
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: ROOTS.map((root) => ({ ...root })) }));
   }
   const responsesSent = countResponses(transport);
-  await client.connect(transport);
+  await client.connect(transport, V1_PATIENCE);
   return {
     sdk: "v1",
     responsesSent,
     protocolVersion: () => version,
     serverName: () => client.getServerVersion()?.name,
-    listTools: () => client.listTools(),
+    listTools: () => client.listTools(undefined, V1_PATIENCE),
     callTool: (name, args, signal) =>
-      client.callTool({ name, arguments: args }, undefined, signal ? { signal } : {}) as Promise<CallResult>,
-    getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
-    readResource: (uri) => client.readResource({ uri }) as ReturnType<LegacyClient["readResource"]>,
+      client.callTool({ name, arguments: args }, undefined, {
+        ...V1_PATIENCE,
+        ...(signal ? { signal } : {}),
+      }) as Promise<CallResult>,
+    getPrompt: (name, args) => client.getPrompt({ name, arguments: args }, V1_PATIENCE),
+    readResource: (uri) =>
+      client.readResource({ uri }, V1_PATIENCE) as ReturnType<LegacyClient["readResource"]>,
     close: () => client.close(),
   };
 }
