@@ -9,10 +9,11 @@ import { Fleet, SERVER_NAME } from "../src/fleet.js";
 import type { ServerInstance } from "../src/instance.js";
 
 /**
- * Long enough for a paused flow to outlive an instance's restart even on a busy CI machine (a cold
- * start has taken 12 s there), short enough to wait out once in the rotation.
+ * Long enough for a paused flow to outlive an instance's kill and cold restart even on a loaded
+ * machine (12 s on a busy CI run, over 30 s with two CPU hogs beside it), short enough to wait out
+ * once in the rotation.
  */
-const TTL_SECONDS = 30;
+const TTL_SECONDS = 120;
 const CONCURRENCY = 16;
 /**
  * Each user's think time between flows while instances restart: sixteen users keep rounds going
