@@ -1,9 +1,16 @@
-import { createHash, type webcrypto } from "node:crypto";
+import type { webcrypto } from "node:crypto";
 import { DEVELOPMENT_CLIENT_KEY, type LocalAuthServer } from "@roundtrip/local-auth";
 import { Client, LATEST_PROTOCOL_VERSION, META, silentLogger } from "@roundtrip/sdk";
 import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth";
 import { RedisServer } from "@roundtrip/test-services";
-import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
+import {
+  accessTokenHash,
+  type DpopKeyPair,
+  dpopBoundToken,
+  dpopKeyPair,
+  dpopProof,
+} from "@roundtrip/test-support/dpop";
+import { importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
@@ -35,39 +42,8 @@ function routedTo(target: RunningServer): typeof fetch {
   };
 }
 
-type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
-
-async function proof(key: KeyPair, claims: Record<string, unknown>): Promise<string> {
-  const all: Record<string, unknown> = {
-    htm: "POST",
-    htu: PUBLIC_URL,
-    iat: Math.floor(Date.now() / 1000),
-    jti: crypto.randomUUID(),
-    ...claims,
-  };
-  for (const [name, value] of Object.entries(all)) if (value === undefined) delete all[name];
-  return new SignJWT(all)
-    .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk: await exportJWK(key.publicKey) })
-    .sign(key.privateKey);
-}
-
 /** A token of the DPoP-bound client, bound to `key` by the proof sent to the token endpoint. */
-async function boundToken(key: KeyPair): Promise<string> {
-  const response = await fetch(as.tokenEndpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `Basic ${Buffer.from("mcp-machine-dpop:mcp-machine-dpop-secret").toString("base64")}`,
-      dpop: await proof(key, { htu: as.tokenEndpoint }),
-    },
-    body: new URLSearchParams({ grant_type: "client_credentials", scope: "mcp:tools", resource: PUBLIC_URL }),
-  });
-  const body = (await response.json()) as { access_token?: string; token_type?: string };
-  expect(body.token_type).toBe("DPoP");
-  return body.access_token ?? "";
-}
-
-const ath = (token: string) => createHash("sha256").update(token).digest("base64url");
+const boundToken = (key: DpopKeyPair) => dpopBoundToken(as.tokenEndpoint, PUBLIC_URL, key);
 
 interface ParsedChallenge {
   error?: string;
@@ -199,56 +175,62 @@ describe("DPoP at the reference server, with tokens from the local authorization
   });
 
   it("refuses a replayed proof (same jti)", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const headers = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    const headers = {
+      authorization: `DPoP ${token}`,
+      dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
+    };
     expect((await call(app, headers)).status).toBe(200);
     expectInvalidProof(await call(app, headers), /replayed/);
   });
 
   it("refuses a proof signed by another key than the token's cnf.jkt", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const other = await generateKeyPair("ES256");
+    const other = await dpopKeyPair();
     const reply = await call(app, {
       authorization: `DPoP ${token}`,
-      dpop: await proof(other, { ath: ath(token) }),
+      dpop: await dpopProof(other, PUBLIC_URL, { ath: accessTokenHash(token) }),
     });
     expectInvalidProof(reply, /cnf\.jkt/);
   });
 
   it("refuses a proof for another method or another URL", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const wrongMethod = await proof(key, { ath: ath(token), htm: "GET" });
+    const wrongMethod = await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token), htm: "GET" });
     expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: wrongMethod }), /htm/);
     // The address this instance listens on is not the URL clients are told to use.
-    const wrongUrl = await proof(key, { ath: ath(token), htu: app.url });
+    const wrongUrl = await dpopProof(key, app.url, { ath: accessTokenHash(token) });
     expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: wrongUrl }), /htu/);
   });
 
   it("refuses a stale proof (iat outside the window)", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const stale = await proof(key, { ath: ath(token), iat: Math.floor(Date.now() / 1000) - 300 });
+    const stale = await dpopProof(key, PUBLIC_URL, {
+      ath: accessTokenHash(token),
+      iat: Math.floor(Date.now() / 1000) - 300,
+    });
     expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: stale }), /iat/);
   });
 
   it("refuses a proof without ath", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
     expectInvalidProof(
-      await call(app, { authorization: `DPoP ${token}`, dpop: await proof(key, {}) }),
+      await call(app, { authorization: `DPoP ${token}`, dpop: await dpopProof(key, PUBLIC_URL) }),
       /ath/,
     );
   });
 
   it("refuses a DPoP-bound token sent as Bearer", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
     const reply = await call(app, {
       authorization: `Bearer ${token}`,
-      dpop: await proof(key, { ath: ath(token) }),
+      dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
     });
     expect(reply.status).toBe(401);
     expect(reply.bearer?.error).toBe("invalid_token");
@@ -298,23 +280,29 @@ describe("DPoP across a fleet sharing one Redis", () => {
   });
 
   it("refuses on one instance a proof another instance took, and takes a fresh one there", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const headers = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    const headers = {
+      authorization: `DPoP ${token}`,
+      dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
+    };
     expect((await call(first, headers)).status).toBe(200);
     expectInvalidProof(await call(second, headers), /replayed/);
-    const fresh = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    const fresh = {
+      authorization: `DPoP ${token}`,
+      dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
+    };
     expect((await call(second, fresh)).status).toBe(200);
   });
 
   it("answers 503 with Retry-After while Redis is away, rather than take a proof unchecked", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
     await redis.stop();
     try {
       const reply = await call(first, {
         authorization: `DPoP ${token}`,
-        dpop: await proof(key, { ath: ath(token) }),
+        dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
       });
       expect(reply.status).toBe(503);
       expect(reply.retryAfter).toBe("5");
@@ -325,7 +313,7 @@ describe("DPoP across a fleet sharing one Redis", () => {
   });
 
   it("answers 503 with Retry-After while Redis is frozen, rather than wait for it", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
     // Connected first (a test before may have restarted Redis): the stall is the only cause here.
     for (const deadline = Date.now() + 30_000; !(await readyz(first)); ) {
@@ -336,7 +324,7 @@ describe("DPoP across a fleet sharing one Redis", () => {
     try {
       const reply = await call(first, {
         authorization: `DPoP ${token}`,
-        dpop: await proof(key, { ath: ath(token) }),
+        dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
       });
       expect(reply.status).toBe(503);
       expect(reply.retryAfter).toBe("5");
