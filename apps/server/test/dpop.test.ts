@@ -45,6 +45,14 @@ function routedTo(target: RunningServer): typeof fetch {
 /** A token of the DPoP-bound client, bound to `key` by the proof sent to the token endpoint. */
 const boundToken = (key: DpopKeyPair) => dpopBoundToken(as.tokenEndpoint, PUBLIC_URL, key);
 
+/** The headers of a DPoP request: `token`, and a fresh proof for it signed by `signer`. */
+async function dpopHeaders(token: string, signer: DpopKeyPair): Promise<Record<string, string>> {
+  return {
+    authorization: `DPoP ${token}`,
+    dpop: await dpopProof(signer, PUBLIC_URL, { ath: accessTokenHash(token) }),
+  };
+}
+
 interface ParsedChallenge {
   error?: string;
   description?: string;
@@ -148,6 +156,13 @@ function expectInvalidProof(reply: Awaited<ReturnType<typeof call>>, description
   expect(reply.bearer?.error).toBeUndefined();
 }
 
+/** 503 with `Retry-After: 5`, the text saying `why` the proof could not be checked. */
+function expectRetryLater(reply: Awaited<ReturnType<typeof call>>, why: RegExp) {
+  expect(reply.status).toBe(503);
+  expect(reply.retryAfter).toBe("5");
+  expect(reply.text).toMatch(why);
+}
+
 describe("DPoP at the reference server, with tokens from the local authorization server", () => {
   it("accepts a DPoP-bound token with proofs made by the SDK's OAuth client", async () => {
     for (const target of [app, strict]) {
@@ -177,10 +192,7 @@ describe("DPoP at the reference server, with tokens from the local authorization
   it("refuses a replayed proof (same jti)", async () => {
     const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const headers = {
-      authorization: `DPoP ${token}`,
-      dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
-    };
+    const headers = await dpopHeaders(token, key);
     expect((await call(app, headers)).status).toBe(200);
     expectInvalidProof(await call(app, headers), /replayed/);
   });
@@ -189,11 +201,7 @@ describe("DPoP at the reference server, with tokens from the local authorization
     const key = await dpopKeyPair();
     const token = await boundToken(key);
     const other = await dpopKeyPair();
-    const reply = await call(app, {
-      authorization: `DPoP ${token}`,
-      dpop: await dpopProof(other, PUBLIC_URL, { ath: accessTokenHash(token) }),
-    });
-    expectInvalidProof(reply, /cnf\.jkt/);
+    expectInvalidProof(await call(app, await dpopHeaders(token, other)), /cnf\.jkt/);
   });
 
   it("refuses a proof for another method or another URL", async () => {
@@ -282,16 +290,10 @@ describe("DPoP across a fleet sharing one Redis", () => {
   it("refuses on one instance a proof another instance took, and takes a fresh one there", async () => {
     const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const headers = {
-      authorization: `DPoP ${token}`,
-      dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
-    };
+    const headers = await dpopHeaders(token, key);
     expect((await call(first, headers)).status).toBe(200);
     expectInvalidProof(await call(second, headers), /replayed/);
-    const fresh = {
-      authorization: `DPoP ${token}`,
-      dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
-    };
+    const fresh = await dpopHeaders(token, key);
     expect((await call(second, fresh)).status).toBe(200);
   });
 
@@ -300,13 +302,10 @@ describe("DPoP across a fleet sharing one Redis", () => {
     const token = await boundToken(key);
     await redis.stop();
     try {
-      const reply = await call(first, {
-        authorization: `DPoP ${token}`,
-        dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
-      });
-      expect(reply.status).toBe(503);
-      expect(reply.retryAfter).toBe("5");
-      expect(reply.text).toMatch(/DPoP proofs \(Redis\) could not be reached.*retry shortly/);
+      expectRetryLater(
+        await call(first, await dpopHeaders(token, key)),
+        /DPoP proofs \(Redis\) could not be reached.*retry shortly/,
+      );
     } finally {
       await redis.start();
     }
@@ -322,13 +321,10 @@ describe("DPoP across a fleet sharing one Redis", () => {
     }
     redis.freeze();
     try {
-      const reply = await call(first, {
-        authorization: `DPoP ${token}`,
-        dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
-      });
-      expect(reply.status).toBe(503);
-      expect(reply.retryAfter).toBe("5");
-      expect(reply.text).toMatch(/DPoP proofs \(Redis\) could not be reached.*did not answer within 2000 ms/);
+      expectRetryLater(
+        await call(first, await dpopHeaders(token, key)),
+        /DPoP proofs \(Redis\) could not be reached.*did not answer within 2000 ms/,
+      );
     } finally {
       redis.thaw();
     }
