@@ -1,6 +1,6 @@
 import type { webcrypto } from "node:crypto";
 import { DEVELOPMENT_CLIENT_KEY, type LocalAuthServer } from "@roundtrip/local-auth";
-import { Client, LATEST_PROTOCOL_VERSION, META, silentLogger } from "@roundtrip/sdk";
+import { Client, silentLogger } from "@roundtrip/sdk";
 import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth";
 import { RedisServer } from "@roundtrip/test-services";
 import {
@@ -10,6 +10,7 @@ import {
   dpopKeyPair,
   dpopProof,
 } from "@roundtrip/test-support/dpop";
+import { postToolsList } from "@roundtrip/test-support/wire";
 import { importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
@@ -83,29 +84,7 @@ function challengeOf(header: string | null, scheme: string): ParsedChallenge | u
 /** One tools/list on `target`, as a correct 2026-07-28 client sends it. */
 async function call(target: RunningServer, headers: Record<string, string>) {
   const before = target.dispatched.length;
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/list",
-    params: {
-      _meta: {
-        [META.protocolVersion]: LATEST_PROTOCOL_VERSION,
-        [META.clientCapabilities]: {},
-        [META.clientInfo]: { name: "dpop-e2e", version: "0.0.0" },
-      },
-    },
-  });
-  const response = await fetch(target.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
-      "mcp-method": "tools/list",
-      ...headers,
-    },
-    body,
-  });
+  const response = await postToolsList(target.url, headers);
   const text = await response.text();
   const header = response.headers.get("www-authenticate");
   if (response.status !== 200) expect(target.dispatched.length).toBe(before);
