@@ -8,4 +8,11 @@ export {
 export { findExecutable } from "./find-executable.js";
 export { freePort } from "./free-port.js";
 export { RedisServer } from "./redis-server.js";
+export {
+  duringStall,
+  type RedisStall,
+  type RedisStalls,
+  redisStalls,
+  type StallTarget,
+} from "./redis-stalls.js";
 export { manualInstall, TOOLS, type Tool, type ToolName, type ToolSource } from "./tools.js";
