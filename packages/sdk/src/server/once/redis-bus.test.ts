@@ -11,6 +11,7 @@ import { FLEET_KEYS, until } from "../mcp/test-support/once.js";
 import type { BusEvent } from "../notification-bus.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 import { fleetCodec } from "./test-support/fleet-codec.js";
+import { connectedClient } from "./test-support/redis-client.js";
 
 let redis: RedisServer;
 const closers: (() => unknown)[] = [];
@@ -26,13 +27,7 @@ afterAll(async () => {
 
 /** One instance of a fleet: its own connections to the shared Redis, as a deployed server has. */
 async function instance(url: string, channel: string) {
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
-  await client.connect();
+  const client = await connectedClient(url);
   const logger = recordingLogger();
   const bus = new RedisNotificationBus({ client, channel, codec: fleetCodec(), logger });
   await bus.ready();

@@ -16,6 +16,7 @@ import type { RedisOnceClient } from "./redis.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 import { RedisSessionRegistry } from "./redis-sessions.js";
 import { fleetCodec } from "./test-support/fleet-codec.js";
+import { connectedClient } from "./test-support/redis-client.js";
 
 const Name = z.object({ name: z.string() });
 let redis: RedisServer;
@@ -39,13 +40,7 @@ async function instance(
   maxSessionsPerPrincipal = 100,
   url = redis.url,
 ): Promise<RunningHttpServer & { mcp: McpServer; client: RedisOnceClient }> {
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
-  await client.connect();
+  const client = await connectedClient(url);
   const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus`, codec: fleetCodec() });
   await bus.ready();
   const sessions = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });

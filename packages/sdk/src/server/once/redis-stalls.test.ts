@@ -1,5 +1,4 @@
 import { duringStall, RedisServer, redisStalls } from "@roundtrip/test-services";
-import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SessionRecord } from "../legacy/shared-sessions.js";
 import {
@@ -17,6 +16,7 @@ import { RedisOnceStore } from "./redis.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 import { RedisSessionRegistry } from "./redis-sessions.js";
 import { fleetCodec } from "./test-support/fleet-codec.js";
+import { connectedClient } from "./test-support/redis-client.js";
 
 // Far from anything the machine's speed decides: each stall below lasts until the test ends it.
 const DEADLINE_MS = 400;
@@ -25,13 +25,13 @@ const STALL_TEST_MS = 60_000;
 
 let redis: RedisServer;
 let primary: RedisServer;
-let admin: Awaited<ReturnType<typeof connect>>;
+let admin: Awaited<ReturnType<typeof connectedClient>>;
 const closers: (() => unknown)[] = [];
 const start = serversClosedAfterEach();
 
 beforeAll(async () => {
   [redis, primary] = await Promise.all([RedisServer.start(), RedisServer.start()]);
-  admin = await connect();
+  admin = await connectedClient(redis.url);
 }, 120_000);
 
 afterEach(async () => {
@@ -44,20 +44,8 @@ afterAll(async () => {
   await primary?.stop();
 });
 
-/** A client as the README advises: no offline queue, quick reconnects, errors listened to. */
-async function connect() {
-  const client = createClient({
-    url: redis.url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
-  await client.connect();
-  return client;
-}
-
 async function storeClient() {
-  const client = await connect();
+  const client = await connectedClient(redis.url);
   closers.push(() => client.destroy());
   return client;
 }

@@ -1,5 +1,4 @@
 import { RedisServer } from "@roundtrip/test-services";
-import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { recordingLogger } from "../../test-support/in-process.js";
 import {
@@ -16,6 +15,7 @@ import {
   until,
 } from "../mcp/test-support/once.js";
 import { RedisOnceStore } from "./redis.js";
+import { connectedClient } from "./test-support/redis-client.js";
 
 let redis: RedisServer;
 const clients: { destroy(): void }[] = [];
@@ -62,16 +62,10 @@ async function ageKeys(client: Client, prefix: string, ms: number): Promise<void
   }
 }
 
-/** A client as the README advises: no offline queue, quick reconnects, errors listened to. */
+/** A store under `prefix`, on a client of its own as the README advises. */
 async function connectedStore(prefix = `test:${Math.random().toString(36).slice(2)}:`) {
-  const client = createClient({
-    url: redis.url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
+  const client = await connectedClient(redis.url);
   clients.push(client);
-  await client.connect();
   return { client, prefix, store: new RedisOnceStore({ client, prefix, timeoutMs: 1000 }) };
 }
 
