@@ -1,5 +1,5 @@
 import { duringStall, RedisServer, redisStalls } from "@roundtrip/test-services";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionRecord } from "../legacy/shared-sessions.js";
 import {
   deploy,
@@ -17,6 +17,7 @@ import { RedisNotificationBus } from "./redis-bus.js";
 import { RedisSessionRegistry } from "./redis-sessions.js";
 import { fleetCodec } from "./test-support/fleet-codec.js";
 import { connectedClient } from "./test-support/redis-client.js";
+import { closersAfterEach } from "./test-support/redis-server.js";
 
 // Far from anything the machine's speed decides: each stall below lasts until the test ends it.
 const DEADLINE_MS = 400;
@@ -26,17 +27,13 @@ const STALL_TEST_MS = 60_000;
 let redis: RedisServer;
 let primary: RedisServer;
 let admin: Awaited<ReturnType<typeof connectedClient>>;
-const closers: (() => unknown)[] = [];
 const start = serversClosedAfterEach();
+const closers = closersAfterEach();
 
 beforeAll(async () => {
   [redis, primary] = await Promise.all([RedisServer.start(), RedisServer.start()]);
   admin = await connectedClient(redis.url);
 }, 120_000);
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
 
 afterAll(async () => {
   admin?.destroy();
