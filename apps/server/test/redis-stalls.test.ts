@@ -8,6 +8,7 @@ import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSharedState, type SharedState } from "../src/index.js";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { initializeMessage, postLegacy } from "./support/raw-legacy.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
 
 // Far from anything the machine's speed decides: each stall below lasts until the test ends it.
@@ -133,7 +134,7 @@ describe("the reference server against a Redis that stalls or refuses writes", (
     async (stall) => {
       const principal = { clientId: "mcp-interactive", issuer: as.issuer, subject: "alice" };
       const release = `rel-${"0".repeat(32)}`;
-      const session = await legacyPost(initialize());
+      const session = await legacyPost(initializeMessage("stalls"));
       const id = session.headers.get("mcp-session-id") ?? "";
       expect([session.status, id]).toEqual([200, expect.any(String)]);
       await duringStall(stall, async () => {
@@ -141,7 +142,7 @@ describe("the reference server against a Redis that stalls or refuses writes", (
           app.server.approvals.request(release, { service: "api", env: "staging", principal }),
         ).rejects.toThrow(MISSED_DEADLINE);
         for (const reply of [
-          await legacyPost(initialize()),
+          await legacyPost(initializeMessage("stalls")),
           await legacyPost(
             { jsonrpc: "2.0", id: 2, method: "tools/list" },
             { "mcp-session-id": id, "mcp-protocol-version": LATEST_LEGACY_PROTOCOL_VERSION },
@@ -157,28 +158,6 @@ describe("the reference server against a Redis that stalls or refuses writes", (
   );
 });
 
-function initialize() {
-  return {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: "stalls", version: "1" },
-    },
-  };
-}
-
 function legacyPost(message: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(app.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      authorization: `Bearer ${token}`,
-      ...headers,
-    },
-    body: JSON.stringify(message),
-  });
+  return postLegacy(app.url, { authorization: `Bearer ${token}`, ...headers }, message);
 }
