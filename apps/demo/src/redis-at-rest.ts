@@ -14,10 +14,10 @@ export interface AtRest {
 
 /** Reads every key and value Redis holds and looks for each of `known` in them. */
 export async function redisAtRest(url: string, known: readonly string[]): Promise<AtRest> {
-  const dump = await dumpRedis(url);
+  const { keys, text: dump } = await dumpRedis(url);
   const searched = [...new Set(known)].filter((text) => text.length >= MIN_LENGTH);
   return {
-    keys: dump === "" ? 0 : dump.split("\n").length,
+    keys: keys.length,
     searched: searched.length,
     inClear: searched.filter((text) => dump.includes(text)),
   };

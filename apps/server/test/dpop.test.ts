@@ -1,9 +1,17 @@
-import { createHash, type webcrypto } from "node:crypto";
+import type { webcrypto } from "node:crypto";
 import { DEVELOPMENT_CLIENT_KEY, type LocalAuthServer } from "@roundtrip/local-auth";
-import { Client, LATEST_PROTOCOL_VERSION, META, silentLogger } from "@roundtrip/sdk";
+import { Client, silentLogger } from "@roundtrip/sdk";
 import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth";
 import { RedisServer } from "@roundtrip/test-services";
-import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
+import {
+  accessTokenHash,
+  type DpopKeyPair,
+  dpopBoundToken,
+  dpopKeyPair,
+  dpopProof,
+} from "@roundtrip/test-support/dpop";
+import { postToolsList } from "@roundtrip/test-support/wire";
+import { importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
@@ -35,39 +43,16 @@ function routedTo(target: RunningServer): typeof fetch {
   };
 }
 
-type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
-
-async function proof(key: KeyPair, claims: Record<string, unknown>): Promise<string> {
-  const all: Record<string, unknown> = {
-    htm: "POST",
-    htu: PUBLIC_URL,
-    iat: Math.floor(Date.now() / 1000),
-    jti: crypto.randomUUID(),
-    ...claims,
-  };
-  for (const [name, value] of Object.entries(all)) if (value === undefined) delete all[name];
-  return new SignJWT(all)
-    .setProtectedHeader({ alg: "ES256", typ: "dpop+jwt", jwk: await exportJWK(key.publicKey) })
-    .sign(key.privateKey);
-}
-
 /** A token of the DPoP-bound client, bound to `key` by the proof sent to the token endpoint. */
-async function boundToken(key: KeyPair): Promise<string> {
-  const response = await fetch(as.tokenEndpoint, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      authorization: `Basic ${Buffer.from("mcp-machine-dpop:mcp-machine-dpop-secret").toString("base64")}`,
-      dpop: await proof(key, { htu: as.tokenEndpoint }),
-    },
-    body: new URLSearchParams({ grant_type: "client_credentials", scope: "mcp:tools", resource: PUBLIC_URL }),
-  });
-  const body = (await response.json()) as { access_token?: string; token_type?: string };
-  expect(body.token_type).toBe("DPoP");
-  return body.access_token ?? "";
-}
+const boundToken = (key: DpopKeyPair) => dpopBoundToken(as.tokenEndpoint, PUBLIC_URL, key);
 
-const ath = (token: string) => createHash("sha256").update(token).digest("base64url");
+/** The headers of a DPoP request: `token`, and a fresh proof for it signed by `signer`. */
+async function dpopHeaders(token: string, signer: DpopKeyPair): Promise<Record<string, string>> {
+  return {
+    authorization: `DPoP ${token}`,
+    dpop: await dpopProof(signer, PUBLIC_URL, { ath: accessTokenHash(token) }),
+  };
+}
 
 interface ParsedChallenge {
   error?: string;
@@ -99,29 +84,7 @@ function challengeOf(header: string | null, scheme: string): ParsedChallenge | u
 /** One tools/list on `target`, as a correct 2026-07-28 client sends it. */
 async function call(target: RunningServer, headers: Record<string, string>) {
   const before = target.dispatched.length;
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/list",
-    params: {
-      _meta: {
-        [META.protocolVersion]: LATEST_PROTOCOL_VERSION,
-        [META.clientCapabilities]: {},
-        [META.clientInfo]: { name: "dpop-e2e", version: "0.0.0" },
-      },
-    },
-  });
-  const response = await fetch(target.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
-      "mcp-method": "tools/list",
-      ...headers,
-    },
-    body,
-  });
+  const response = await postToolsList(target.url, headers);
   const text = await response.text();
   const header = response.headers.get("www-authenticate");
   if (response.status !== 200) expect(target.dispatched.length).toBe(before);
@@ -172,6 +135,13 @@ function expectInvalidProof(reply: Awaited<ReturnType<typeof call>>, description
   expect(reply.bearer?.error).toBeUndefined();
 }
 
+/** 503 with `Retry-After: 5`, the text saying `why` the proof could not be checked. */
+function expectRetryLater(reply: Awaited<ReturnType<typeof call>>, why: RegExp) {
+  expect(reply.status).toBe(503);
+  expect(reply.retryAfter).toBe("5");
+  expect(reply.text).toMatch(why);
+}
+
 describe("DPoP at the reference server, with tokens from the local authorization server", () => {
   it("accepts a DPoP-bound token with proofs made by the SDK's OAuth client", async () => {
     for (const target of [app, strict]) {
@@ -199,56 +169,55 @@ describe("DPoP at the reference server, with tokens from the local authorization
   });
 
   it("refuses a replayed proof (same jti)", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const headers = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    const headers = await dpopHeaders(token, key);
     expect((await call(app, headers)).status).toBe(200);
     expectInvalidProof(await call(app, headers), /replayed/);
   });
 
   it("refuses a proof signed by another key than the token's cnf.jkt", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const other = await generateKeyPair("ES256");
-    const reply = await call(app, {
-      authorization: `DPoP ${token}`,
-      dpop: await proof(other, { ath: ath(token) }),
-    });
-    expectInvalidProof(reply, /cnf\.jkt/);
+    const other = await dpopKeyPair();
+    expectInvalidProof(await call(app, await dpopHeaders(token, other)), /cnf\.jkt/);
   });
 
   it("refuses a proof for another method or another URL", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const wrongMethod = await proof(key, { ath: ath(token), htm: "GET" });
+    const wrongMethod = await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token), htm: "GET" });
     expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: wrongMethod }), /htm/);
     // The address this instance listens on is not the URL clients are told to use.
-    const wrongUrl = await proof(key, { ath: ath(token), htu: app.url });
+    const wrongUrl = await dpopProof(key, app.url, { ath: accessTokenHash(token) });
     expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: wrongUrl }), /htu/);
   });
 
   it("refuses a stale proof (iat outside the window)", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const stale = await proof(key, { ath: ath(token), iat: Math.floor(Date.now() / 1000) - 300 });
+    const stale = await dpopProof(key, PUBLIC_URL, {
+      ath: accessTokenHash(token),
+      iat: Math.floor(Date.now() / 1000) - 300,
+    });
     expectInvalidProof(await call(app, { authorization: `DPoP ${token}`, dpop: stale }), /iat/);
   });
 
   it("refuses a proof without ath", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
     expectInvalidProof(
-      await call(app, { authorization: `DPoP ${token}`, dpop: await proof(key, {}) }),
+      await call(app, { authorization: `DPoP ${token}`, dpop: await dpopProof(key, PUBLIC_URL) }),
       /ath/,
     );
   });
 
   it("refuses a DPoP-bound token sent as Bearer", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
     const reply = await call(app, {
       authorization: `Bearer ${token}`,
-      dpop: await proof(key, { ath: ath(token) }),
+      dpop: await dpopProof(key, PUBLIC_URL, { ath: accessTokenHash(token) }),
     });
     expect(reply.status).toBe(401);
     expect(reply.bearer?.error).toBe("invalid_token");
@@ -298,34 +267,31 @@ describe("DPoP across a fleet sharing one Redis", () => {
   });
 
   it("refuses on one instance a proof another instance took, and takes a fresh one there", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
-    const headers = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    const headers = await dpopHeaders(token, key);
     expect((await call(first, headers)).status).toBe(200);
     expectInvalidProof(await call(second, headers), /replayed/);
-    const fresh = { authorization: `DPoP ${token}`, dpop: await proof(key, { ath: ath(token) }) };
+    const fresh = await dpopHeaders(token, key);
     expect((await call(second, fresh)).status).toBe(200);
   });
 
   it("answers 503 with Retry-After while Redis is away, rather than take a proof unchecked", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
     await redis.stop();
     try {
-      const reply = await call(first, {
-        authorization: `DPoP ${token}`,
-        dpop: await proof(key, { ath: ath(token) }),
-      });
-      expect(reply.status).toBe(503);
-      expect(reply.retryAfter).toBe("5");
-      expect(reply.text).toMatch(/DPoP proofs \(Redis\) could not be reached.*retry shortly/);
+      expectRetryLater(
+        await call(first, await dpopHeaders(token, key)),
+        /DPoP proofs \(Redis\) could not be reached.*retry shortly/,
+      );
     } finally {
       await redis.start();
     }
   });
 
   it("answers 503 with Retry-After while Redis is frozen, rather than wait for it", async () => {
-    const key = await generateKeyPair("ES256");
+    const key = await dpopKeyPair();
     const token = await boundToken(key);
     // Connected first (a test before may have restarted Redis): the stall is the only cause here.
     for (const deadline = Date.now() + 30_000; !(await readyz(first)); ) {
@@ -334,13 +300,10 @@ describe("DPoP across a fleet sharing one Redis", () => {
     }
     redis.freeze();
     try {
-      const reply = await call(first, {
-        authorization: `DPoP ${token}`,
-        dpop: await proof(key, { ath: ath(token) }),
-      });
-      expect(reply.status).toBe(503);
-      expect(reply.retryAfter).toBe("5");
-      expect(reply.text).toMatch(/DPoP proofs \(Redis\) could not be reached.*did not answer within 2000 ms/);
+      expectRetryLater(
+        await call(first, await dpopHeaders(token, key)),
+        /DPoP proofs \(Redis\) could not be reached.*did not answer within 2000 ms/,
+      );
     } finally {
       redis.thaw();
     }

@@ -2,12 +2,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { connect } from "node:net";
 import type { KMSClient } from "@aws-sdk/client-kms";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
-import {
-  type InputRequiredResult,
-  type InputResponses,
-  isInputRequiredResult,
-  McpError,
-} from "@roundtrip/sdk";
+import { type InputRequiredResult, McpError } from "@roundtrip/sdk";
 import { generateWrappedDataKey } from "@roundtrip/sealing/kms";
 import {
   adminClient,
@@ -17,6 +12,7 @@ import {
 } from "@roundtrip/test-kms/kms-fixture";
 import { type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-kms/moto-server";
 import { freePort } from "@roundtrip/test-services";
+import { another, approvalUrlOf, CONFIRMED, OPENED, type Retry } from "@roundtrip/test-support/rounds";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   CHILD_START_WITHIN_MS,
@@ -27,7 +23,7 @@ import {
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { heldProxy } from "./support/held-proxy.js";
 import { LeakWatch } from "./support/leak-watch.js";
-import { mcpClient } from "./support/mcp-client.js";
+import { mcpClient, oneRound } from "./support/mcp-client.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
 
 const FLEET = "roundtrip-fleet";
@@ -101,23 +97,13 @@ async function child(env: Record<string, string>): Promise<ChildServer> {
 }
 
 /** One deploy round by alice against `url`, handing back what the server answered. */
-function round(url: string, options: { requestState?: string; inputResponses?: InputResponses } = {}) {
-  const client = mcpClient(url, alice, watch, { onElicit: () => ({ action: "cancel" }) });
-  return client.session.callTool("deploy", ARGS, { allowInputRequired: true, ...options });
-}
-
-function expectInputRequired(result: unknown): InputRequiredResult & { requestState: string } {
-  if (!isInputRequiredResult(result) || typeof result.requestState !== "string") {
-    throw new Error(`expected another round, got ${JSON.stringify(result)}`);
-  }
-  return result as InputRequiredResult & { requestState: string };
-}
+const round = (url: string, retry: Retry = {}) => oneRound(url, alice, watch, "deploy", ARGS, retry);
 
 /** The release an approval round names in its URL. */
 function releaseOf(result: InputRequiredResult): string {
-  const request = result.inputRequests?.approval as { params?: { url?: string } } | undefined;
-  const release = /rel-[0-9a-f]{32}/.exec(request?.params?.url ?? "")?.[0];
-  if (release === undefined) throw new Error(`no approval URL in ${JSON.stringify(result)}`);
+  const url = approvalUrlOf(result);
+  const release = /rel-[0-9a-f]{32}/.exec(url)?.[0];
+  if (release === undefined) throw new Error(`no release in the approval URL ${url}`);
   return release;
 }
 
@@ -141,9 +127,6 @@ async function keyFailure(env: Record<string, string>): Promise<string | undefin
 
 /** Tests that start a server process wait for its cold start, on top of their own work. */
 const WITH_CHILD = { timeout: CHILD_START_WITHIN_MS + 30_000 };
-
-const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };
-const APPROVED: InputResponses = { approval: { action: "accept" } };
 
 describe("request-state keys unwrapped by KMS (moto_server)", () => {
   it("stays unready, and closed to MCP traffic, until KMS has answered", async () => {
@@ -188,12 +171,12 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
       // The child mints; the in-process instance opens its state, asks for the approval and records it
       // in its own store. Approvals live in one process's memory here (no REDIS_URL), so the approval and
       // the round after it go to that instance; shared-state.test.ts runs the fleet on one Redis.
-      const asked = expectInputRequired(await round(second.url));
-      const approval = expectInputRequired(
+      const asked = another(await round(second.url));
+      const approval = another(
         await round(first.url, { requestState: asked.requestState, inputResponses: CONFIRMED }),
       );
-      const pending = expectInputRequired(
-        await round(first.url, { requestState: approval.requestState, inputResponses: APPROVED }),
+      const pending = another(
+        await round(first.url, { requestState: approval.requestState, inputResponses: OPENED }),
       );
       await approveAsRequester(first, releaseOf(approval));
       const done = await round(first.url, { requestState: pending.requestState });
@@ -218,7 +201,7 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
       fleetEnvironment({ SERVER_NAME: "roundtrip-fleet-2", KMS_SERVICE_NAME: FLEET }),
     );
 
-    const asked = expectInputRequired(await round(first.url));
+    const asked = another(await round(first.url));
     const refusal = await round(renamed.url, {
       requestState: asked.requestState,
       inputResponses: CONFIRMED,
@@ -237,7 +220,7 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
     const rotated = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: `${newer},${older}` }));
     const retired = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: newer }));
 
-    const asked = expectInputRequired(await round(minting.url));
+    const asked = another(await round(minting.url));
     const carried = await round(rotated.url, { requestState: asked.requestState, inputResponses: CONFIRMED });
     const refused = await round(retired.url, {
       requestState: asked.requestState,
@@ -247,7 +230,7 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
       (error: unknown) => error,
     );
 
-    expect(Object.keys(expectInputRequired(carried).inputRequests ?? {})).toEqual(["approval"]);
+    expect(Object.keys(another(carried).inputRequests ?? {})).toEqual(["approval"]);
     expect((refused as McpError).code).toBe(-32602);
     expect(retired.logs.lines().some((line) => line.reason === "unknown key")).toBe(true);
   });

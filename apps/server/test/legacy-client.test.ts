@@ -1,5 +1,4 @@
 import type { LocalAuthServer } from "@roundtrip/local-auth";
-import { LATEST_LEGACY_PROTOCOL_VERSION } from "@roundtrip/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
@@ -10,6 +9,7 @@ import {
   ListRootsRequestSchema,
   StreamableHTTPClientTransport,
 } from "./support/official-v1-client.js";
+import { initializeMessage, postLegacy } from "./support/raw-legacy.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
 
 /**
@@ -179,25 +179,11 @@ describe("a 2025-11-25 client (official SDK v1) on the reference server", () => 
     expect(preflight.headers.get("access-control-allow-methods")).toContain("DELETE");
     expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("mcp-session-id");
 
-    const initialize = await fetch(app.url, {
-      method: "POST",
-      headers: {
-        origin: "https://app.roundtrip.test",
-        authorization: `Bearer ${aliceToken}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
-          capabilities: {},
-          clientInfo: { name: "browser-host", version: "1.0.0" },
-        },
-      }),
-    });
+    const initialize = await postLegacy(
+      app.url,
+      { origin: "https://app.roundtrip.test", authorization: `Bearer ${aliceToken}` },
+      initializeMessage("browser-host"),
+    );
     await initialize.body?.cancel();
     expect(initialize.status).toBe(200);
     expect(initialize.headers.get("mcp-session-id")).toMatch(/.+/);

@@ -2,14 +2,22 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundtrip/local-auth";
-import { type InputRequiredResult, type InputResponses, isInputRequiredResult } from "@roundtrip/sdk";
-import { RedisServer } from "@roundtrip/test-services";
-import { createClient } from "redis";
+import type { LocalAuthServer } from "@roundtrip/local-auth";
+import { dumpRedis, RedisServer } from "@roundtrip/test-services";
+import {
+  another,
+  approvalUrlOf,
+  CONFIRMED,
+  createServiceAnswers,
+  OPENED,
+  type Retry,
+  textOf,
+} from "@roundtrip/test-support/rounds";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PUBLIC_CALLBACK, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { approveAcross } from "./support/approval-page.js";
+import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
-import { mcpClient } from "./support/mcp-client.js";
+import { oneRound } from "./support/mcp-client.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
 
 /**
@@ -50,22 +58,8 @@ afterAll(async () => {
   if (keyDir) await rm(keyDir, { recursive: true, force: true });
 });
 
-type Retry = { requestState?: string; inputResponses?: InputResponses };
-
-function call(server: RunningServer, name: string, args: Record<string, unknown>, retry: Retry = {}) {
-  const client = mcpClient(server.url, alice, watch, { onElicit: () => ({ action: "cancel" }) });
-  return client.session.callTool(name, args, { allowInputRequired: true, ...retry });
-}
-
-function another(result: unknown): InputRequiredResult & { requestState: string } {
-  if (!isInputRequiredResult(result) || typeof result.requestState !== "string") {
-    throw new Error(`expected another round, got ${JSON.stringify(result)}`);
-  }
-  return result as InputRequiredResult & { requestState: string };
-}
-
-const textOf = (result: unknown) =>
-  ((result as { content?: { text?: string }[] }).content ?? []).map((block) => block.text ?? "").join("");
+const call = (server: RunningServer, name: string, args: Record<string, unknown>, retry: Retry = {}) =>
+  oneRound(server.url, alice, watch, name, args, retry);
 
 /** Remembers `value` and what would show it as plainly: its base64 and base64url at any alignment. */
 function rememberInClear(what: string, value: string): void {
@@ -80,72 +74,27 @@ function rememberInClear(what: string, value: string): void {
   }
 }
 
-/** Every key in Redis and everything it holds, read by its type. */
-async function everythingInRedis(): Promise<{ keys: string[]; text: string }> {
-  const client = createClient({ url: redis.url, disableOfflineQueue: true });
-  client.on("error", () => {});
-  await client.connect();
-  try {
-    const keys: string[] = [];
-    let cursor = "0";
-    do {
-      const [next, batch] = (await client.sendCommand(["SCAN", cursor, "COUNT", "100"])) as [
-        string,
-        string[],
-      ];
-      cursor = next;
-      keys.push(...batch);
-    } while (cursor !== "0");
-    const parts: string[] = [];
-    for (const key of keys) {
-      const type = String(await client.sendCommand(["TYPE", key]));
-      const read: Record<string, string[]> = {
-        string: ["GET", key],
-        hash: ["HGETALL", key],
-        list: ["LRANGE", key, "0", "-1"],
-        set: ["SMEMBERS", key],
-        zset: ["ZRANGE", key, "0", "-1", "WITHSCORES"],
-        stream: ["XRANGE", key, "-", "+"],
-      };
-      const command = read[type];
-      if (command === undefined) throw new Error(`key ${key} has type ${type}, which this test cannot read`);
-      parts.push(key, type, JSON.stringify(await client.sendCommand(command)));
-    }
-    return { keys, text: parts.join("\n") };
-  } finally {
-    client.destroy();
-  }
-}
 
 const SERVICE = "quartz-ledger";
 const DEPLOY = { service: SERVICE, env: "production" };
-const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };
-const OPENED: InputResponses = { approval: { action: "accept" } };
 const CHOICES = { runtime: "python3.12", tier: "medium" };
 
 describe("a fleet's Redis after create_service, an approved deploy and repeated once-rounds", () => {
   it("holds no answer, argument, result, requestState or token in clear", async () => {
     // create_service: runtime and size, then the confirmation quoting them; its completing round twice.
-    const answer = (result: InputRequiredResult): InputResponses => {
-      const responses: InputResponses = {};
-      for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
-        const schema = JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema);
-        const content: Record<string, string | boolean> = schema.includes('"runtime"')
-          ? { runtime: CHOICES.runtime }
-          : schema.includes('"tier"')
-            ? { tier: CHOICES.tier }
-            : { confirm: true };
-        responses[key] = { action: "accept", content };
-      }
-      return responses;
-    };
     const args = { name: SERVICE };
     const choose = another(await call(a, "create_service", args));
-    const chosen = { requestState: choose.requestState, inputResponses: answer(choose) };
+    const chosen = {
+      requestState: choose.requestState,
+      inputResponses: createServiceAnswers(choose, CHOICES),
+    };
     const confirm = another(await call(b, "create_service", args, chosen));
     // The round that asked for the confirmation, repeated: answered from the once-ledger.
     another(await call(a, "create_service", args, chosen));
-    const completing = { requestState: confirm.requestState, inputResponses: answer(confirm) };
+    const completing = {
+      requestState: confirm.requestState,
+      inputResponses: createServiceAnswers(confirm, CHOICES),
+    };
     const created = textOf(await call(a, "create_service", args, completing));
     expect(created).toBe(`Created service ${SERVICE} on ${CHOICES.runtime}, size ${CHOICES.tier}`);
     expect(textOf(await call(b, "create_service", args, completing))).toBe(created);
@@ -155,33 +104,13 @@ describe("a fleet's Redis after create_service, an approved deploy and repeated 
     const approval = another(
       await call(b, "deploy", DEPLOY, { requestState: asked.requestState, inputResponses: CONFIRMED }),
     );
-    const request = approval.inputRequests?.approval as { params?: { url?: string } } | undefined;
-    const url = request?.params?.url ?? "";
-    const path = new URL(url).pathname;
-    const browser = new DevelopmentBrowser("alice");
-    const started = await browser.fetch(`${a.origin}${path}/sign-in`);
-    const login = browser.cookie(a.origin, "roundtrip_login");
-    const answered = await browser.redirectTo(started.headers.get("location") ?? "", PUBLIC_CALLBACK);
-    const callback = await fetch(`${b.origin}/callback${answered.search}`, {
-      headers: { cookie: `roundtrip_login=${login}` },
-      redirect: "manual",
-    });
-    const approver = /roundtrip_approver=([^;]+)/.exec(callback.headers.get("set-cookie") ?? "")?.[1];
-    const cookie = { cookie: `roundtrip_approver=${approver}` };
-    const html = await (await fetch(`${a.origin}${path}`, { headers: cookie })).text();
-    const form = firstPostForm(html);
-    if (!form) throw new Error(`no Approve form on ${html}`);
-    const approved = await fetch(`${b.origin}${form.action}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...cookie },
-      body: new URLSearchParams(form.fields),
-    });
-    expect(approved.status).toBe(200);
+    const url = approvalUrlOf(approval);
+    await approveAcross(a, b, url);
     const finishing = { requestState: approval.requestState, inputResponses: OPENED };
     const deployed = textOf(await call(a, "deploy", DEPLOY, finishing));
     expect(deployed).toMatch(new RegExp(`^Deployed rel-[0-9a-f]{32} of ${SERVICE} to production$`));
     expect(textOf(await call(b, "deploy", DEPLOY, finishing))).toBe(deployed);
-    const record = await a.server.approvals.status(path.split("/").pop() ?? "");
+    const record = await a.server.approvals.status(new URL(url).pathname.split("/").pop() ?? "");
     expect(record?.state).toBe("deployed");
 
     rememberInClear("the service argument", SERVICE);
@@ -194,7 +123,7 @@ describe("a fleet's Redis after create_service, an approved deploy and repeated 
     rememberInClear("the requester's client", record?.requester.clientId ?? "");
     rememberInClear("the access token's claims", alice.split(".")[1] ?? "");
 
-    const { keys, text } = await everythingInRedis();
+    const { keys, text } = await dumpRedis(redis.url);
     // The once-ledger's rounds and outcomes, and the approval.
     expect(keys.some((key) => key.startsWith("roundtrip:once:") && key.endsWith(":outcome"))).toBe(true);
     expect(keys.some((key) => key.startsWith("roundtrip:sealed-approval:"))).toBe(true);

@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
 import { LATEST_LEGACY_PROTOCOL_VERSION, silentLogger } from "@roundtrip/sdk";
 import { AesGcmRequestStateCodec } from "@roundtrip/sealing";
-import { RedisServer } from "@roundtrip/test-services";
+import { duringStall, RedisServer, type RedisStall, redisStalls } from "@roundtrip/test-services";
 import { callTool } from "@roundtrip/test-support/wire";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSharedState, type SharedState } from "../src/index.js";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { initializeMessage, postLegacy } from "./support/raw-legacy.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
 
 // Far from anything the machine's speed decides: each stall below lasts until the test ends it.
@@ -55,61 +56,10 @@ afterAll(async () => {
   await primary?.stop();
 });
 
-/** A way Redis stops taking what the server sends, until `end()`; `reason` is what /readyz then says. */
-interface Stall {
-  name: string;
-  reason: RegExp;
-  begin(): Promise<unknown>;
-  end(): Promise<unknown>;
-}
+const stalls = redisStalls(() => ({ redis, primary, command: (args) => admin.sendCommand(args) }));
 
-const FROZEN: Stall = {
-  name: "frozen (SIGSTOP)",
-  reason: MISSED_DEADLINE,
-  begin: async () => redis.freeze(),
-  end: async () => redis.thaw(),
-};
-
-const WRITES_PAUSED: Stall = {
-  name: "holding writes (CLIENT PAUSE WRITE)",
-  reason: MISSED_DEADLINE,
-  begin: () => admin.sendCommand(["CLIENT", "PAUSE", "60000", "WRITE"]),
-  end: () => admin.sendCommand(["CLIENT", "UNPAUSE"]),
-};
-
-const OUT_OF_MEMORY: Stall = {
-  name: "out of memory under noeviction",
-  reason: /OOM command not allowed/,
-  begin: async () => {
-    await admin.sendCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
-    await admin.sendCommand(["CONFIG", "SET", "maxmemory", "1"]);
-  },
-  end: () => admin.sendCommand(["CONFIG", "SET", "maxmemory", "0"]),
-};
-
-const READ_ONLY_REPLICA: Stall = {
-  name: "a read-only replica",
-  reason: /READONLY You can't write against a read only replica/,
-  begin: async () => {
-    // The sync is loaded from the socket, never written as dump.rdb into the test's folder.
-    await admin.sendCommand(["CONFIG", "SET", "repl-diskless-load", "swapdb"]);
-    await admin.sendCommand(["REPLICAOF", "127.0.0.1", String(primary.port)]);
-    // Until the first sync is done it may answer LOADING instead of READONLY.
-    await poll(async () =>
-      String(await admin.sendCommand(["INFO", "replication"])).includes("link_status:up"),
-    );
-  },
-  end: () => admin.sendCommand(["REPLICAOF", "NO", "ONE"]),
-};
-
-async function during<T>(stall: Stall, body: () => Promise<T>): Promise<T> {
-  await stall.begin();
-  try {
-    return await body();
-  } finally {
-    await stall.end();
-  }
-}
+/** What /readyz says while `stall` lasts: Redis's refusal, or else that it missed the deadline. */
+const reasonOf = (stall: RedisStall) => stall.refusal ?? MISSED_DEADLINE;
 
 async function poll(check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -136,18 +86,16 @@ async function readyz(until?: (body: Readiness) => boolean): Promise<{ status: n
   return answer as { status: number; body: Readiness };
 }
 
-const ALL = [FROZEN, WRITES_PAUSED, OUT_OF_MEMORY, READ_ONLY_REPLICA];
-
 describe("the reference server against a Redis that stalls or refuses writes", () => {
-  it.each(ALL)(
+  it.each(stalls.all)(
     "/readyz says degraded while Redis is $name, naming why, and logs when it turns and turns back",
     async (stall) => {
       const logged = app.logs.lines().length;
-      await during(stall, async () => {
+      await duringStall(stall, async () => {
         const { status, body } = await readyz();
         expect(status).toBe(200);
         expect(body).toMatchObject({ status: "degraded", sharedState: "redis" });
-        expect(body.reason).toMatch(stall.reason);
+        expect(body.reason).toMatch(reasonOf(stall));
       });
       await readyz((body) => body.status === "ready");
       const lines = app.logs.lines().slice(logged);
@@ -155,7 +103,7 @@ describe("the reference server against a Redis that stalls or refuses writes", (
         line.msg?.startsWith("the shared state store cannot take writes"),
       );
       expect(turned).toEqual([
-        expect.objectContaining({ level: 40, reason: expect.stringMatching(stall.reason) }),
+        expect.objectContaining({ level: 40, reason: expect.stringMatching(reasonOf(stall)) }),
       ]);
       expect(
         lines.filter((line) => line.msg?.startsWith("the shared state store takes writes again")),
@@ -164,11 +112,11 @@ describe("the reference server against a Redis that stalls or refuses writes", (
     STALL_TEST_MS,
   );
 
-  it.each(ALL)(
+  it.each(stalls.all)(
     "while Redis is $name, a once-tool is refused without running, and other tools answer",
     async (stall) => {
       const before = charges;
-      await during(stall, async () => {
+      await duringStall(stall, async () => {
         const refused = await callTool(app.url, "charge", { token });
         const error = refused.body?.error as { code?: number; message?: string } | undefined;
         expect(error?.code).toBe(-32603);
@@ -181,20 +129,20 @@ describe("the reference server against a Redis that stalls or refuses writes", (
     STALL_TEST_MS,
   );
 
-  it.each([FROZEN, WRITES_PAUSED])(
+  it.each([stalls.frozen, stalls.writesPaused])(
     "while Redis is $name, approvals and 2025-era sessions answer at the deadline: the store call rejects and a session 503s",
     async (stall) => {
       const principal = { clientId: "mcp-interactive", issuer: as.issuer, subject: "alice" };
       const release = `rel-${"0".repeat(32)}`;
-      const session = await legacyPost(initialize());
+      const session = await legacyPost(initializeMessage("stalls"));
       const id = session.headers.get("mcp-session-id") ?? "";
       expect([session.status, id]).toEqual([200, expect.any(String)]);
-      await during(stall, async () => {
+      await duringStall(stall, async () => {
         await expect(
           app.server.approvals.request(release, { service: "api", env: "staging", principal }),
         ).rejects.toThrow(MISSED_DEADLINE);
         for (const reply of [
-          await legacyPost(initialize()),
+          await legacyPost(initializeMessage("stalls")),
           await legacyPost(
             { jsonrpc: "2.0", id: 2, method: "tools/list" },
             { "mcp-session-id": id, "mcp-protocol-version": LATEST_LEGACY_PROTOCOL_VERSION },
@@ -210,28 +158,6 @@ describe("the reference server against a Redis that stalls or refuses writes", (
   );
 });
 
-function initialize() {
-  return {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: "stalls", version: "1" },
-    },
-  };
-}
-
 function legacyPost(message: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(app.url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      authorization: `Bearer ${token}`,
-      ...headers,
-    },
-    body: JSON.stringify(message),
-  });
+  return postLegacy(app.url, { authorization: `Bearer ${token}`, ...headers }, message);
 }

@@ -2,25 +2,28 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundtrip/local-auth";
-import {
-  Client,
-  type InputRequiredResult,
-  type InputResponses,
-  isInputRequiredResult,
-  McpError,
-  silentLogger,
-} from "@roundtrip/sdk";
+import type { LocalAuthServer } from "@roundtrip/local-auth";
+import { Client, type InputRequiredResult, McpError, silentLogger } from "@roundtrip/sdk";
 import { RedisServer } from "@roundtrip/test-services";
+import {
+  another,
+  approvalUrlOf,
+  CONFIRMED,
+  createServiceAnswers,
+  OPENED,
+  type Retry,
+  textOf,
+} from "@roundtrip/test-support/rounds";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryApprovalLedger } from "../src/approvals/approval-ledger.js";
 import type { ApprovalStore, Requester } from "../src/approvals/approval-store.js";
 import { RedisApprovalLedger } from "../src/approvals/redis-approval-ledger.js";
+import { approveAcross } from "./support/approval-page.js";
 import { approvalStore } from "./support/approvals.js";
-import { PUBLIC_CALLBACK, serverEnvironment, startAuthorizationServer } from "./support/environment.js";
+import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
-import { mcpClient } from "./support/mcp-client.js";
+import { mcpClient, oneRound } from "./support/mcp-client.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
 
 let redis: RedisServer;
@@ -76,30 +79,14 @@ async function redisClient() {
   return client;
 }
 
-function call(server: RunningServer, name: string, args: Record<string, unknown>, retry: Retry = {}) {
-  const client = mcpClient(server.url, alice, watch, { onElicit: () => ({ action: "cancel" }) });
-  return client.session.callTool(name, args, { allowInputRequired: true, ...retry });
-}
-
-type Retry = { requestState?: string; inputResponses?: InputResponses };
-
-function another(result: unknown): InputRequiredResult & { requestState: string } {
-  if (!isInputRequiredResult(result) || typeof result.requestState !== "string") {
-    throw new Error(`expected another round, got ${JSON.stringify(result)}`);
-  }
-  return result as InputRequiredResult & { requestState: string };
-}
-
-const textOf = (result: unknown) =>
-  ((result as { content?: { text?: string }[] }).content ?? []).map((block) => block.text ?? "").join("");
+const call = (server: RunningServer, name: string, args: Record<string, unknown>, retry: Retry = {}) =>
+  oneRound(server.url, alice, watch, name, args, retry);
 
 /** How many times the fleet logged `msg`: the example tools' stand-in for their side effect. */
 const effects = (msg: string) =>
   servers.flatMap((server) => server.logs.lines()).filter((line) => line.msg === msg).length;
 
 const DEPLOY = { service: "ledger", env: "production" };
-const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };
-const OPENED: InputResponses = { approval: { action: "accept" } };
 
 describe.each([
   ["Approvals in memory", async (): Promise<ApprovalStore> => approvalStore(new MemoryApprovalLedger())],
@@ -176,33 +163,9 @@ describe("two instances sharing one Redis", () => {
     const approval = another(
       await call(b, "deploy", DEPLOY, { requestState: asked.requestState, inputResponses: CONFIRMED }),
     );
-    const request = approval.inputRequests?.approval as { params?: { url?: string } } | undefined;
-    const url = request?.params?.url ?? "";
-    const path = new URL(url).pathname;
-
+    const url = approvalUrlOf(approval);
     // Every step of the page on another instance than the one before, as round robin would send it.
-    const browser = new DevelopmentBrowser("alice");
-    const started = await browser.fetch(`${a.origin}${path}/sign-in`);
-    const login = browser.cookie(a.origin, "roundtrip_login");
-    const answered = await browser.redirectTo(started.headers.get("location") ?? "", PUBLIC_CALLBACK);
-    const callback = await fetch(`${b.origin}/callback${answered.search}`, {
-      headers: { cookie: `roundtrip_login=${login}` },
-      redirect: "manual",
-    });
-    expect([callback.status, callback.headers.get("location")]).toEqual([302, path]);
-    const approver = /roundtrip_approver=([^;]+)/.exec(callback.headers.get("set-cookie") ?? "")?.[1];
-    const cookie = { cookie: `roundtrip_approver=${approver}` };
-    const page = await fetch(`${a.origin}${path}`, { headers: cookie });
-    const html = await page.text();
-    expect([page.status, html]).toEqual([200, expect.stringContaining("ledger to production")]);
-    const form = firstPostForm(html);
-    if (!form) throw new Error(`no Approve form on ${html}`);
-    const approved = await fetch(`${b.origin}${form.action}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...cookie },
-      body: new URLSearchParams(form.fields),
-    });
-    expect(approved.status).toBe(200);
+    expect(await approveAcross(a, b, url)).toContain("ledger to production");
 
     const deployedBefore = effects("release deployed");
     const completions = await Promise.all(
@@ -219,19 +182,8 @@ describe("two instances sharing one Redis", () => {
   });
 
   it("run a replayed create_service completion nowhere", async () => {
-    const answer = (result: InputRequiredResult): InputResponses => {
-      const responses: InputResponses = {};
-      for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
-        const schema = JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema);
-        const content: Record<string, string | boolean> = schema.includes('"runtime"')
-          ? { runtime: "node22" }
-          : schema.includes('"tier"')
-            ? { tier: "small" }
-            : { confirm: true };
-        responses[key] = { action: "accept", content };
-      }
-      return responses;
-    };
+    const answer = (result: InputRequiredResult) =>
+      createServiceAnswers(result, { runtime: "node22", tier: "small" });
     const args = { name: "billing" };
     const first = another(await call(a, "create_service", args));
     const second = another(

@@ -110,6 +110,29 @@ const cancelled = (requestId: unknown, reason: string) => ({
   params: { requestId, reason },
 });
 
+/**
+ * Cancels the dropped call with a POST to `via`, waits until `holder`, the instance the call runs on,
+ * recorded the question's cancellation, and expects a resume on `holder` to carry it.
+ */
+async function cancelDropped(
+  via: AskingChild,
+  holder: AskingChild,
+  session: Session,
+  question: Event,
+  what: string,
+): Promise<void> {
+  const from = holder.mark();
+  const cancel = await via.alive(
+    rawPost(via.url, cancelled(CALL_ID, "changed my mind"), session.headers),
+    "the answer to the cancellation",
+  );
+  expect(cancel.status).toBe(202);
+  await recorded(holder, from, { method: "notifications/cancelled" }, what);
+  expect(await resume(holder, session, question.id as string)).toEqual([
+    cancelled(question.message.id, "The request was cancelled"),
+  ]);
+}
+
 describe("a 2025-era client that drops a call's SSE response while it is asked something", {
   timeout: 300_000,
 }, () => {
@@ -117,16 +140,7 @@ describe("a 2025-era client that drops a call's SSE response while it is asked s
     const child = await startChild();
     const session = await openSession(child);
     const { question } = await dropWhileAsked(child, session);
-    const from = child.mark();
-    const cancel = await child.alive(
-      rawPost(child.url, cancelled(CALL_ID, "changed my mind"), session.headers),
-      "the answer to the cancellation",
-    );
-    expect(cancel.status).toBe(202);
-    await recorded(child, from, { method: "notifications/cancelled" }, "the question's cancellation");
-    expect(await resume(child, session, question.id as string)).toEqual([
-      cancelled(question.message.id, "The request was cancelled"),
-    ]);
+    await cancelDropped(child, child, session, question, "the question's cancellation");
     await expectServing(child, session);
   });
 
@@ -186,17 +200,8 @@ describe("a 2025-era client that drops a call's SSE response while it is asked s
     const b = await startChild(fleet);
     const session = await openSession(a);
     const { question } = await dropWhileAsked(b, session);
-    const from = b.mark();
-    const cancel = await a.alive(
-      rawPost(a.url, cancelled(CALL_ID, "changed my mind"), session.headers),
-      "the answer to the cancellation",
-    );
-    expect(cancel.status).toBe(202);
     // The cancellation reaches the instance holding the call over the bus, in its own time.
-    await recorded(b, from, { method: "notifications/cancelled" }, "the question's cancellation, on B");
-    expect(await resume(b, session, question.id as string)).toEqual([
-      cancelled(question.message.id, "The request was cancelled"),
-    ]);
+    await cancelDropped(a, b, session, question, "the question's cancellation, on B");
     await expectServing(b, session);
     await expectServing(a, session);
   });

@@ -1,15 +1,16 @@
 import { DevelopmentBrowser, firstPostForm } from "@roundtrip/local-auth";
-import {
-  Client,
-  type ClientOptions,
-  type InputRequiredResult,
-  type InputResponses,
-  isInputRequiredResult,
-  McpError,
-  silentLogger,
-} from "@roundtrip/sdk";
+import { Client, type ClientOptions, type InputRequiredResult, McpError, silentLogger } from "@roundtrip/sdk";
 import { useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
 import { RedisServer } from "@roundtrip/test-services";
+import {
+  another,
+  approvalUrlOf,
+  CONFIRMED,
+  createServiceAnswers,
+  OPENED,
+  type Retry,
+  textOf,
+} from "@roundtrip/test-support/rounds";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { approveThroughProxy as approval } from "../src/approval.js";
 import { Fleet } from "../src/fleet.js";
@@ -42,8 +43,6 @@ afterAll(async () => {
 }, 180_000);
 
 const DEPLOY = { service: "ledger", env: "production" };
-const CONFIRMED: InputResponses = { confirm: { action: "accept", content: { confirm: true } } };
-const OPENED: InputResponses = { approval: { action: "accept" } };
 
 /** Alice's client against `url` (the proxy, or one instance), remembering which upstream answered. */
 function client(url: string, options: Pick<ClientOptions, "onElicit"> = {}) {
@@ -66,17 +65,6 @@ function client(url: string, options: Pick<ClientOptions, "onElicit"> = {}) {
 function round(url: string, name: string, args: Record<string, unknown>, retry: Retry = {}) {
   return client(url).mcp.session.callTool(name, args, { allowInputRequired: true, ...retry });
 }
-type Retry = { requestState?: string; inputResponses?: InputResponses };
-
-function another(result: unknown): InputRequiredResult & { requestState: string } {
-  if (!isInputRequiredResult(result) || typeof result.requestState !== "string") {
-    throw new Error(`expected another round, got ${JSON.stringify(result)}`);
-  }
-  return result as InputRequiredResult & { requestState: string };
-}
-
-const textOf = (result: unknown) =>
-  ((result as { content?: { text?: string }[] }).content ?? []).map((block) => block.text ?? "").join("");
 
 /**
  * How many times the fleet's processes logged `msg` (the tools' side effect), for `field=value` when
@@ -101,19 +89,8 @@ const releaseOf = (url: string) => /rel-[0-9a-f]{32}/.exec(url)?.[0] ?? "";
 const approveThroughProxy = (url: string) => approval(fleet.publicUrl, url);
 
 /** What create_service asks, answered: the runtime, the size, then the confirmation. */
-function answer(result: InputRequiredResult): InputResponses {
-  const responses: InputResponses = {};
-  for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
-    const schema = JSON.stringify((request.params as { requestedSchema?: unknown }).requestedSchema);
-    const content: Record<string, string | boolean> = schema.includes('"runtime"')
-      ? { runtime: "python3.12" }
-      : schema.includes('"tier"')
-        ? { tier: "large" }
-        : { confirm: true };
-    responses[key] = { action: "accept", content };
-  }
-  return responses;
-}
+const answer = (result: InputRequiredResult) =>
+  createServiceAnswers(result, { runtime: "python3.12", tier: "large" });
 
 /** A deploy of DEPLOY taken to its approval round through the proxy: its URL and the state to complete it. */
 async function deployAwaitingApproval(): Promise<{ url: string; completing: Retry }> {
@@ -124,9 +101,10 @@ async function deployAwaitingApproval(): Promise<{ url: string; completing: Retr
       inputResponses: CONFIRMED,
     }),
   );
-  const url =
-    (approval.inputRequests?.approval as { params?: { url?: string } } | undefined)?.params?.url ?? "";
-  return { url, completing: { requestState: approval.requestState, inputResponses: OPENED } };
+  return {
+    url: approvalUrlOf(approval),
+    completing: { requestState: approval.requestState, inputResponses: OPENED },
+  };
 }
 
 /**

@@ -61,7 +61,7 @@ describe("a fleet of two behind nginx, sharing Redis", () => {
     const legacy = await legacyFlow(url, alice, session, "create_service", { name: legacyName }, "");
     expect(JSON.stringify(legacy)).toContain(legacyName);
 
-    const dump = await dumpRedis(redis.url);
+    const { text: dump } = await dumpRedis(redis.url);
     expect(dump).toContain("roundtrip:");
     expect(book.leaksIn(dump)).toEqual([]);
     for (const instance of fleet.instances) expect(book.leaksIn(instance.output())).toEqual([]);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { LATEST_PROTOCOL_VERSION, META } from "@roundtrip/sdk";
 import { dumpRedis } from "@roundtrip/test-services";
 import { accessTokenHash, dpopBoundToken, dpopKeyPair, dpopProof } from "@roundtrip/test-support/dpop";
+import { postToolsList } from "@roundtrip/test-support/wire";
 import { exportJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { legacyFlow, modernFlow } from "../src/flows.js";
@@ -70,28 +70,12 @@ describe("secrets handled by the reference server", () => {
     book.remember("DPoP-bound access token", bound);
     book.remember("DPoP proof", proof);
     book.remember("DPoP private key", String((await exportJWK(key.privateKey)).d));
-    const listed = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
-        "mcp-method": "tools/list",
-        authorization: `DPoP ${bound}`,
-        dpop: proof,
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/list",
-        params: { _meta: { [META.protocolVersion]: LATEST_PROTOCOL_VERSION, [META.clientCapabilities]: {} } },
-      }),
-    });
+    const listed = await postToolsList(url, { authorization: `DPoP ${bound}`, dpop: proof });
     expect(listed.status).toBe(200);
 
     expect(book.size).toBeGreaterThanOrEqual(10);
     expect(book.leaksIn(target.log())).toEqual([]);
-    const dump = await dumpRedis(target.redis.url);
+    const { text: dump } = await dumpRedis(target.redis.url);
     expect(dump).toContain("roundtrip:");
     expect(book.leaksIn(dump)).toEqual([]);
   });

@@ -7,6 +7,13 @@ export {
 } from "./ensure-tool.js";
 export { findExecutable } from "./find-executable.js";
 export { freePort } from "./free-port.js";
-export { dumpRedis } from "./redis-dump.js";
+export { dumpRedis, type RedisDump } from "./redis-dump.js";
 export { RedisServer } from "./redis-server.js";
+export {
+  duringStall,
+  type RedisStall,
+  type RedisStalls,
+  redisStalls,
+  type StallTarget,
+} from "./redis-stalls.js";
 export { manualInstall, TOOLS, type Tool, type ToolName, type ToolSource } from "./tools.js";

@@ -1,44 +1,39 @@
 import { createClient } from "redis";
 
+export interface RedisDump {
+  keys: string[];
+  /** Every key with its type and value, one per line: what an operator's dump or a backup shows. */
+  text: string;
+}
+
+const READ: Record<string, (key: string) => string[]> = {
+  string: (key) => ["GET", key],
+  hash: (key) => ["HGETALL", key],
+  list: (key) => ["LRANGE", key, "0", "-1"],
+  set: (key) => ["SMEMBERS", key],
+  zset: (key) => ["ZRANGE", key, "0", "-1", "WITHSCORES"],
+  stream: (key) => ["XRANGE", key, "-", "+"],
+};
+
 /**
- * Everything a Redis holds, keys and values, as one text: what an operator's dump, a backup or
- * anyone with read access to the store would see.
+ * Everything a Redis holds, read key by key by its type, as anyone with read access to the store (or
+ * to a backup of it) would see it. A type it cannot read fails the dump rather than be left out.
  */
-export async function dumpRedis(url: string): Promise<string> {
-  const client = createClient({ url });
+export async function dumpRedis(url: string): Promise<RedisDump> {
+  const client = createClient({ url, disableOfflineQueue: true });
+  client.on("error", () => {});
   await client.connect();
   try {
+    const keys: string[] = [];
+    for await (const batch of client.scanIterator({ COUNT: 500 })) keys.push(...batch);
     const lines: string[] = [];
-    for await (const keys of client.scanIterator({ COUNT: 500 })) {
-      for (const key of keys) {
-        const type = await client.type(key);
-        let value: unknown;
-        switch (type) {
-          case "string":
-            value = await client.get(key);
-            break;
-          case "hash":
-            value = await client.hGetAll(key);
-            break;
-          case "list":
-            value = await client.lRange(key, 0, -1);
-            break;
-          case "set":
-            value = await client.sMembers(key);
-            break;
-          case "zset":
-            value = await client.zRange(key, 0, -1);
-            break;
-          case "stream":
-            value = await client.xRange(key, "-", "+");
-            break;
-          default:
-            value = `(${type})`;
-        }
-        lines.push(`${key} ${JSON.stringify(value)}`);
-      }
+    for (const key of keys) {
+      const type = String(await client.sendCommand(["TYPE", key]));
+      const read = READ[type];
+      if (read === undefined) throw new Error(`key ${key} has type ${type}, which the dump cannot read`);
+      lines.push(`${key} ${type} ${JSON.stringify(await client.sendCommand(read(key)))}`);
     }
-    return lines.join("\n");
+    return { keys, text: lines.join("\n") };
   } finally {
     client.destroy();
   }

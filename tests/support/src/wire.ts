@@ -40,13 +40,29 @@ export interface CallOptions {
 
 let nextId = 1;
 
-/** One tools/call POST with the headers a correct 2026-07-28 client sends. */
-export async function callTool(url: string, tool: string, options: CallOptions = {}): Promise<ToolReply> {
-  const headers: Record<string, string> = {
+/** The headers a correct 2026-07-28 client sends with a POST of `method`. */
+function mcpHeaders(method: string): Record<string, string> {
+  return {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
     "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
-    "mcp-method": "tools/call",
+    "mcp-method": method,
+  };
+}
+
+/** A request's `_meta`, as a correct 2026-07-28 client fills it. */
+function mcpMeta(capabilities: Record<string, unknown> = {}) {
+  return {
+    [META.protocolVersion]: LATEST_PROTOCOL_VERSION,
+    [META.clientCapabilities]: capabilities,
+    [META.clientInfo]: { name: "auth-e2e", version: "0.0.0" },
+  };
+}
+
+/** One tools/call POST with the headers a correct 2026-07-28 client sends. */
+export async function callTool(url: string, tool: string, options: CallOptions = {}): Promise<ToolReply> {
+  const headers: Record<string, string> = {
+    ...mcpHeaders("tools/call"),
     "mcp-name": options.headerName ?? tool,
   };
   if (options.authorization !== undefined) headers.authorization = options.authorization;
@@ -59,11 +75,7 @@ export async function callTool(url: string, tool: string, options: CallOptions =
       id: nextId++,
       method: "tools/call",
       params: {
-        _meta: {
-          [META.protocolVersion]: LATEST_PROTOCOL_VERSION,
-          [META.clientCapabilities]: options.capabilities ?? {},
-          [META.clientInfo]: { name: "auth-e2e", version: "0.0.0" },
-        },
+        _meta: mcpMeta(options.capabilities),
         name: tool,
         arguments: options.arguments ?? {},
         ...options.retry,
@@ -77,6 +89,23 @@ export async function callTool(url: string, tool: string, options: CallOptions =
     challenge: header === null ? undefined : parseChallenge(header),
     body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
   };
+}
+
+/**
+ * One tools/list POST with the headers a correct 2026-07-28 client sends, plus `headers` (its
+ * authorization, a DPoP proof): the response as it came, for tests that read its status and headers.
+ */
+export function postToolsList(url: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { ...mcpHeaders("tools/list"), ...headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "tools/list",
+      params: { _meta: mcpMeta() },
+    }),
+  });
 }
 
 /** The principal a successful whoami/deploy call answered with. */

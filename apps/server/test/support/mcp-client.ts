@@ -1,4 +1,5 @@
 import { Client, type ClientOptions, silentLogger } from "@roundtrip/sdk";
+import type { Retry } from "@roundtrip/test-support/rounds";
 import type { LeakWatch } from "./leak-watch.js";
 
 /**
@@ -23,4 +24,20 @@ export function mcpClient(url: string, token: string, watch: LeakWatch, options:
     ...options,
     http: { fetch: recordingFetch, headers: { authorization: `Bearer ${token}` } },
   });
+}
+
+/**
+ * One round of the tool `name` by a client of `token` that cancels whatever it is asked in-band: the
+ * result as the server gave it, input-required included, for tests that carry the rounds themselves.
+ */
+export function oneRound(
+  url: string,
+  token: string,
+  watch: LeakWatch,
+  name: string,
+  args: Record<string, unknown>,
+  retry: Retry = {},
+) {
+  const client = mcpClient(url, token, watch, { onElicit: () => ({ action: "cancel" }) });
+  return client.session.callTool(name, args, { allowInputRequired: true, ...retry });
 }

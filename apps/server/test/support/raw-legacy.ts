@@ -18,22 +18,27 @@ export interface SseEvent {
   message: Record<string, unknown>;
 }
 
-/** Opens a session as a host does: initialize, then notifications/initialized. */
-export async function openLegacySession(
-  url: string,
-  headers: Record<string, string>,
-  capabilities: Record<string, unknown> = { elicitation: {} },
-): Promise<LegacySession> {
-  const initialize = await post(url, headers, {
+/** The initialize request of a client named `clientName` that speaks LATEST_LEGACY_PROTOCOL_VERSION. */
+export function initializeMessage(clientName: string, capabilities: Record<string, unknown> = {}) {
+  return {
     jsonrpc: "2.0",
     id: 1,
     method: "initialize",
     params: {
       protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
       capabilities,
-      clientInfo: { name: "raw-host", version: "1.0.0" },
+      clientInfo: { name: clientName, version: "1.0.0" },
     },
-  });
+  };
+}
+
+/** Opens a session as a host does: initialize, then notifications/initialized. */
+export async function openLegacySession(
+  url: string,
+  headers: Record<string, string>,
+  capabilities: Record<string, unknown> = { elicitation: {} },
+): Promise<LegacySession> {
+  const initialize = await postLegacy(url, headers, initializeMessage("raw-host", capabilities));
   await initialize.body?.cancel();
   const id = initialize.headers.get("mcp-session-id");
   if (initialize.status !== 200 || !id) throw new Error(`initialize answered ${initialize.status}`);
@@ -51,7 +56,7 @@ export async function send(
   session: LegacySession,
   message: unknown,
 ): Promise<{ status: number; messages: Record<string, unknown>[] }> {
-  const response = await post(session.url, session.headers, message);
+  const response = await postLegacy(session.url, session.headers, message);
   const text = await response.text();
   const sse = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
   return {
@@ -60,7 +65,12 @@ export async function send(
   };
 }
 
-function post(url: string, headers: Record<string, string>, message: unknown): Promise<Response> {
+/** POSTs one message as a 2025-era client does, with `headers` (its authorization, its session's). */
+export function postLegacy(
+  url: string,
+  headers: Record<string, string>,
+  message: unknown,
+): Promise<Response> {
   return fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: ACCEPT_BOTH, ...headers },

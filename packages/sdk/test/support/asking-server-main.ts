@@ -1,6 +1,5 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createClient } from "redis";
 import * as z from "zod";
 import { elicitForm, inputRequired } from "../../src/protocol/input-required.js";
 import type { JsonRpcMessage } from "../../src/protocol/jsonrpc.js";
@@ -12,6 +11,7 @@ import { McpServer } from "../../src/server/mcp/mcp-server.js";
 import { RedisNotificationBus } from "../../src/server/once/redis-bus.js";
 import { RedisSessionRegistry } from "../../src/server/once/redis-sessions.js";
 import { fleetCodec } from "../../src/server/once/test-support/fleet-codec.js";
+import { connectedClient } from "../../src/server/once/test-support/redis-client.js";
 import { createNodeHandler } from "../../src/server/transport/http-server.js";
 
 // A server process for the tests that must see a process survive: `ask` asks the user a question
@@ -52,13 +52,7 @@ async function fleetParts(
   url: string,
   fleet: string,
 ): Promise<{ bus: RedisNotificationBus; sessions: RedisSessionRegistry }> {
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
-  await client.connect();
+  const client = await connectedClient(url);
   // Every process of the test fleet seals the bus under the same keys.
   const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus`, codec: fleetCodec() });
   await bus.ready();

@@ -1,7 +1,7 @@
-import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { until } from "../mcp/test-support/once.js";
+import { closersAfterEach, redisServerPerFile } from "../once/test-support/redis-server.js";
 import {
   confirmation,
   firstToSpeak,
@@ -16,20 +16,8 @@ import { rawPost, rawSession } from "./test-support/raw-session.js";
  * A 2025-era session's questions in a fleet: instances on one real redis-server, each building its own
  * object for the session, and two calls of the session asking at once on different instances.
  */
-let redis: RedisServer;
-const closers: (() => unknown)[] = [];
-
-beforeAll(async () => {
-  redis = await RedisServer.start();
-}, 120_000);
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = redisServerPerFile();
+const closers = closersAfterEach();
 
 /** Generous: these wait for events that come in milliseconds, on a machine that may be very busy. */
 const WITHIN_MS = 60_000;
@@ -38,7 +26,7 @@ async function fleetOf(size: number): Promise<QuestionInstance[]> {
   const fleet = `questions:${Math.random().toString(36).slice(2)}`;
   const instances: QuestionInstance[] = [];
   for (let index = 0; index < size; index += 1)
-    instances.push(await questionInstance(redis.url, fleet, closers));
+    instances.push(await questionInstance(redis().url, fleet, closers));
   return instances;
 }
 
@@ -133,13 +121,13 @@ describe("a 2025-era session's questions across instances", () => {
 
   it("an answer published straight to Redis, without the fleet's keys, settles nothing and is logged without its content", async () => {
     const fleet = `questions:${Math.random().toString(36).slice(2)}`;
-    const a = await questionInstance(redis.url, fleet, closers);
+    const a = await questionInstance(redis().url, fleet, closers);
     const session = await rawSession(a.url, undefined, { elicitation: {} });
     const staging = await StreamedCall.deploy(a.url, session.headers, 1, "staging");
     closers.push(() => staging.close());
     const question = questionOf(await staging.next());
 
-    const forger = createClient({ url: redis.url });
+    const forger = createClient({ url: redis().url });
     await forger.connect();
     closers.push(() => forger.destroy());
     const marker = "forged-content-marker";

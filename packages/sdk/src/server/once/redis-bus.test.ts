@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { AesGcmRequestStateCodec, RequestStateSecurity } from "@roundtrip/sealing";
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { META } from "../../protocol/versions.js";
 import { recordingLogger, start } from "../../test-support/in-process.js";
 import { rpcRequest } from "../../test-support/messages.js";
@@ -11,28 +11,20 @@ import { FLEET_KEYS, until } from "../mcp/test-support/once.js";
 import type { BusEvent } from "../notification-bus.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 import { fleetCodec } from "./test-support/fleet-codec.js";
+import { connectedClient } from "./test-support/redis-client.js";
+import { redisServerPerFile } from "./test-support/redis-server.js";
 
-let redis: RedisServer;
+const redis = redisServerPerFile();
 const closers: (() => unknown)[] = [];
 
-beforeAll(async () => {
-  redis = await RedisServer.start();
-}, 120_000);
-
+// Runs before the server stops: after-hooks run in the reverse of the order they were declared.
 afterAll(async () => {
   for (const close of closers.splice(0).reverse()) await close();
-  await redis?.stop();
 });
 
 /** One instance of a fleet: its own connections to the shared Redis, as a deployed server has. */
 async function instance(url: string, channel: string) {
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
-  await client.connect();
+  const client = await connectedClient(url);
   const logger = recordingLogger();
   const bus = new RedisNotificationBus({ client, channel, codec: fleetCodec(), logger });
   await bus.ready();
@@ -56,8 +48,8 @@ function listenToTools(mcp: McpServer, id: string) {
 describe("RedisNotificationBus, with a real redis-server", () => {
   it("a listen stream on one instance hears a tool added on another, once", async () => {
     const channel = `bus:${Math.random()}`;
-    const a = await instance(redis.url, channel);
-    const b = await instance(redis.url, channel);
+    const a = await instance(redis().url, channel);
+    const b = await instance(redis().url, channel);
     const listen = listenToTools(a.mcp, "on-a");
     await listen.notifications.next();
     b.mcp.tool("added-on-b", {}, () => "ok");
@@ -107,9 +99,9 @@ describe("RedisNotificationBus, with a real redis-server", () => {
 describe("RedisNotificationBus: what reaches the channel without the fleet's keys", () => {
   it("drops, and logs without their content, messages not sealed by a holder of the keys for the bus, or heard before", async () => {
     const channel = `bus:${Math.random()}`;
-    const a = await instance(redis.url, channel);
-    const b = await instance(redis.url, channel);
-    const raw = createClient({ url: redis.url });
+    const a = await instance(redis().url, channel);
+    const b = await instance(redis().url, channel);
+    const raw = createClient({ url: redis().url });
     await raw.connect();
     // A bus given other keys: whatever it says, the fleet cannot open.
     const stranger = new RedisNotificationBus({
@@ -163,7 +155,7 @@ describe("RedisNotificationBus: what reaches the channel without the fleet's key
   });
 
   it("needs the fleet's keys: a bus without them is refused, saying what to pass", () => {
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: redis().url });
     expect(() => new RedisNotificationBus({ client } as never)).toThrow(
       /RedisNotificationBus needs \{ client, codec \}.*the request-state keys every instance shares/,
     );

@@ -1,6 +1,6 @@
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ErrorCode } from "../../protocol/errors.js";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
@@ -16,36 +16,20 @@ import type { RedisOnceClient } from "./redis.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 import { RedisSessionRegistry } from "./redis-sessions.js";
 import { fleetCodec } from "./test-support/fleet-codec.js";
+import { connectedClient } from "./test-support/redis-client.js";
+import { closersAfterEach, redisServerPerFile } from "./test-support/redis-server.js";
 
 const Name = z.object({ name: z.string() });
-let redis: RedisServer;
-const closers: (() => unknown)[] = [];
-
-beforeAll(async () => {
-  redis = await RedisServer.start();
-}, 120_000);
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = redisServerPerFile();
+const closers = closersAfterEach();
 
 /** One instance of a fleet over HTTP: its own Redis connections, the bus and the session registry. */
 async function instance(
   fleet: string,
   maxSessionsPerPrincipal = 100,
-  url = redis.url,
+  url = redis().url,
 ): Promise<RunningHttpServer & { mcp: McpServer; client: RedisOnceClient }> {
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
-  await client.connect();
+  const client = await connectedClient(url);
   const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus`, codec: fleetCodec() });
   await bus.ready();
   const sessions = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });
@@ -183,7 +167,7 @@ describe("2025-era sessions shared through Redis, no sticky routing", () => {
 
   it("a session nobody uses expires on every instance", async () => {
     const fleet = fleetName();
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: redis().url });
     await client.connect();
     closers.push(() => client.destroy());
     const registry = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });
@@ -250,7 +234,7 @@ describe("what a peer can make the fleet's Redis keep", () => {
 
   it("refuses to store a record over the limit, on create and on save, before sending it", async () => {
     const fleet = fleetName();
-    const client = createClient({ url: redis.url });
+    const client = createClient({ url: redis().url });
     await client.connect();
     closers.push(() => client.destroy());
     const registry = new RedisSessionRegistry({ client, prefix: `${fleet}:session:` });

@@ -1,6 +1,5 @@
-import { RedisServer } from "@roundtrip/test-services";
-import { createClient } from "redis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { duringStall, RedisServer, redisStalls } from "@roundtrip/test-services";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionRecord } from "../legacy/shared-sessions.js";
 import {
   deploy,
@@ -11,13 +10,14 @@ import {
   send,
   serversClosedAfterEach,
   textOf,
-  until,
 } from "../mcp/test-support/once.js";
 import { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
 import { RedisOnceStore } from "./redis.js";
 import { RedisNotificationBus } from "./redis-bus.js";
 import { RedisSessionRegistry } from "./redis-sessions.js";
 import { fleetCodec } from "./test-support/fleet-codec.js";
+import { connectedClient } from "./test-support/redis-client.js";
+import { closersAfterEach } from "./test-support/redis-server.js";
 
 // Far from anything the machine's speed decides: each stall below lasts until the test ends it.
 const DEADLINE_MS = 400;
@@ -26,18 +26,14 @@ const STALL_TEST_MS = 60_000;
 
 let redis: RedisServer;
 let primary: RedisServer;
-let admin: Awaited<ReturnType<typeof connect>>;
-const closers: (() => unknown)[] = [];
+let admin: Awaited<ReturnType<typeof connectedClient>>;
 const start = serversClosedAfterEach();
+const closers = closersAfterEach();
 
 beforeAll(async () => {
   [redis, primary] = await Promise.all([RedisServer.start(), RedisServer.start()]);
-  admin = await connect();
+  admin = await connectedClient(redis.url);
 }, 120_000);
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
 
 afterAll(async () => {
   admin?.destroy();
@@ -45,77 +41,15 @@ afterAll(async () => {
   await primary?.stop();
 });
 
-/** A client as the README advises: no offline queue, quick reconnects, errors listened to. */
-async function connect() {
-  const client = createClient({
-    url: redis.url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
-  await client.connect();
-  return client;
-}
-
 async function storeClient() {
-  const client = await connect();
+  const client = await connectedClient(redis.url);
   closers.push(() => client.destroy());
   return client;
 }
 
 const unique = () => `stall:${Math.random().toString(36).slice(2)}`;
 
-/** A way Redis stops taking what the stores send, until `end()`. */
-interface Stall {
-  name: string;
-  begin(): Promise<unknown>;
-  end(): Promise<unknown>;
-}
-
-const FROZEN: Stall = {
-  name: "frozen (SIGSTOP)",
-  begin: async () => redis.freeze(),
-  end: async () => redis.thaw(),
-};
-
-const WRITES_PAUSED: Stall = {
-  name: "holding writes (CLIENT PAUSE WRITE)",
-  begin: () => admin.sendCommand(["CLIENT", "PAUSE", "60000", "WRITE"]),
-  end: () => admin.sendCommand(["CLIENT", "UNPAUSE"]),
-};
-
-const OUT_OF_MEMORY: Stall = {
-  name: "out of memory under noeviction",
-  begin: async () => {
-    await admin.sendCommand(["CONFIG", "SET", "maxmemory-policy", "noeviction"]);
-    await admin.sendCommand(["CONFIG", "SET", "maxmemory", "1"]);
-  },
-  end: () => admin.sendCommand(["CONFIG", "SET", "maxmemory", "0"]),
-};
-
-const READ_ONLY_REPLICA: Stall = {
-  name: "a read-only replica",
-  begin: async () => {
-    // The sync is loaded from the socket, never written as dump.rdb into the test's folder.
-    await admin.sendCommand(["CONFIG", "SET", "repl-diskless-load", "swapdb"]);
-    await admin.sendCommand(["REPLICAOF", "127.0.0.1", String(primary.port)]);
-    // Until the first sync is done it may answer LOADING instead of READONLY.
-    await until(async () => {
-      const info = String(await admin.sendCommand(["INFO", "replication"]));
-      return info.includes("master_link_status:up");
-    }, 30_000);
-  },
-  end: () => admin.sendCommand(["REPLICAOF", "NO", "ONE"]),
-};
-
-async function during<T>(stall: Stall, body: () => Promise<T>): Promise<T> {
-  await stall.begin();
-  try {
-    return await body();
-  } finally {
-    await stall.end();
-  }
-}
+const stalls = redisStalls(() => ({ redis, primary, command: (args) => admin.sendCommand(args) }));
 
 const RECORD: SessionRecord = {
   principal: "p",
@@ -127,7 +61,7 @@ const RECORD: SessionRecord = {
 const LIMITS = { idleMs: 60_000, maxPerPrincipal: 10, now: Date.now() };
 
 describe("Redis stores against a Redis that stalls", () => {
-  it.each([FROZEN, WRITES_PAUSED])(
+  it.each([stalls.frozen, stalls.writesPaused])(
     "while Redis is $name, every store call rejects at its deadline, saying so",
     async (stall) => {
       const client = await storeClient();
@@ -147,13 +81,13 @@ describe("Redis stores against a Redis that stalls", () => {
       closers.push(() => bus.close());
       await bus.ready();
       await sessions.create("s1", RECORD, LIMITS);
-      await during(stall, async () => {
+      await duringStall(stall, async () => {
         const ttl = { outcomeMs: 60_000, consumedMs: 60_000 };
         const outcomes = await Promise.allSettled([
           once.claim("f.r", "t", 60_000),
           once.complete("f.r", "t", "outcome", ttl),
           once.release("f.r", "t"),
-          ...(stall === FROZEN ? [once.read("f.r")] : []),
+          ...(stall === stalls.frozen ? [once.read("f.r")] : []),
           bus.publish({ type: "session-ended", session: "s1" }),
           sessions.create("s2", RECORD, LIMITS),
           sessions.load("s1", RECORD.principal, LIMITS),
@@ -171,7 +105,7 @@ describe("Redis stores against a Redis that stalls", () => {
     STALL_TEST_MS,
   );
 
-  it.each([FROZEN, WRITES_PAUSED, OUT_OF_MEMORY, READ_ONLY_REPLICA])(
+  it.each(stalls.all)(
     "while Redis is $name, a once-tool runs nothing: its first round and its completion are refused, and other tools answer",
     async (stall) => {
       const store = new RedisOnceStore({
@@ -186,7 +120,7 @@ describe("Redis stores against a Redis that stalls", () => {
         return "charged";
       });
       const completing = await firstRound(server.url);
-      await during(stall, async () => {
+      await duringStall(stall, async () => {
         expect(await store.ready()).toBe(false);
         const refused = [
           await deploy(server.url, completing),
@@ -207,7 +141,7 @@ describe("Redis stores against a Redis that stalls", () => {
     STALL_TEST_MS,
   );
 
-  it.each([FROZEN, WRITES_PAUSED])(
+  it.each([stalls.frozen, stalls.writesPaused])(
     "after Redis was $name, the claim it took past its deadline holds the round for nobody: a repeat is refused, never run",
     async (stall) => {
       const store = new RedisOnceStore({
@@ -217,7 +151,7 @@ describe("Redis stores against a Redis that stalls", () => {
       });
       const server = await start({ store, wait: 0.5 });
       const completing = await firstRound(server.url);
-      await during(stall, async () => {
+      await duringStall(stall, async () => {
         expect(errorOf(await deploy(server.url, completing)).code).toBe(-32603);
       });
       // The late SET NX went out on the store's one connection before this repeat's, so it is in place.
@@ -233,7 +167,7 @@ describe("Redis stores against a Redis that stalls", () => {
       const client = await storeClient();
       const prefix = unique();
       const once = new RedisOnceStore({ client, prefix, timeoutMs: DEADLINE_MS });
-      await during(FROZEN, async () => {
+      await duringStall(stalls.frozen, async () => {
         // Far more than the kernel's socket buffers take: the claim after it stays in node-redis's queue.
         const big = sendWithDeadline(client, ["SET", `${prefix}big`, "x".repeat(64 * 2 ** 20)], DEADLINE_MS);
         const outcomes = await Promise.allSettled([big, once.claim("f.r", "t", 60_000)]);

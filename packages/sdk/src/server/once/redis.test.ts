@@ -1,6 +1,4 @@
-import { RedisServer } from "@roundtrip/test-services";
-import { createClient } from "redis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { recordingLogger } from "../../test-support/in-process.js";
 import {
   CONFIRMED,
@@ -16,22 +14,12 @@ import {
   until,
 } from "../mcp/test-support/once.js";
 import { RedisOnceStore } from "./redis.js";
+import { connectedClient } from "./test-support/redis-client.js";
+import { closersAfterEach, redisServerPerFile } from "./test-support/redis-server.js";
 
-let redis: RedisServer;
-const clients: { destroy(): void }[] = [];
+const redis = redisServerPerFile();
 const start = serversClosedAfterEach();
-
-beforeAll(async () => {
-  redis = await RedisServer.start();
-}, 120_000);
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.destroy();
-});
-
-afterAll(async () => {
-  await redis?.stop();
-});
+const closers = closersAfterEach();
 
 const DECLINED = { confirm: { action: "accept", content: { confirm: false } } };
 
@@ -62,16 +50,10 @@ async function ageKeys(client: Client, prefix: string, ms: number): Promise<void
   }
 }
 
-/** A client as the README advises: no offline queue, quick reconnects, errors listened to. */
+/** A store under `prefix`, on a client of its own as the README advises. */
 async function connectedStore(prefix = `test:${Math.random().toString(36).slice(2)}:`) {
-  const client = createClient({
-    url: redis.url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(10 * 2 ** retries, 200) },
-  });
-  client.on("error", () => {});
-  clients.push(client);
-  await client.connect();
+  const client = await connectedClient(redis().url);
+  closers.push(() => client.destroy());
   return { client, prefix, store: new RedisOnceStore({ client, prefix, timeoutMs: 1000 }) };
 }
 
@@ -209,7 +191,7 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
     const { url, counters } = await start({ store });
     const retry = await firstRound(url);
     expect(await store.ready()).toBe(true);
-    await redis.stop();
+    await redis().stop();
     try {
       await until(async () => !(await store.ready()));
       for (const reply of [await deploy(url, retry), await deploy(url)]) {
@@ -221,7 +203,7 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
       const echoed = resultOf(await send(url, "tools/call", { name: "echo", arguments: { text: "up" } }));
       expect(textOf(echoed)).toBe("up");
     } finally {
-      await redis.start();
+      await redis().start();
     }
     await until(() => store.ready(), 10_000);
     expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 1)");
