@@ -74,7 +74,6 @@ function rememberInClear(what: string, value: string): void {
   }
 }
 
-
 const SERVICE = "quartz-ledger";
 const DEPLOY = { service: SERVICE, env: "production" };
 const CHOICES = { runtime: "python3.12", tier: "medium" };
