@@ -32,9 +32,12 @@ const FORM_HEADERS = { "content-type": "application/x-www-form-urlencoded" };
  */
 export class DevelopmentBrowser {
   readonly #jar = new CookieJar();
+  /** The login typed into the sign-in page: `alice` or `bob` unless the server has others. */
+  readonly user: string;
 
-  /** `user` is the login typed into the sign-in page: `alice` or `bob` unless the server has others. */
-  constructor(readonly user: string) {}
+  constructor(user: string) {
+    this.user = user;
+  }
 
   /** fetch with this browser's cookies, stored from the response too; redirects are not followed. */
   fetch(url: string | URL, init?: RequestInit): Promise<Response> {

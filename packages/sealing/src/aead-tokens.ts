@@ -41,10 +41,13 @@ export class AeadTokens {
    */
   readonly #minted = new GenerationalCache<string, { token: string; payload: Buffer }>(256);
 
-  constructor(
-    readonly profile: TokenProfile,
-    readonly ring: KeyRing,
-  ) {}
+  readonly profile: TokenProfile;
+  readonly ring: KeyRing;
+
+  constructor(profile: TokenProfile, ring: KeyRing) {
+    this.profile = profile;
+    this.ring = ring;
+  }
 
   seal(payload: Uint8Array): string {
     const { kid, key, aad } = this.ring.minting;

@@ -9,7 +9,11 @@ export class GenerationalCache<K, V> {
   #young = new Map<K, V>();
   #old = new Map<K, V>();
 
-  constructor(readonly generation: number) {}
+  readonly generation: number;
+
+  constructor(generation: number) {
+    this.generation = generation;
+  }
 
   get(key: K): V | undefined {
     const young = this.#young.get(key);

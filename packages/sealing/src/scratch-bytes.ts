@@ -7,13 +7,12 @@
  */
 export class ScratchBytes {
   #bytes: Buffer;
+  /** Caps how far the buffer grows: a larger request gets fresh bytes, so a huge token cannot pin memory. */
+  readonly limit: number;
 
-  /** `limit` caps how far the buffer grows: a larger request gets fresh bytes, so a huge token cannot pin memory. */
-  constructor(
-    initial: number,
-    readonly limit: number,
-  ) {
+  constructor(initial: number, limit: number) {
     this.#bytes = Buffer.allocUnsafeSlow(initial);
+    this.limit = limit;
   }
 
   /** At least `size` bytes, valid until the caller returns. Their contents are unspecified. */

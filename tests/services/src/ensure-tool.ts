@@ -59,10 +59,13 @@ function canUseApt(path: string | undefined): boolean {
 }
 
 class Installer {
-  constructor(
-    private readonly stateDir: string,
-    private readonly options: EnsureOptions,
-  ) {}
+  private readonly stateDir: string;
+  private readonly options: EnsureOptions;
+
+  constructor(stateDir: string, options: EnsureOptions) {
+    this.stateDir = stateDir;
+    this.options = options;
+  }
 
   private get env(): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = { ...process.env, ...this.options.env, DEBIAN_FRONTEND: "noninteractive" };

@@ -118,7 +118,11 @@ function nonceIssuer(options: { secret: string; lifetimeSec?: number }, now: () 
  */
 class ReplayCache {
   readonly #seen = new Map<string, number>();
-  constructor(readonly maxEntries: number) {}
+  readonly maxEntries: number;
+
+  constructor(maxEntries: number) {
+    this.maxEntries = maxEntries;
+  }
 
   /** False when the id was already seen and is still within its window. */
   remember(id: string, untilMs: number, nowMs: number): boolean {

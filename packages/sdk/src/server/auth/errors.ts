@@ -27,10 +27,10 @@ export class InvalidDpopProofError extends InvalidTokenError {
  */
 export class DpopNonceError extends InvalidDpopProofError {
   override readonly name = "DpopNonceError";
-  constructor(
-    message: string,
-    readonly nonce: string,
-  ) {
+  readonly nonce: string;
+
+  constructor(message: string, nonce: string) {
     super(message);
+    this.nonce = nonce;
   }
 }

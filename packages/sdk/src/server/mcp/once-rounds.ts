@@ -137,17 +137,22 @@ function answersDigest(inputResponses: unknown): string {
 }
 
 class Refused extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+
+  constructor(reason: string) {
     super(reason);
+    this.reason = reason;
   }
 }
 
 class StoreDown extends Error {
-  constructor(
-    readonly operation: string,
-    override readonly cause: unknown,
-  ) {
+  readonly operation: string;
+  override readonly cause: unknown;
+
+  constructor(operation: string, cause: unknown) {
     super(operation);
+    this.operation = operation;
+    this.cause = cause;
   }
 }
 

@@ -16,11 +16,14 @@ import type { RedisOnceClient } from "./redis.js";
 
 /** A command Redis did not answer in time: its effect is unknown (it may still run when Redis wakes). */
 export class RedisDeadlineError extends Error {
-  constructor(readonly timeoutMs: number) {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
     super(
       `Redis did not answer within ${timeoutMs} ms: it is stalled (frozen, paused or busy with a slow command) or overloaded; check the Redis server and its latency`,
     );
     this.name = "RedisDeadlineError";
+    this.timeoutMs = timeoutMs;
   }
 }
 
