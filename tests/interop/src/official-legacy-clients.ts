@@ -12,6 +12,7 @@ import {
   ElicitRequestSchema,
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { typescriptArgs } from "@roundtrip/test-node-ts";
 import { sampleAnswer } from "./ask-flow.js";
 import { firstMessageText, formAnswer, ROOTS } from "./bridge-scenario.js";
 import { Tally } from "./tally.js";
@@ -173,16 +174,12 @@ export interface StdioLegacyClient extends LegacyClient {
 }
 
 const STDIO_MAIN = fileURLToPath(new URL("./stdio-scenario-main.ts", import.meta.url));
-// The SDK's module hooks run TypeScript sources in a child node: no build step and no extra runner.
-const TS_HOOKS = fileURLToPath(
-  new URL("../../../packages/sdk/src/client/test-support/ts-register.mjs", import.meta.url),
-);
 
 /** The scenario server as a child process, launched and spoken to by the v1 client over stdio. */
 export async function connectV1Stdio(options: LegacyClientOptions = {}): Promise<StdioLegacyClient> {
   const transport = new V1StdioTransport({
     command: process.execPath,
-    args: ["--import", TS_HOOKS, STDIO_MAIN],
+    args: typescriptArgs(STDIO_MAIN),
     stderr: "pipe",
   });
   const serverCalls = new Tally();

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { typescriptArgs } from "@roundtrip/test-node-ts";
 import type { LogLine } from "./log-capture.js";
 
 const APP_DIR = fileURLToPath(new URL("../..", import.meta.url));
-/** tsx compiles main.ts on a cold start, slowly on a busy machine; a started server logs within seconds. */
+/** A started server logs within seconds; a busy machine can make that minutes. */
 export const CHILD_START_WITHIN_MS = 180_000;
 
 export interface ChildExit {
@@ -26,7 +27,7 @@ export interface ChildServer {
 
 /** Runs `src/main.ts` as a real process, configured only by its environment, as in production. */
 function spawnMain(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  return spawn(process.execPath, typescriptArgs("src/main.ts"), {
     cwd: APP_DIR,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
+import { typescriptArgs } from "@roundtrip/test-node-ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../protocol/logger.js";
 import { Client, type ClientOptions } from "./client.js";
 
 /** The Client against the official TypeScript SDK v1 server (1.32.2) as a child process on stdio. */
 
-const register = fileURLToPath(new URL("./test-support/ts-register.mjs", import.meta.url));
 const main = fileURLToPath(new URL("./test-support/official-v1-stdio-main.ts", import.meta.url));
 
 const clients: Client[] = [];
@@ -15,7 +15,7 @@ afterEach(async () => {
 
 function spawnOfficial(options: ClientOptions = {}): Client {
   const client = new Client(
-    { command: process.execPath, args: ["--import", register, main], stderr: "pipe", shutdownGraceMs: 5000 },
+    { command: process.execPath, args: typescriptArgs(main), stderr: "pipe", shutdownGraceMs: 5000 },
     { logger: silentLogger, ...options },
   );
   clients.push(client);

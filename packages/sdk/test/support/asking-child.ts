@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { typescriptArgs } from "@roundtrip/test-node-ts";
 
-const register = fileURLToPath(new URL("../../src/client/test-support/ts-register.mjs", import.meta.url));
 const main = fileURLToPath(new URL("./asking-server-main.ts", import.meta.url));
 
-/** The child compiles the SDK's sources as it loads them: slow on a busy machine, quick otherwise. */
+/** The child loads the SDK's sources, stripping their types: quick, but slow on a busy machine. */
 const START_WITHIN_MS = 120_000;
 /** A bound on waiting for one thing the child does, far above what it takes on any machine. */
 const EVENT_WITHIN_MS = 60_000;
@@ -50,7 +50,7 @@ export class AskingChild {
 
   static async start(env: Record<string, string> = {}): Promise<AskingChild> {
     const child = new AskingChild(
-      spawn(process.execPath, ["--import", register, main], {
+      spawn(process.execPath, typescriptArgs(main), {
         env: { ...process.env, ...env },
         stdio: ["ignore", "pipe", "pipe"],
       }),

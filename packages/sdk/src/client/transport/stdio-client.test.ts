@@ -1,19 +1,19 @@
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { typescriptArgs } from "@roundtrip/test-node-ts";
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonRpcResultResponse } from "../../protocol/jsonrpc.js";
 import type { ElicitParams } from "../callbacks.js";
 import { Client } from "../client.js";
 import { StdioClientTransport } from "./stdio-client.js";
 
-const register = fileURLToPath(new URL("../test-support/ts-register.mjs", import.meta.url));
 const main = fileURLToPath(new URL("../test-support/stdio-server-main.ts", import.meta.url));
 
 /** A real child process running `serveStdio` with the rounds server. */
 function roundsProcess(): StdioClientTransport {
   return new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", register, main],
+    args: typescriptArgs(main),
     stderr: "pipe",
     shutdownGraceMs: 5000,
   });

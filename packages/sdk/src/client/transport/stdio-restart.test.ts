@@ -1,11 +1,11 @@
 import { fileURLToPath } from "node:url";
+import { typescriptArgs } from "@roundtrip/test-node-ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../protocol/logger.js";
 import { Client } from "../client.js";
 import type { ListenStream } from "../listen-stream.js";
 import { StdioClientTransport, type StdioServerParameters } from "./stdio-client.js";
 
-const register = fileURLToPath(new URL("../test-support/ts-register.mjs", import.meta.url));
 const main = fileURLToPath(new URL("../test-support/crashing-stdio-main.ts", import.meta.url));
 
 const open: StdioClientTransport[] = [];
@@ -16,7 +16,7 @@ afterEach(async () => {
 function crashing(restart: StdioServerParameters["restart"]): StdioClientTransport {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", register, main],
+    args: typescriptArgs(main),
     stderr: "ignore",
     restart,
     logger: silentLogger,
