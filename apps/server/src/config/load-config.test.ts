@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/index.js";
+import { ConfigError, loadConfig } from "../index.js";
 
 const MINIMAL = { PUBLIC_URL: "https://mcp.example.com/mcp", OAUTH_ISSUER: "https://auth.example.com" };
 

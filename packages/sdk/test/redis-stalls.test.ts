@@ -1,6 +1,6 @@
 import { duringStall, RedisServer, redisStalls } from "@roundtrip/test-services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionRecord } from "../legacy/shared-sessions.js";
+import type { SessionRecord } from "../src/server/legacy/shared-sessions.js";
 import {
   deploy,
   errorOf,
@@ -10,14 +10,14 @@ import {
   send,
   serversClosedAfterEach,
   textOf,
-} from "../mcp/test-support/once.js";
-import { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
-import { RedisOnceStore } from "./redis.js";
-import { RedisNotificationBus } from "./redis-bus.js";
-import { RedisSessionRegistry } from "./redis-sessions.js";
-import { fleetCodec } from "./test-support/fleet-codec.js";
-import { connectedClient } from "./test-support/redis-client.js";
-import { closersAfterEach } from "./test-support/redis-server.js";
+} from "../src/server/mcp/test-support/once.js";
+import { RedisDeadlineError, sendWithDeadline } from "../src/server/once/command-deadline.js";
+import { RedisOnceStore } from "../src/server/once/redis.js";
+import { RedisNotificationBus } from "../src/server/once/redis-bus.js";
+import { RedisSessionRegistry } from "../src/server/once/redis-sessions.js";
+import { fleetCodec } from "../src/server/once/test-support/fleet-codec.js";
+import { connectedClient } from "../src/server/once/test-support/redis-client.js";
+import { closersAfterEach } from "./support/redis-server.js";
 
 // Far from anything the machine's speed decides: each stall below lasts until the test ends it.
 const DEADLINE_MS = 400;

@@ -2,12 +2,13 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { typescriptArgs } from "@roundtrip/test-node-ts";
 import { afterEach, describe, expect, it } from "vitest";
-import type { JsonRpcResultResponse } from "../../protocol/jsonrpc.js";
-import type { ElicitParams } from "../callbacks.js";
-import { Client } from "../client.js";
-import { StdioClientTransport } from "./stdio-client.js";
+import type { ElicitParams } from "../src/client/callbacks.js";
+import { Client } from "../src/client/client.js";
+import { RequestTimeoutError } from "../src/client/errors.js";
+import { StdioClientTransport } from "../src/client/transport/stdio-client.js";
+import type { JsonRpcResultResponse } from "../src/protocol/jsonrpc.js";
 
-const main = fileURLToPath(new URL("../test-support/stdio-server-main.ts", import.meta.url));
+const main = fileURLToPath(new URL("./support/stdio-server-main.ts", import.meta.url));
 
 /** A real child process running `serveStdio` with the rounds server. */
 function roundsProcess(): StdioClientTransport {
@@ -202,5 +203,48 @@ describe("StdioClientTransport with U+2028 and U+2029 inside messages", () => {
       id: 7,
       result: { text: separators },
     });
+  });
+});
+
+/** A process that reads its stdin and never answers: it echoes what it reads to stderr for the test. */
+const SILENT_SERVER = "process.stdin.pipe(process.stderr)";
+
+function silentStdioServer(): StdioClientTransport {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["-e", SILENT_SERVER],
+    stderr: "pipe",
+    shutdownGraceMs: 100,
+  });
+  open.push(transport);
+  return transport;
+}
+
+/** Resolves once the stream has carried `text`, without waiting a fixed time. */
+function sees(stream: NodeJS.ReadableStream | null, text: string): Promise<string> {
+  let seen = "";
+  return new Promise((resolve) => {
+    stream?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString("utf8");
+      if (seen.includes(text)) resolve(seen);
+    });
+  });
+}
+
+describe("StdioClientTransport and the connect timeout", () => {
+  it("fails connect() to a silent stdio server and cancels the probe", async () => {
+    const transport = silentStdioServer();
+    const client = new Client(transport, { connectTimeoutMs: 300 });
+    const error = await client.connect().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error).toMatchObject({ method: "server/discover", option: "connectTimeoutMs", timeoutMs: 300 });
+    expect((error as Error).message).toContain("raise connectTimeoutMs");
+    // The child starts with the first request; its stderr holds what it read until someone listens.
+    const cancelled = sees(transport.stderr, '"method":"notifications/cancelled"');
+    const written = (await cancelled).split("\n").filter((line) => line.trim() !== "");
+    const probe = JSON.parse(written[0] ?? "{}") as { id: number; method: string };
+    expect(probe.method).toBe("server/discover");
+    const cancel = JSON.parse(written.find((line) => line.includes("notifications/cancelled")) ?? "{}");
+    expect(cancel.params.requestId).toBe(probe.id);
   });
 });

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FLOWS } from "../driver/flows.js";
-import { createPostClient } from "../driver/http-client.js";
-import { FLEET_KEY_ENV, startServer } from "../targets/catalog.js";
-import { BENCH_HOST, type Listening } from "../targets/listen.js";
-import { type RunningProxy, startProxy } from "./nginx.js";
+import { FLOWS } from "../src/driver/flows.js";
+import { createPostClient } from "../src/driver/http-client.js";
+import { type RunningProxy, startProxy } from "../src/fleet/nginx.js";
+import { FLEET_KEY_ENV, startServer } from "../src/targets/catalog.js";
+import { BENCH_HOST, type Listening } from "../src/targets/listen.js";
 
 /**
  * The fleet row's premise, checked through a real nginx: with one key and plain round-robin, a

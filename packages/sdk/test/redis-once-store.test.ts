@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { recordingLogger } from "../../test-support/in-process.js";
 import {
   CONFIRMED,
   deploy,
@@ -12,10 +11,11 @@ import {
   serversClosedAfterEach,
   textOf,
   until,
-} from "../mcp/test-support/once.js";
-import { RedisOnceStore } from "./redis.js";
-import { connectedClient } from "./test-support/redis-client.js";
-import { closersAfterEach, redisServerPerFile } from "./test-support/redis-server.js";
+} from "../src/server/mcp/test-support/once.js";
+import { RedisOnceStore } from "../src/server/once/redis.js";
+import { connectedClient } from "../src/server/once/test-support/redis-client.js";
+import { recordingLogger } from "../src/test-support/in-process.js";
+import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";
 
 const redis = redisServerPerFile();
 const start = serversClosedAfterEach();

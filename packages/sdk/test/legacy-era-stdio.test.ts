@@ -1,12 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { typescriptArgs } from "@roundtrip/test-node-ts";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../protocol/logger.js";
-import { Client, type ClientOptions } from "./client.js";
+import { Client, type ClientOptions } from "../src/client/client.js";
+import { silentLogger } from "../src/protocol/logger.js";
 
 /** The Client against the official TypeScript SDK v1 server (1.32.2) as a child process on stdio. */
 
-const main = fileURLToPath(new URL("./test-support/official-v1-stdio-main.ts", import.meta.url));
+const main = fileURLToPath(new URL("./support/official-v1-stdio-main.ts", import.meta.url));
 
 const clients: Client[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
-import { Server } from "../../server/server.js";
-import { serveStdio } from "../../server/transport/stdio-server.js";
+import { Server } from "../../src/server/server.js";
+import { serveStdio } from "../../src/server/transport/stdio-server.js";
 
 // The child process of the stdio restart tests: `pid` tells which process answered, `crash` exits
 // with the call unanswered, as a server that dies on a bad input does.

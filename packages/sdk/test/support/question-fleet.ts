@@ -1,17 +1,17 @@
 import { RequestStateSecurity } from "@roundtrip/sealing";
 import { createClient } from "redis";
 import * as z from "zod";
-import { elicitForm, inputRequired } from "../../../protocol/input-required.js";
-import { type RunningHttpServer, startHttpServer } from "../../../test-support/http.js";
-import { type LogRecord, recordingLogger } from "../../../test-support/in-process.js";
-import { toElicitationSchema } from "../../mcp/elicitation-schema.js";
-import { acceptedContent } from "../../mcp/input-responses.js";
-import { McpServer } from "../../mcp/mcp-server.js";
-import { FLEET_KEYS } from "../../mcp/test-support/once.js";
-import { RedisNotificationBus } from "../../once/redis-bus.js";
-import { RedisSessionRegistry } from "../../once/redis-sessions.js";
-import { fleetCodec } from "../../once/test-support/fleet-codec.js";
-import { RawStream } from "./raw-session.js";
+import { elicitForm, inputRequired } from "../../src/protocol/input-required.js";
+import { RawStream } from "../../src/server/legacy/test-support/raw-session.js";
+import { toElicitationSchema } from "../../src/server/mcp/elicitation-schema.js";
+import { acceptedContent } from "../../src/server/mcp/input-responses.js";
+import { McpServer } from "../../src/server/mcp/mcp-server.js";
+import { FLEET_KEYS } from "../../src/server/mcp/test-support/once.js";
+import { RedisNotificationBus } from "../../src/server/once/redis-bus.js";
+import { RedisSessionRegistry } from "../../src/server/once/redis-sessions.js";
+import { fleetCodec } from "../../src/server/once/test-support/fleet-codec.js";
+import { type RunningHttpServer, startHttpServer } from "../../src/test-support/http.js";
+import { type LogRecord, recordingLogger } from "../../src/test-support/in-process.js";
 
 const Confirm = z.object({ confirm: z.boolean() });
 

@@ -1,12 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { typescriptArgs } from "@roundtrip/test-node-ts";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../protocol/logger.js";
-import { Client } from "../client.js";
-import type { ListenStream } from "../listen-stream.js";
-import { StdioClientTransport, type StdioServerParameters } from "./stdio-client.js";
+import { Client } from "../src/client/client.js";
+import type { ListenStream } from "../src/client/listen-stream.js";
+import { StdioClientTransport, type StdioServerParameters } from "../src/client/transport/stdio-client.js";
+import { silentLogger } from "../src/protocol/logger.js";
 
-const main = fileURLToPath(new URL("../test-support/crashing-stdio-main.ts", import.meta.url));
+const main = fileURLToPath(new URL("./support/crashing-stdio-main.ts", import.meta.url));
 
 const open: StdioClientTransport[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
-import { serveStdio } from "../../server/transport/stdio-server.js";
-import { roundsServer } from "./rounds-server.js";
+import { roundsServer } from "../../src/client/test-support/rounds-server.js";
+import { serveStdio } from "../../src/server/transport/stdio-server.js";
 
 // The child process of the stdio tests: the rounds server on stdin/stdout. Cancellations are reported
 // on stderr, the one channel the test can watch besides the protocol.

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FLOWS, type FlowKind } from "../driver/flows.js";
-import { createPostClient } from "../driver/http-client.js";
-import { FLEET_KEY_ENV, type ServerKind, startServer, TARGETS } from "./catalog.js";
-import { BENCH_HOST, type Listening } from "./listen.js";
+import { FLOWS, type FlowKind } from "../src/driver/flows.js";
+import { createPostClient } from "../src/driver/http-client.js";
+import { FLEET_KEY_ENV, type ServerKind, startServer, TARGETS } from "../src/targets/catalog.js";
+import { BENCH_HOST, type Listening } from "../src/targets/listen.js";
 
 /**
  * Every server the bench measures runs every flow it is measured with, checked by the driver's own
@@ -53,9 +53,5 @@ describe("bench targets", () => {
     } finally {
       client.close();
     }
-  });
-
-  it("refuses to send load anywhere but loopback", () => {
-    expect(() => createPostClient("10.0.0.1", 80, { sockets: 1, timeoutMs: 10 })).toThrow(/loopback/);
   });
 });

@@ -3,16 +3,16 @@ import { AesGcmRequestStateCodec, RequestStateSecurity } from "@roundtrip/sealin
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { afterAll, describe, expect, it } from "vitest";
-import { META } from "../../protocol/versions.js";
-import { recordingLogger, start } from "../../test-support/in-process.js";
-import { rpcRequest } from "../../test-support/messages.js";
-import { McpServer } from "../mcp/mcp-server.js";
-import { FLEET_KEYS, until } from "../mcp/test-support/once.js";
-import type { BusEvent } from "../notification-bus.js";
-import { RedisNotificationBus } from "./redis-bus.js";
-import { fleetCodec } from "./test-support/fleet-codec.js";
-import { connectedClient } from "./test-support/redis-client.js";
-import { redisServerPerFile } from "./test-support/redis-server.js";
+import { META } from "../src/protocol/versions.js";
+import { McpServer } from "../src/server/mcp/mcp-server.js";
+import { FLEET_KEYS, until } from "../src/server/mcp/test-support/once.js";
+import type { BusEvent } from "../src/server/notification-bus.js";
+import { RedisNotificationBus } from "../src/server/once/redis-bus.js";
+import { fleetCodec } from "../src/server/once/test-support/fleet-codec.js";
+import { connectedClient } from "../src/server/once/test-support/redis-client.js";
+import { recordingLogger, start } from "../src/test-support/in-process.js";
+import { rpcRequest } from "../src/test-support/messages.js";
+import { redisServerPerFile } from "./support/redis-server.js";
 
 const redis = redisServerPerFile();
 const closers: (() => unknown)[] = [];

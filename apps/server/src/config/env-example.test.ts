@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { EnvSchema } from "../src/config/env-schema.js";
-import { loadConfig } from "../src/index.js";
+import { loadConfig } from "../index.js";
+import { EnvSchema } from "./env-schema.js";
 
 async function example(): Promise<Record<string, string>> {
-  const text = await readFile(new URL("../.env.example", import.meta.url), "utf8");
+  const text = await readFile(new URL("../../.env.example", import.meta.url), "utf8");
   const entries = text
     .split("\n")
     .map((line) => /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line))

@@ -2,22 +2,27 @@ import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { ErrorCode } from "../../protocol/errors.js";
-import { elicitForm, inputRequired } from "../../protocol/input-required.js";
-import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
-import { recordingLogger } from "../../test-support/in-process.js";
-import { MAX_SESSION_FACTS_BYTES } from "../legacy/session-facts.js";
-import { initializeMessage, RawStream, rawPost, rawSession } from "../legacy/test-support/raw-session.js";
-import { toElicitationSchema } from "../mcp/elicitation-schema.js";
-import { acceptedContent } from "../mcp/input-responses.js";
-import { McpServer } from "../mcp/mcp-server.js";
-import { until } from "../mcp/test-support/once.js";
-import type { RedisOnceClient } from "./redis.js";
-import { RedisNotificationBus } from "./redis-bus.js";
-import { RedisSessionRegistry } from "./redis-sessions.js";
-import { fleetCodec } from "./test-support/fleet-codec.js";
-import { connectedClient } from "./test-support/redis-client.js";
-import { closersAfterEach, redisServerPerFile } from "./test-support/redis-server.js";
+import { ErrorCode } from "../src/protocol/errors.js";
+import { elicitForm, inputRequired } from "../src/protocol/input-required.js";
+import { MAX_SESSION_FACTS_BYTES } from "../src/server/legacy/session-facts.js";
+import {
+  initializeMessage,
+  RawStream,
+  rawPost,
+  rawSession,
+} from "../src/server/legacy/test-support/raw-session.js";
+import { toElicitationSchema } from "../src/server/mcp/elicitation-schema.js";
+import { acceptedContent } from "../src/server/mcp/input-responses.js";
+import { McpServer } from "../src/server/mcp/mcp-server.js";
+import { until } from "../src/server/mcp/test-support/once.js";
+import type { RedisOnceClient } from "../src/server/once/redis.js";
+import { RedisNotificationBus } from "../src/server/once/redis-bus.js";
+import { RedisSessionRegistry } from "../src/server/once/redis-sessions.js";
+import { fleetCodec } from "../src/server/once/test-support/fleet-codec.js";
+import { connectedClient } from "../src/server/once/test-support/redis-client.js";
+import { type RunningHttpServer, startHttpServer } from "../src/test-support/http.js";
+import { recordingLogger } from "../src/test-support/in-process.js";
+import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";
 
 const Name = z.object({ name: z.string() });
 const redis = redisServerPerFile();

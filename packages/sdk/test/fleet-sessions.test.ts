@@ -1,7 +1,7 @@
 import { createClient } from "redis";
 import { describe, expect, it } from "vitest";
-import { until } from "../mcp/test-support/once.js";
-import { closersAfterEach, redisServerPerFile } from "../once/test-support/redis-server.js";
+import { rawPost, rawSession } from "../src/server/legacy/test-support/raw-session.js";
+import { until } from "../src/server/mcp/test-support/once.js";
 import {
   confirmation,
   firstToSpeak,
@@ -9,8 +9,8 @@ import {
   type QuestionInstance,
   questionInstance,
   StreamedCall,
-} from "./test-support/question-fleet.js";
-import { rawPost, rawSession } from "./test-support/raw-session.js";
+} from "./support/question-fleet.js";
+import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";
 
 /**
  * A 2025-era session's questions in a fleet: instances on one real redis-server, each building its own
