@@ -1,8 +1,8 @@
-import { mergeConfig } from "vitest/config";
 import { roundtripVitestConfig } from "../../vitest.shared.ts";
 
 // The suites run the built CLI as child processes against a real server and authorization server;
 // the global setup compiles it once, since a per-process TypeScript loader would cost seconds per run.
-export default mergeConfig(roundtripVitestConfig("client", { testTimeout: 180_000 }), {
-  test: { globalSetup: ["test/support/build-cli.ts"] },
+export default roundtripVitestConfig("client", {
+  testTimeout: 180_000,
+  integrationSetup: ["test/support/build-cli.ts"],
 });
