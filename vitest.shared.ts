@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { configDefaults, defineConfig } from "vitest/config";
+import { defineConfig } from "vitest/config";
 
 const UNIT_SETUP = fileURLToPath(new URL("./vitest.unit-setup.ts", import.meta.url));
 
@@ -8,46 +8,18 @@ export interface RoundtripTestOptions {
   testTimeout?: number;
   /** Global setup of the integration tier only (building what its child processes run). */
   integrationSetup?: string[];
-  /**
-   * Unit test files that need a module graph of their own, each with the reason beside it: they run
-   * in-process like the rest of the tier, but isolated.
-   */
-  isolatedUnits?: string[];
 }
 
 /**
  * One vitest configuration for every workspace package, in two tiers. `unit` is the test files under
  * `src/`: in-process tests, sharing one module graph per worker (no per-file isolation), run alone by
- * `vitest run --project 'unit*'`. `integration` is the test files under `test/`: tests that start
- * processes or need services, each file isolated. When ROUNDTRIP_TEST_RESULTS names a folder (as .ci/run does),
- * each package also writes one JSON report there so the CI script can sum the passed and failed counts
- * over the whole run.
+ * `vitest run --project unit`. `integration` is the test files under `test/`: tests that start
+ * processes or need services, each file isolated. When ROUNDTRIP_TEST_RESULTS names a folder (as
+ * .ci/run does), each package also writes one JSON report there so the CI script can sum the passed
+ * and failed counts over the whole run.
  */
 export function roundtripVitestConfig(name: string, options: RoundtripTestOptions = {}) {
   const resultsDir = process.env.ROUNDTRIP_TEST_RESULTS;
-  const isolatedUnits = options.isolatedUnits ?? [];
-  const unitProjects = [
-    {
-      extends: true,
-      test: {
-        name: "unit",
-        include: ["src/**/*.test.ts"],
-        exclude: [...configDefaults.exclude, ...isolatedUnits],
-        isolate: false,
-        setupFiles: [UNIT_SETUP],
-      },
-    },
-  ];
-  if (isolatedUnits.length > 0)
-    unitProjects.push({
-      extends: true,
-      test: {
-        name: "unit-isolated",
-        include: isolatedUnits,
-        isolate: true,
-        setupFiles: [UNIT_SETUP],
-      },
-    });
   return defineConfig({
     test: {
       testTimeout: options.testTimeout ?? 60_000,
@@ -56,7 +28,10 @@ export function roundtripVitestConfig(name: string, options: RoundtripTestOption
         ? ["default", ["json", { outputFile: join(resultsDir, `${name}.json`) }]]
         : ["default"],
       projects: [
-        ...unitProjects,
+        {
+          extends: true,
+          test: { name: "unit", include: ["src/**/*.test.ts"], isolate: false, setupFiles: [UNIT_SETUP] },
+        },
         {
           extends: true,
           test: {
