@@ -1,5 +1,6 @@
-import { Client, type Implementation, type StdioServerParameters, silentLogger } from "@roundtrip/sdk";
+import { Client, type StdioServerParameters } from "@roundtrip/sdk/client";
 import type { TokenStore } from "@roundtrip/sdk/oauth";
+import { type Implementation, silentLogger } from "@roundtrip/sdk/protocol";
 import { type ClientAuth, clientAuth } from "./auth/client-auth.js";
 import { type LoginProfile, LoginProfiles } from "./auth/login-profiles.js";
 import { FileTokenStore } from "./auth/token-store.js";

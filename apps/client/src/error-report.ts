@@ -1,5 +1,6 @@
-import { HttpStatusError, McpError } from "@roundtrip/sdk";
+import { HttpStatusError } from "@roundtrip/sdk/client";
 import { OAuthError } from "@roundtrip/sdk/oauth";
+import { McpError } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 
 /**

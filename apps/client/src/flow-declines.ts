@@ -1,4 +1,4 @@
-import type { InputResponses } from "@roundtrip/sdk";
+import type { InputResponses } from "@roundtrip/sdk/protocol";
 
 /** The keys of a round's answers that decline or cancel the question instead of answering it. */
 export function declinedKeys(responses: InputResponses): string[] {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { CARRIER_METHODS, type Implementation, InputRequestSchema } from "@roundtrip/sdk";
+import { CARRIER_METHODS, type Implementation, InputRequestSchema } from "@roundtrip/sdk/protocol";
 import * as z from "zod";
 import { CliError, ExitCode } from "./exit-codes.js";
 import { readOptionalFile, writePrivateFile } from "./private-file.js";

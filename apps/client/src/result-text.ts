@@ -1,4 +1,4 @@
-import type { CarrierMethod } from "@roundtrip/sdk";
+import type { CarrierMethod } from "@roundtrip/sdk/protocol";
 
 type Block = {
   type?: string;

@@ -1,4 +1,3 @@
-import { confirm } from "@inquirer/prompts";
 import { promptContext } from "./prompt-context.js";
 import type { Terminal } from "./terminal.js";
 
@@ -16,6 +15,8 @@ export async function consentedRoots(
     terminal.notice("The server asks for your roots: none are shared (--root <dir> shares one).");
     return [];
   }
+  // Loaded only when a person is asked: most runs have no terminal, and the prompts cost every start.
+  const { confirm } = await import("@inquirer/prompts");
   const share = await confirm(
     { message: `The server asks for your roots. Share the working directory ${cwd}?`, default: false },
     promptContext(terminal),

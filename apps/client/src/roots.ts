@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Root } from "@roundtrip/sdk";
+import type { Root } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "./exit-codes.js";
 
 /**

@@ -128,6 +128,7 @@ export class Driver {
   #next = 0;
   #other = 0;
   #waiters: { count: number; resolve: () => void }[] = [];
+  readonly #inFlight = new Set<Promise<FlowRecord>>();
 
   constructor(url: string, token: string, prefix: string) {
     this.#prefix = prefix;
@@ -176,7 +177,22 @@ export class Driver {
   }
 
   /** One complete flow with the automatic loop; a failure is recorded, never thrown. */
-  async flow(kind: FlowKind = this.#nextKind()): Promise<FlowRecord> {
+  flow(kind: FlowKind = this.#nextKind()): Promise<FlowRecord> {
+    const running = this.#flow(kind);
+    this.#inFlight.add(running);
+    void running.finally(() => this.#inFlight.delete(running));
+    return running;
+  }
+
+  /**
+   * Resolves once every automatic flow in flight now has ended; flows started later are not waited
+   * for. Manual flows are the test's own to finish.
+   */
+  async settled(): Promise<void> {
+    await Promise.all(this.#inFlight);
+  }
+
+  async #flow(kind: FlowKind): Promise<FlowRecord> {
     const tag: FlowTag = { flow: this.#flowId(), kind, rounds: 0 };
     const { args, expected } = callOf(kind, tag.flow);
     let record: FlowRecord;

@@ -14,7 +14,7 @@ const MACHINE_CLIENT = "mcp-machine";
 
 export interface FleetOptions {
   size: number;
-  /** REQUEST_STATE_TTL_SECONDS of every instance: short, so a rotation's "one TTL later" is quick. */
+  /** REQUEST_STATE_TTL_SECONDS of every instance. */
   ttlSeconds: number;
   /** REDIS_URL of every instance: the fleet's shared approvals and once-ledger. */
   redisUrl?: string;

@@ -1,4 +1,4 @@
-import type { ClientAuthProvider } from "@roundtrip/sdk";
+import type { ClientAuthProvider } from "@roundtrip/sdk/client";
 import { type OAuthClientProvider, oauthClientProvider, type TokenStore } from "@roundtrip/sdk/oauth";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";

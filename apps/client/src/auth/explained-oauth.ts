@@ -1,5 +1,6 @@
-import { type ClientAuthProvider, parseBearerChallenge } from "@roundtrip/sdk";
+import type { ClientAuthProvider } from "@roundtrip/sdk/client";
 import { type OAuthClientProvider, OAuthError } from "@roundtrip/sdk/oauth";
+import { parseBearerChallenge } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";
 import type { LoginProfile } from "./login-profiles.js";

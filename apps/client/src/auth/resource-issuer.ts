@@ -1,5 +1,6 @@
-import { Client, HttpStatusError, silentLogger } from "@roundtrip/sdk";
+import { Client, HttpStatusError } from "@roundtrip/sdk/client";
 import { discoverProtectedResource } from "@roundtrip/sdk/oauth";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { CLIENT_VERSION } from "../version.js";
 

@@ -1,4 +1,5 @@
-import { type ClientAuthProvider, isLoopbackHost, parseBearerChallenge } from "@roundtrip/sdk";
+import type { ClientAuthProvider } from "@roundtrip/sdk/client";
+import { isLoopbackHost, parseBearerChallenge } from "@roundtrip/sdk/protocol";
 import { checkServerUrl } from "../config/settings.js";
 import { CliError, ExitCode } from "../exit-codes.js";
 

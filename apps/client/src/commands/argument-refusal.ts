@@ -1,4 +1,4 @@
-import { McpError } from "@roundtrip/sdk";
+import { McpError } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 
 const INVALID_PARAMS = -32602;

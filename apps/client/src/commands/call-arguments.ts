@@ -1,4 +1,4 @@
-import { jsonSchemaValidator } from "@roundtrip/sdk";
+import { jsonSchemaValidator } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 
 /**

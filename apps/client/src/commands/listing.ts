@@ -1,4 +1,4 @@
-import type { Client } from "@roundtrip/sdk";
+import type { Client } from "@roundtrip/sdk/client";
 import { type GlobalFlags, requireTarget, resolveSettings } from "../config/settings.js";
 import { connect } from "../connection.js";
 import { ExitCode, type ExitCodeValue } from "../exit-codes.js";

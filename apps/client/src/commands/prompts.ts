@@ -1,4 +1,5 @@
-import type { Client, Prompt } from "@roundtrip/sdk";
+import type { Client } from "@roundtrip/sdk/client";
+import type { Prompt } from "@roundtrip/sdk/protocol";
 import type { GlobalFlags } from "../config/settings.js";
 import type { ExitCodeValue } from "../exit-codes.js";
 import type { ResultWriter } from "../json-output.js";

@@ -1,4 +1,4 @@
-import type { Tool } from "@roundtrip/sdk";
+import type { Tool } from "@roundtrip/sdk/protocol";
 
 interface PropertySchema {
   type?: unknown;

@@ -1,4 +1,4 @@
-import type { Implementation } from "@roundtrip/sdk";
+import type { Implementation } from "@roundtrip/sdk/protocol";
 import { safeInline } from "../terminal/safe-text.js";
 
 /** Who is asking: the server's own name, and the host it was reached at (which it cannot fake). */

@@ -1,4 +1,4 @@
-import type { ElicitationSchema, PrimitiveSchemaDefinition } from "@roundtrip/sdk";
+import type { ElicitationSchema, PrimitiveSchemaDefinition } from "@roundtrip/sdk/protocol";
 
 /**
  * The restricted elicitation schema (flat object of primitives) turned into fields a prompt or an

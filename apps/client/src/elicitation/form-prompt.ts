@@ -1,4 +1,4 @@
-import type { ElicitRequestFormParams, ElicitResult } from "@roundtrip/sdk";
+import type { ElicitRequestFormParams, ElicitResult } from "@roundtrip/sdk/protocol";
 import { askCheckbox, askConfirm, askInput, askSelect } from "../terminal/prompts.js";
 import { safeBlock, safeInline, UNDER_LABEL } from "../terminal/safe-text.js";
 import type { Terminal } from "../terminal.js";

@@ -1,4 +1,4 @@
-import type { ElicitRequestUrlParams, ElicitResult } from "@roundtrip/sdk";
+import type { ElicitRequestUrlParams, ElicitResult } from "@roundtrip/sdk/protocol";
 import { openInBrowser } from "../browser.js";
 import { askSelect } from "../terminal/prompts.js";
 import { safeBlock, UNDER_LABEL } from "../terminal/safe-text.js";

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { CreateMessageResult, ElicitResult, Root } from "@roundtrip/sdk";
+import type { CreateMessageResult, ElicitResult, Root } from "@roundtrip/sdk/protocol";
 import { contentProblem, type FormField } from "../elicitation/form-fields.js";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { rootsFrom } from "../roots.js";

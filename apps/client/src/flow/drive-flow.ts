@@ -1,13 +1,12 @@
 import {
   type CarrierCall,
-  type CarrierMethod,
   type Client,
-  type InputRequest,
   InputRequiredRoundsExceededError,
   type RoundHook,
   type RoundsOutcome,
   type SavedRound,
-} from "@roundtrip/sdk";
+} from "@roundtrip/sdk/client";
+import type { CarrierMethod, InputRequest } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { declinedKeys } from "../flow-declines.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";

@@ -1,4 +1,4 @@
-import type { InputRequest, InputResponse, InputResponses, Root } from "@roundtrip/sdk";
+import type { InputRequest, InputResponse, InputResponses, Root } from "@roundtrip/sdk/protocol";
 import { type Asker, askerLabel } from "../elicitation/asker.js";
 import { defaultContent, formFields } from "../elicitation/form-fields.js";
 import { urlLines } from "../elicitation/url-lines.js";

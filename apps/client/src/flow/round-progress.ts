@@ -1,4 +1,4 @@
-import type { CarrierMethod, InputRequest, InputRequiredResult } from "@roundtrip/sdk";
+import type { CarrierMethod, InputRequest, InputRequiredResult } from "@roundtrip/sdk/protocol";
 import { safeInline } from "../terminal/safe-text.js";
 import type { Terminal } from "../terminal.js";
 

@@ -1,11 +1,11 @@
+import type { Client } from "@roundtrip/sdk/client";
 import type {
-  Client,
   CreateMessageResult,
   ElicitResult,
   InputRequest,
   InputResponse,
   ListRootsResult,
-} from "@roundtrip/sdk";
+} from "@roundtrip/sdk/protocol";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { InputRequest } from "@roundtrip/sdk";
+import type { InputRequest } from "@roundtrip/sdk/protocol";
 import { safeInline } from "../terminal/safe-text.js";
 
 /** One question a detached flow waits on, as `pending` and the detach notice describe it. */

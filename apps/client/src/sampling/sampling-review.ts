@@ -1,4 +1,8 @@
-import type { CreateMessageRequestParams, CreateMessageResult, SamplingMessage } from "@roundtrip/sdk";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  SamplingMessage,
+} from "@roundtrip/sdk/protocol";
 import { type Asker, askerLabel } from "../elicitation/asker.js";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { askInput, askSelect } from "../terminal/prompts.js";

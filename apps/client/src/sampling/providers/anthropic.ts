@@ -1,4 +1,4 @@
-import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk";
+import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk/protocol";
 import * as z from "zod";
 import { apiKeyFrom, blocksOf, joinUrl, postModelApi, unsupported } from "./message-content.js";
 import { requireModel, type SamplingProvider } from "./sampling-provider.js";

@@ -1,4 +1,4 @@
-import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk";
+import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk/protocol";
 import type { Terminal } from "../../terminal.js";
 import type { SamplingProvider } from "./sampling-provider.js";
 

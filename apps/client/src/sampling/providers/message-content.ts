@@ -1,4 +1,4 @@
-import type { SamplingMessage } from "@roundtrip/sdk";
+import type { SamplingMessage } from "@roundtrip/sdk/protocol";
 import type * as z from "zod";
 import { CliError, ExitCode } from "../../exit-codes.js";
 

@@ -1,4 +1,4 @@
-import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk";
+import type { CreateMessageRequestParams, CreateMessageResult } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../../exit-codes.js";
 
 /** Something that writes the completion a server's sampling request asks for. */
