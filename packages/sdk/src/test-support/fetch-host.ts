@@ -18,6 +18,9 @@ export async function startFetchServer(
     http = serve({ fetch, port: 0, hostname: "127.0.0.1", overrideGlobalObjects: false }, resolve);
   });
   const server = http as HttpServer;
+  // The same keep-alive race as startHttpServer's: past Node's 5 s default the server may close an
+  // idle connection just as fetch sends the next request on it (ECONNRESET on a stalled machine).
+  server.keepAliveTimeout = 120_000;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     http: server,
