@@ -60,9 +60,9 @@ if [ "$("$bin/node" --version 2>/dev/null || true)" != "v$version" ]; then
   rm -rf "$dir"
   mv "$staging" "$dir"
 fi
-# npm and pnpm read the global npmrc beside the node that runs them. The machine's (a registry, a
-# proxy, the CA that reaches them) is given to this node too, or installs under it could not reach
-# the registry the machine's own npm reaches.
+# npm reads the global npmrc beside the node that runs it. The machine's (a registry, a proxy, the CA
+# that reaches them) is given to this node too, or npm installs under it could not reach the registry
+# the machine's own npm reaches.
 global_npmrc=$("$own" "$(dirname "$own")/npm" config get globalconfig 2>/dev/null || true)
 if [ -n "$global_npmrc" ] && [ -f "$global_npmrc" ]; then
   mkdir -p "$bin/../etc"

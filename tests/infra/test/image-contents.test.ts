@@ -55,8 +55,8 @@ async function buildApp(stages: Stage[], image: Stage, context: string[]): Promi
     env: {
       PATH: process.env.PATH ?? "",
       HOME: join(root, "root"),
-      npm_config_store_dir: storeDir,
-      npm_config_cache_dir: cacheDir,
+      pnpm_config_store_dir: storeDir,
+      pnpm_config_cache_dir: cacheDir,
       ...Object.fromEntries(NETWORK_ENV.map((name) => [name, process.env[name]!])),
     },
   });
