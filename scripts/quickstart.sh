@@ -7,8 +7,8 @@ export TURBO_TELEMETRY_DISABLED=1
 PATH="$(bash scripts/provision-node.sh 24 --or-newer):$PATH"
 export PATH
 echo "Running on Node $(node --version)"
-if [ "$(pnpm --version 2>/dev/null || true)" != "10.34.9" ]; then
-  echo "Installing pnpm 10.34.9 with npm (corepack is not needed)"
-  npm install -g pnpm@10.34.9
+if [ "$(pnpm --version 2>/dev/null || true)" != "11.29.0" ]; then
+  echo "Installing pnpm 11.29.0 with npm (corepack is not needed)"
+  npm install -g pnpm@11.29.0
 fi
 pnpm demo "$@"

@@ -42,7 +42,7 @@ function pnpm(args, advice) {
 
 pnpm(
   ["install", "--frozen-lockfile", "--reporter=silent", ...filters],
-  "The demo needs pnpm 10.34.9 (npm install -g pnpm@10.34.9) and access to the npm registry.",
+  "The demo needs pnpm 11.29.0 (npm install -g pnpm@11.29.0) and access to the npm registry.",
 );
 const after = installed();
 const added = after - before;

@@ -117,7 +117,6 @@ export class ServiceStack extends Stack {
         KMS_KEY_ID: props.key.keyArn,
         KMS_SERVICE_NAME: p.serverName.valueAsString,
         AWS_REGION: this.region,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
         REQUEST_STATE_TTL_SECONDS: p.ttlSeconds.valueAsString,
         RATE_LIMIT_MAX: p.rateLimitMax.valueAsString,
         // The ALB, the one proxy in front of the tasks, connects from the VPC; no one else can reach them.

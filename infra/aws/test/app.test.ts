@@ -289,8 +289,8 @@ describe("RoundtripService", () => {
         ),
       ].map((m) => m[1]),
     );
-    // Read by the AWS SDK, not the server; .env.example names them in a comment.
-    const awsSdk = new Set(["AWS_REGION", "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"]);
+    // Read by the AWS SDK, not the server; .env.example names it in a comment.
+    const awsSdk = new Set(["AWS_REGION"]);
     const c = container();
     const names = [...c.Environment.map((e) => e.Name), ...c.Secrets.map((s) => s.Name)];
     expect(names.filter((name) => !documented.has(name) && !awsSdk.has(name))).toEqual([]);

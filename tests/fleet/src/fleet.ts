@@ -131,7 +131,6 @@ export class Fleet {
       AWS_REGION: "us-east-1",
       AWS_ACCESS_KEY_ID: "roundtrip-test",
       AWS_SECRET_ACCESS_KEY: "roundtrip-test",
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
       REQUEST_STATE_TTL_SECONDS: String(this.ttlSeconds),
       // One machine principal drives every flow: a per-principal limit sized for a person would
       // turn the load itself away with 429.

@@ -25,7 +25,6 @@ export const AWS_SDK_VARIABLES = new Set([
   "AWS_ACCESS_KEY_ID",
   "AWS_SECRET_ACCESS_KEY",
   "AWS_ENDPOINT_URL_KMS",
-  "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED",
 ]);
 
 /** A value with the shape roundtrip-kms-keygen prints (base64 of the KMS ciphertext blob). */

@@ -35,7 +35,6 @@ const AWS_ENV = {
   AWS_REGION: "us-east-1",
   AWS_ACCESS_KEY_ID: "roundtrip-test",
   AWS_SECRET_ACCESS_KEY: "roundtrip-test",
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
 };
 
 // How this machine reaches the registry (a proxy, its CA); nothing else of this shell's environment.
@@ -56,8 +55,8 @@ async function buildApp(stages: Stage[], image: Stage, context: string[]): Promi
     env: {
       PATH: process.env.PATH ?? "",
       HOME: join(root, "root"),
-      npm_config_store_dir: storeDir,
-      npm_config_cache_dir: cacheDir,
+      pnpm_config_store_dir: storeDir,
+      pnpm_config_cache_dir: cacheDir,
       ...Object.fromEntries(NETWORK_ENV.map((name) => [name, process.env[name]!])),
     },
   });

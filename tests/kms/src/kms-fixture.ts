@@ -8,5 +8,4 @@ export function useDummyAwsEnvironment(): void {
   vi.stubEnv("AWS_REGION", "us-east-1");
   vi.stubEnv("AWS_ACCESS_KEY_ID", EMULATOR_CREDENTIALS.accessKeyId);
   vi.stubEnv("AWS_SECRET_ACCESS_KEY", EMULATOR_CREDENTIALS.secretAccessKey);
-  vi.stubEnv("AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED", "true");
 }

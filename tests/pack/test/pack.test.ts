@@ -62,8 +62,8 @@ const SHARED = [
 /** Paths that are tests or test material, wherever they sit in a tarball. */
 const TEST_MATERIAL = /(^|\/)(tests?([-_][^/]*)?|[^/]*fixtures?|__[a-z]+__)(\/|$)|\.(test|spec)\.[^/]*$/;
 
-// pnpm hands its settings to the scripts it runs as npm_config_* variables, which npm would take for
-// its own; the scratch project gets the environment of an app's shell instead.
+// pnpm hands the scripts it runs npm_* and pnpm_* variables, which npm would take for its own; the
+// scratch project gets the environment of an app's shell instead.
 const appEnv = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => !/^(npm|pnpm)_/i.test(key)),
 ) as NodeJS.ProcessEnv;

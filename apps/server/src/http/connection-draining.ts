@@ -8,8 +8,8 @@ import type { FastifyInstance } from "fastify";
  * open until its own timeout, stalling shutdown. So each in-flight response is sent with
  * `Connection: close`, and its connection ends as soon as the response is out.
  *
- * Node 20 does not count a connection that has not sent its first request as idle, so a
- * pre-connecting load balancer or an abandoned probe would hold the drain until the shutdown
+ * Node 22 and 24 do not count a connection that has not sent its first request as idle (26 does), so
+ * a pre-connecting load balancer or an abandoned probe would hold the drain until the shutdown
  * timeout. Those connections carry no work: they are destroyed, and a proxy re-sends elsewhere.
  */
 export function endConnectionsAfterDraining(app: FastifyInstance): void {
