@@ -17,7 +17,9 @@ const READ: Record<string, (key: string) => string[]> = {
 
 /**
  * Everything a Redis holds, read key by key by its type, as anyone with read access to the store (or
- * to a backup of it) would see it. A type it cannot read fails the dump rather than be left out.
+ * to a backup of it) would see it. A type it cannot read fails the dump rather than be left out. A key
+ * that expires or is deleted between the scan and its read (type `none`: a readiness probe's short-lived
+ * key, say) held nothing by the time it was read and is left out.
  */
 export async function dumpRedis(url: string): Promise<RedisDump> {
   const client = createClient({ url, disableOfflineQueue: true });
@@ -27,13 +29,16 @@ export async function dumpRedis(url: string): Promise<RedisDump> {
     const keys: string[] = [];
     for await (const batch of client.scanIterator({ COUNT: 500 })) keys.push(...batch);
     const lines: string[] = [];
+    const present: string[] = [];
     for (const key of keys) {
       const type = String(await client.sendCommand(["TYPE", key]));
+      if (type === "none") continue;
       const read = READ[type];
       if (read === undefined) throw new Error(`key ${key} has type ${type}, which the dump cannot read`);
+      present.push(key);
       lines.push(`${key} ${type} ${JSON.stringify(await client.sendCommand(read(key)))}`);
     }
-    return { keys, text: lines.join("\n") };
+    return { keys: present, text: lines.join("\n") };
   } finally {
     client.destroy();
   }
