@@ -1,7 +1,8 @@
 // Sums the JSON reports every test runner of the run left in one folder, and in the folders under it
-// (.ci/run gives each Node release one, so a suite run on two lines counts twice), and prints the
-// closing line. A test file that fails outside any test (an import, a beforeAll) reports no failed
-// test, only a failed file; each such file counts as one failure, so a broken suite never reads as green.
+// (.ci/run gives each Node release one, so a suite run on two lines counts twice), lists the ten
+// slowest test files of the whole run, and prints the closing line. A test file that fails outside any
+// test (an import, a beforeAll) reports no failed test, only a failed file; each such file counts as
+// one failure, so a broken suite never reads as green.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -9,6 +10,7 @@ const dir = process.argv[2];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+const files = [];
 const reports = readdirSync(dir, { recursive: true, encoding: "utf8" })
   .filter((name) => name.endsWith(".json"))
   .sort();
@@ -19,6 +21,11 @@ for (const file of reports) {
       result.status === "failed" && !(result.assertionResults ?? []).some((test) => test.status === "failed"),
   ).length;
   const fileFailed = (report.numFailedTests ?? 0) + brokenFiles;
+  for (const result of report.testResults ?? []) {
+    if (typeof result.startTime === "number" && typeof result.endTime === "number") {
+      files.push({ seconds: (result.endTime - result.startTime) / 1000, name: result.name, report: file });
+    }
+  }
   passed += report.numPassedTests ?? 0;
   failed += fileFailed;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
@@ -28,5 +35,11 @@ for (const file of reports) {
         ? ` (${brokenFiles} test file${brokenFiles > 1 ? "s" : ""} failed before its tests ran)`
         : ""),
   );
+}
+const root = process.cwd();
+console.log("slowest test files:");
+for (const { seconds, name, report } of files.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
+  const where = name.startsWith(`${root}/`) ? name.slice(root.length + 1) : name;
+  console.log(`  ${seconds.toFixed(1).padStart(6)}s  ${where}  (${report.replace(/\.json$/, "")})`);
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
