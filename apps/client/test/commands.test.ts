@@ -143,6 +143,15 @@ describe("commands against the reference server", () => {
       expect(bad.code, JSON.stringify(content)).toBe(2);
       expect(bad.stderr).toMatch(message);
     }
+    // Two mistakes are both named in the one refusal.
+    const twice = await cli([
+      "call",
+      "signup",
+      "--answers",
+      await answers({ profile: { ...good, email: "nope", age: 17 } }),
+    ]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/"email" must be an email address[^;]*; "age" must be at least 18/);
   });
 
   it("--yes sends a form at its defaults only when they satisfy it", async () => {

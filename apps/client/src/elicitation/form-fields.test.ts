@@ -44,6 +44,11 @@ describe("the restricted elicitation schema as form fields", () => {
   it("checks whole content: unknown fields, required fields, and defaults that satisfy the form", () => {
     expect(contentProblem(fields, { count: 1, level: "hi", extra: 1 })).toMatch(/"extra" is not a field/);
     expect(contentProblem(fields, { level: "hi" })).toBe('"count" is required');
+    // Every problem in one message, not one per attempt.
+    expect(contentProblem(fields, { count: 4, extra: 1 })).toBe(
+      '"extra" is not a field of this form (fields: site, when, count, level, tier, picks); ' +
+        '"count" must be at most 3; "level" is required',
+    );
     expect(defaultContent(fields)).toEqual({ count: 2, level: "lo", picks: ["x"] });
     expect(
       defaultContent(formFields({ type: "object", properties: { n: { type: "string" } }, required: ["n"] })),

@@ -177,26 +177,33 @@ export function fieldProblem(field: FormField, value: unknown): string | undefin
   }
 }
 
-/** Checks a whole form's content: every required field present, every present field valid, no strangers. */
+/**
+ * Checks a whole form's content: every required field present, every present field valid, no strangers.
+ * Says every problem, joined with "; ".
+ */
 export function contentProblem(
   fields: readonly FormField[],
   content: Record<string, unknown>,
 ): string | undefined {
+  // Every problem at once: an answers file fixed one field per run costs a round trip per mistake.
+  const problems: string[] = [];
   for (const name of Object.keys(content)) {
     if (!fields.some((f) => f.name === name)) {
-      return `"${name}" is not a field of this form (fields: ${fields.map((f) => f.name).join(", ")})`;
+      problems.push(
+        `"${name}" is not a field of this form (fields: ${fields.map((f) => f.name).join(", ")})`,
+      );
     }
   }
   for (const field of fields) {
     const value = content[field.name];
     if (value === undefined) {
-      if (field.required) return `"${field.name}" is required`;
+      if (field.required) problems.push(`"${field.name}" is required`);
       continue;
     }
     const problem = fieldProblem(field, value);
-    if (problem) return `"${field.name}" ${problem}`;
+    if (problem) problems.push(`"${field.name}" ${problem}`);
   }
-  return undefined;
+  return problems.length > 0 ? problems.join("; ") : undefined;
 }
 
 /** The content a form would send with every field at its default, if that satisfies the form. */
