@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelStandIn, openAiStandIn } from "./support/model-stand-ins.js";
 import { KEY, ptyCli } from "./support/pty-cli.js";
-import { APP_DIR, loginAsMachine, newHome } from "./support/run-cli.js";
+import { APP_DIR, loginAsMachine, newHome, runCli } from "./support/run-cli.js";
 import { type Stack, startStack } from "./support/stack.js";
 
 let stack: Stack;
@@ -163,6 +163,36 @@ describe("questions in a terminal", () => {
     expect(cli.screen()).toContain("Created service api on node22, size small");
     expect(cli.screen()).not.toContain("Answer this form?");
     expect(cli.screen()).not.toContain("Send these answers?");
+  });
+
+  it("resume --detach asks the saved round's questions here and detaches at the next round", async () => {
+    const detached = await runCli(
+      ["--server", stack.url, "--json", "call", "create_service", "name=later", "--detach"],
+      {
+        home,
+      },
+    );
+    expect(detached.code, detached.stderr).toBe(10);
+    const { id } = JSON.parse(detached.stdout) as { id: string };
+    const file = join(home, "runtime-only.json");
+    await writeFile(file, JSON.stringify({ runtime: { runtime: "node22" } }));
+    const cli = run(["resume", id, "--detach", "--answers", file]);
+    // The saved round's size is asked in the terminal rather than the flow being saved again unchanged.
+    await cli.waitFor("Which size should later run on?");
+    await cli.waitFor("Answer this form?");
+    cli.type(KEY.enter);
+    await cli.waitFor("tier (Instance size)");
+    cli.type(`${KEY.down}${KEY.enter}`);
+    await cli.waitFor("Send these answers?");
+    cli.type(KEY.enter);
+    // The next round (the confirmation, which quotes both answers) is where --detach saves the flow.
+    expect(await cli.exited, cli.screen()).toBe(10);
+    const saved = JSON.parse(await readFile(join(home, "pending", `${id}.json`), "utf8")) as {
+      waiting: string[];
+      inputRequests: Record<string, { params: { message: string } }>;
+    };
+    expect(saved.waiting).toEqual(["confirmation"]);
+    expect(saved.inputRequests.confirmation?.params.message).toBe("Create later on node22, size medium?");
   });
 
   it("--no-browser offers no browser; declining a URL is sent as decline", async () => {

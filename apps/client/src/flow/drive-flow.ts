@@ -108,7 +108,11 @@ export async function driveFlow(
     }
     const known = waits.known(requests);
     const rest = Object.fromEntries(Object.entries(requests).filter(([key]) => !(key in known)));
-    const outcome = await answerRound(rest, policy);
+    // `resume <id> --detach` is there to answer the saved questions and detach at the next ones: on the
+    // saved round a terminal asks; only where nobody can be asked does the flow stay saved as it was.
+    const resumedRound = options.resume !== undefined && round === SAVED_ROUND;
+    const detach = policy.detach && !(resumedRound && policy.terminal.interactive);
+    const outcome = await answerRound(rest, detach === policy.detach ? policy : { ...policy, detach });
     if (outcome.kind === "answered") {
       declined.push(...declinedKeys(outcome.responses));
       const responses = { ...known, ...outcome.responses };
