@@ -9,7 +9,7 @@ import {
 } from "../notification-bus.js";
 import { type BusRefusal, BusSeal } from "./bus-seal.js";
 import { sendWithDeadline } from "./command-deadline.js";
-import type { RedisOnceClient } from "./redis.js";
+import type { RedisOnceClient } from "./redis-client.js";
 
 /** The dedicated connection that listens (a subscribed node-redis connection can send nothing else). */
 export interface RedisSubscriber {

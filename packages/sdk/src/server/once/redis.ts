@@ -14,18 +14,10 @@
  */
 import { sendWithDeadline } from "./command-deadline.js";
 import { checkTtlMs, type OnceRecord, type OnceStore, type OnceTtl } from "./once-store.js";
+import type { RedisOnceClient } from "./redis-client.js";
 
 export type { OnceRecord, OnceStore, OnceTtl } from "./once-store.js";
-
-/**
- * What the store needs of a node-redis client (`createClient()` from `redis` has it). Create it with
- * `disableOfflineQueue: true`, so commands fail at once while Redis is away instead of queueing, and
- * listen for its `error` events.
- */
-export interface RedisOnceClient {
-  readonly isReady: boolean;
-  sendCommand(args: ReadonlyArray<string>, options?: { timeout?: number }): Promise<unknown>;
-}
+export type { RedisOnceClient } from "./redis-client.js";
 
 export interface RedisOnceStoreOptions {
   client: RedisOnceClient;
