@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { RedisOnceStore } from "../src/server/fleet/redis/redis-once-store.js";
+import { connectedClient } from "../src/server/fleet/redis/test-support/connected-client.js";
 import {
   CONFIRMED,
   deploy,
@@ -12,8 +14,6 @@ import {
   textOf,
   until,
 } from "../src/server/mcp/test-support/once.js";
-import { RedisOnceStore } from "../src/server/once/redis.js";
-import { connectedClient } from "../src/server/once/test-support/redis-client.js";
 import { recordingLogger } from "../src/test-support/in-process.js";
 import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";
 

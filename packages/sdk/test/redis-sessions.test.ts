@@ -4,6 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ErrorCode } from "../src/protocol/errors.js";
 import { elicitForm, inputRequired } from "../src/protocol/input-required.js";
+import type { RedisOnceClient } from "../src/server/fleet/redis/redis-client.js";
+import { RedisNotificationBus } from "../src/server/fleet/redis/redis-notification-bus.js";
+import { RedisSessionRegistry } from "../src/server/fleet/redis/redis-session-registry.js";
+import { connectedClient } from "../src/server/fleet/redis/test-support/connected-client.js";
+import { fleetCodec } from "../src/server/fleet/test-support/fleet-codec.js";
 import { MAX_SESSION_FACTS_BYTES } from "../src/server/legacy/session-facts.js";
 import {
   initializeMessage,
@@ -15,11 +20,6 @@ import { toElicitationSchema } from "../src/server/mcp/elicitation-schema.js";
 import { acceptedContent } from "../src/server/mcp/input-responses.js";
 import { McpServer } from "../src/server/mcp/mcp-server.js";
 import { until } from "../src/server/mcp/test-support/once.js";
-import type { RedisOnceClient } from "../src/server/once/redis.js";
-import { RedisNotificationBus } from "../src/server/once/redis-bus.js";
-import { RedisSessionRegistry } from "../src/server/once/redis-sessions.js";
-import { fleetCodec } from "../src/server/once/test-support/fleet-codec.js";
-import { connectedClient } from "../src/server/once/test-support/redis-client.js";
 import { type RunningHttpServer, startHttpServer } from "../src/test-support/http.js";
 import { recordingLogger } from "../src/test-support/in-process.js";
 import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";

@@ -1,6 +1,12 @@
 import { duringStall, RedisServer, redisStalls } from "@roundtrip/test-services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SessionRecord } from "../src/server/legacy/shared-sessions.js";
+import { RedisDeadlineError, sendWithDeadline } from "../src/server/fleet/redis/command-deadline.js";
+import { RedisNotificationBus } from "../src/server/fleet/redis/redis-notification-bus.js";
+import { RedisOnceStore } from "../src/server/fleet/redis/redis-once-store.js";
+import { RedisSessionRegistry } from "../src/server/fleet/redis/redis-session-registry.js";
+import { connectedClient } from "../src/server/fleet/redis/test-support/connected-client.js";
+import type { SessionRecord } from "../src/server/fleet/session-registry.js";
+import { fleetCodec } from "../src/server/fleet/test-support/fleet-codec.js";
 import {
   deploy,
   errorOf,
@@ -11,12 +17,6 @@ import {
   serversClosedAfterEach,
   textOf,
 } from "../src/server/mcp/test-support/once.js";
-import { RedisDeadlineError, sendWithDeadline } from "../src/server/once/command-deadline.js";
-import { RedisOnceStore } from "../src/server/once/redis.js";
-import { RedisNotificationBus } from "../src/server/once/redis-bus.js";
-import { RedisSessionRegistry } from "../src/server/once/redis-sessions.js";
-import { fleetCodec } from "../src/server/once/test-support/fleet-codec.js";
-import { connectedClient } from "../src/server/once/test-support/redis-client.js";
 import { closersAfterEach } from "./support/redis-server.js";
 
 // Far from anything the machine's speed decides: each stall below lasts until the test ends it.

@@ -1,4 +1,5 @@
 export { AesGcmRequestStateCodec } from "./aes-gcm-codec.js";
+export type { AnySealingError } from "./any-sealing-error.js";
 export { argumentsDigest, EMPTY_ARGUMENTS_DIGEST } from "./args-digest.js";
 export { CLOCK_SKEW_SECONDS } from "./claim-checks.js";
 export type { RequestStateClaims } from "./claims.js";
@@ -25,4 +26,4 @@ export {
 export { RequestStateSealError } from "./request-state-seal-error.js";
 export { RequestStateSecurity } from "./request-state-security.js";
 export { openValue, sealValue } from "./sealed-value.js";
-export { type AnySealingError, SealingError, type SealingErrorCode } from "./sealing-error.js";
+export { SealingError, type SealingErrorCode } from "./sealing-error.js";

@@ -1,7 +1,3 @@
-import type { InvalidRequestState } from "./invalid-request-state.js";
-import type { KmsKeyError } from "./kms/kms-key-error.js";
-import type { RequestStateSealError } from "./request-state-seal-error.js";
-
 /**
  * The `code` of every error @roundtrip/sealing raises, one per class. A code never changes once
  * released: branch on it (or on `instanceof`) rather than on a message.
@@ -16,9 +12,3 @@ export type SealingErrorCode = "ERR_INVALID_REQUEST_STATE" | "ERR_REQUEST_STATE_
 export abstract class SealingError extends Error {
   abstract readonly code: SealingErrorCode;
 }
-
-/**
- * Every error this package raises; `switch (error.code)` narrows it to the class. KmsKeyError comes
- * only from `@roundtrip/sealing/kms`.
- */
-export type AnySealingError = InvalidRequestState | RequestStateSealError | KmsKeyError;

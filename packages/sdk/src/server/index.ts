@@ -2,6 +2,11 @@
 // request-state boundary and the server transports. Named exports only.
 export type { AuthInfo } from "./auth-info.js";
 export type { NotificationSink, RequestContext, TransportInfo } from "./context.js";
+export { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
+export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./fleet/memory-once-store.js";
+export type { BusEvent, BusListener, NotificationBus } from "./fleet/notification-bus.js";
+export type { OnceRecord, OnceStore, OnceTtl } from "./fleet/once-store.js";
+export type { SessionLimits, SessionRecord, SessionRegistry } from "./fleet/session-registry.js";
 export type { CacheableBody, Complete, Handlers } from "./handlers.js";
 export {
   type EventStore,
@@ -10,7 +15,6 @@ export {
 } from "./legacy/event-store.js";
 export type { LegacyBridgeOptions, LegacyOptions } from "./legacy/options.js";
 export type { LegacySessionFacts } from "./legacy/session-facts.js";
-export type { SessionLimits, SessionRecord, SessionRegistry } from "./legacy/shared-sessions.js";
 export type { CacheHint } from "./mcp/cache-hints.js";
 export type { Completer, Completers, CompletionReturn } from "./mcp/completions.js";
 export type {
@@ -81,14 +85,6 @@ export type {
   ToolHandler,
 } from "./mcp/tools.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
-export {
-  type BusEvent,
-  type BusListener,
-  InProcessNotificationBus,
-  type NotificationBus,
-} from "./notification-bus.js";
-export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./once/memory-once-store.js";
-export type { OnceRecord, OnceStore, OnceTtl } from "./once/once-store.js";
 export { DEFAULT_PARAMS_LIMITS, type ParamsLimits } from "./params-limits.js";
 export {
   invalidRequestStateError,

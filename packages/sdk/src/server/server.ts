@@ -30,12 +30,13 @@ import {
   type RequestContext,
   type TransportInfo,
 } from "./context.js";
+import { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
+import type { NotificationBus } from "./fleet/notification-bus.js";
 import type { Handlers } from "./handlers.js";
 import { checkInputRequest } from "./input-request-check.js";
 import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./legacy/options.js";
 import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
-import { InProcessNotificationBus, type NotificationBus } from "./notification-bus.js";
 import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
 import { honouredFilter, type SubscriptionLimits, SubscriptionRegistry } from "./subscriptions.js";
 import { ToolError } from "./tool-error.js";

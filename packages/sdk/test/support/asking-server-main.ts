@@ -4,14 +4,14 @@ import * as z from "zod";
 import { elicitForm, inputRequired } from "../../src/protocol/input-required.js";
 import type { JsonRpcMessage } from "../../src/protocol/jsonrpc.js";
 import type { Logger } from "../../src/protocol/logger.js";
+import { RedisNotificationBus } from "../../src/server/fleet/redis/redis-notification-bus.js";
+import { RedisSessionRegistry } from "../../src/server/fleet/redis/redis-session-registry.js";
+import { connectedClient } from "../../src/server/fleet/redis/test-support/connected-client.js";
+import { fleetCodec } from "../../src/server/fleet/test-support/fleet-codec.js";
 import { InMemoryEventStore } from "../../src/server/legacy/event-store.js";
 import { toElicitationSchema } from "../../src/server/mcp/elicitation-schema.js";
 import { acceptedContent } from "../../src/server/mcp/input-responses.js";
 import { McpServer } from "../../src/server/mcp/mcp-server.js";
-import { RedisNotificationBus } from "../../src/server/once/redis-bus.js";
-import { RedisSessionRegistry } from "../../src/server/once/redis-sessions.js";
-import { fleetCodec } from "../../src/server/once/test-support/fleet-codec.js";
-import { connectedClient } from "../../src/server/once/test-support/redis-client.js";
 import { createNodeHandler } from "../../src/server/transport/http-server.js";
 
 // A server process for the tests that must see a process survive: `ask` asks the user a question

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MemoryOnceStore } from "../once/memory-once-store.js";
+import { MemoryOnceStore } from "../fleet/memory-once-store.js";
 import { dpopProofVerifier } from "./dpop-proof.js";
 import { DpopNonceError, InvalidDpopProofError } from "./errors.js";
 

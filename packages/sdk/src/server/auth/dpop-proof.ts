@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { calculateJwkThumbprint, EmbeddedJWK, type JWK, type JWTPayload, jwtVerify } from "jose";
-import type { OnceStore } from "../once/once-store.js";
+import type { OnceStore } from "../fleet/once-store.js";
 import { DpopNonceError, InvalidDpopProofError } from "./errors.js";
 import { DEFAULT_JWT_ALGORITHMS } from "./jwt-verifier.js";
 

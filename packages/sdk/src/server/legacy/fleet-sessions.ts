@@ -1,9 +1,9 @@
-import type { BusEvent, NotificationBus } from "../notification-bus.js";
-import { InProcessNotificationBus } from "../notification-bus.js";
+import { InProcessNotificationBus } from "../fleet/in-process-notification-bus.js";
+import type { BusEvent, NotificationBus } from "../fleet/notification-bus.js";
+import type { SessionLimits, SessionRecord, SessionRegistry } from "../fleet/session-registry.js";
 import type { ClientAnswer } from "./outbound-requests.js";
 import { LegacySession } from "./session.js";
 import type { InMemorySessionRegistry } from "./session-registry.js";
-import type { SessionLimits, SessionRecord, SessionRegistry } from "./shared-sessions.js";
 
 export function recordOf(session: LegacySession): SessionRecord {
   return {

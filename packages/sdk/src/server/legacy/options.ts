@@ -1,5 +1,5 @@
+import type { SessionRegistry } from "../fleet/session-registry.js";
 import { type EventStore, InMemoryEventStore } from "./event-store.js";
-import type { SessionRegistry } from "./shared-sessions.js";
 
 export interface LegacyBridgeOptions {
   /** Input-required rounds one legacy request may take before it fails. Default 10. */

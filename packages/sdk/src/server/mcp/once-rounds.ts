@@ -39,9 +39,9 @@ import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import { isRecord } from "../../protocol/is-record.js";
 import { describeError, type Logger } from "../../protocol/logger.js";
+import { MemoryOnceStore } from "../fleet/memory-once-store.js";
+import type { OnceStore } from "../fleet/once-store.js";
 import type { ResultObject } from "../middleware.js";
-import { MemoryOnceStore } from "../once/memory-once-store.js";
-import type { OnceStore } from "../once/once-store.js";
 import { invalidRequestStateError } from "../request-state-boundary.js";
 
 export interface OnceOptions {

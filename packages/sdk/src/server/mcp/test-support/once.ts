@@ -5,7 +5,7 @@ import { elicitForm, inputRequired } from "../../../protocol/input-required.js";
 import { type Logger, silentLogger } from "../../../protocol/logger.js";
 import { errorOf, post, resultOf, startHttpServer, type WireReply } from "../../../test-support/http.js";
 import { rpcRequest } from "../../../test-support/messages.js";
-import type { OnceStore } from "../../once/once-store.js";
+import type { OnceStore } from "../../fleet/once-store.js";
 import { toElicitationSchema } from "../elicitation-schema.js";
 import { acceptedContent } from "../input-responses.js";
 import { McpServer } from "../mcp-server.js";

@@ -1,15 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { RequestStateCodec } from "@roundtrip/sealing";
-import { type Logger, stderrLogger } from "../../protocol/logger.js";
-import {
-  type BusEvent,
-  type BusListener,
-  LocalListeners,
-  type NotificationBus,
-} from "../notification-bus.js";
+import { type Logger, stderrLogger } from "../../../protocol/logger.js";
+import { LocalListeners } from "../local-listeners.js";
+import type { BusEvent, BusListener, NotificationBus } from "../notification-bus.js";
 import { type BusRefusal, BusSeal } from "./bus-seal.js";
 import { sendWithDeadline } from "./command-deadline.js";
-import type { RedisOnceClient } from "./redis.js";
+import type { RedisOnceClient } from "./redis-client.js";
 
 /** The dedicated connection that listens (a subscribed node-redis connection can send nothing else). */
 export interface RedisSubscriber {

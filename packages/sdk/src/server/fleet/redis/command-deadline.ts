@@ -12,7 +12,7 @@
  * proof id claimed late is refused if it is sent again, a 2025-era session created late holds a slot
  * of its principal until it idles out, a message published late reaches the other instances late.
  */
-import type { RedisOnceClient } from "./redis.js";
+import type { RedisOnceClient } from "./redis-client.js";
 
 /** A command Redis did not answer in time: its effect is unknown (it may still run when Redis wakes). */
 export class RedisDeadlineError extends Error {

@@ -1,6 +1,5 @@
 /**
- * `@roundtrip/sdk/redis`: a OnceStore in Redis, shared by every instance of a fleet. It needs the
- * optional peer dependency `redis` (node-redis 6); nothing else in the SDK loads it.
+ * A OnceStore in Redis, shared by every instance of a fleet.
  *
  * Keys, under `prefix` (default `roundtrip:once:`), for a round `<flow>.<round>`:
  * - `<prefix>{<flow>.<round>}`: `pending:<token>` while claimed, then `done`; expires when no state of
@@ -12,20 +11,9 @@
  * each that first checks the round still holds the caller's token; read is `MGET <round> <outcome>`;
  * ready is `SET <prefix>ready 1 PX 1000`.
  */
+import { checkTtlMs, type OnceRecord, type OnceStore, type OnceTtl } from "../once-store.js";
 import { sendWithDeadline } from "./command-deadline.js";
-import { checkTtlMs, type OnceRecord, type OnceStore, type OnceTtl } from "./once-store.js";
-
-export type { OnceRecord, OnceStore, OnceTtl } from "./once-store.js";
-
-/**
- * What the store needs of a node-redis client (`createClient()` from `redis` has it). Create it with
- * `disableOfflineQueue: true`, so commands fail at once while Redis is away instead of queueing, and
- * listen for its `error` events.
- */
-export interface RedisOnceClient {
-  readonly isReady: boolean;
-  sendCommand(args: ReadonlyArray<string>, options?: { timeout?: number }): Promise<unknown>;
-}
+import type { RedisOnceClient } from "./redis-client.js";
 
 export interface RedisOnceStoreOptions {
   client: RedisOnceClient;
@@ -111,14 +99,3 @@ export class RedisOnceStore implements OnceStore {
     return sendWithDeadline(this.#client, args, this.#timeout);
   }
 }
-
-export type { SessionLimits, SessionRecord, SessionRegistry } from "../legacy/shared-sessions.js";
-export type { BusEvent, BusListener, NotificationBus } from "../notification-bus.js";
-export { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
-export {
-  type RedisBusClient,
-  RedisNotificationBus,
-  type RedisNotificationBusOptions,
-  type RedisSubscriber,
-} from "./redis-bus.js";
-export { RedisSessionRegistry, type RedisSessionRegistryOptions } from "./redis-sessions.js";

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { AesGcmRequestStateCodec, sealValue } from "@roundtrip/sealing";
 import { describe, expect, it } from "vitest";
 import type { BusEvent } from "../notification-bus.js";
+import { fleetCodec } from "../test-support/fleet-codec.js";
 import { BusSeal } from "./bus-seal.js";
-import { fleetCodec } from "./test-support/fleet-codec.js";
 
 const event: BusEvent = {
   type: "answer",

@@ -1,5 +1,5 @@
-import type { LoggingLevel, RequestId } from "../protocol/schemas/common.js";
-import type { ClientAnswer } from "./legacy/outbound-requests.js";
+import type { LoggingLevel, RequestId } from "../../protocol/schemas/common.js";
+import type { ClientAnswer } from "../legacy/outbound-requests.js";
 
 /**
  * What one instance tells the others: a notification for listen streams and legacy sessions, and what
@@ -32,38 +32,4 @@ export interface NotificationBus {
   publish(event: BusEvent): Promise<void>;
   /** Returns the function that removes the listener. */
   subscribe(listener: BusListener): () => void;
-}
-
-/** Listeners of one process; a listener that throws does not keep the event from the others. */
-export class LocalListeners {
-  readonly #listeners = new Set<BusListener>();
-
-  add(listener: BusListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
-  deliver(event: BusEvent): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // One broken listener must not starve the rest; each reports its own failures.
-      }
-    }
-  }
-}
-
-/** The default: one process is the whole fleet. */
-export class InProcessNotificationBus implements NotificationBus {
-  readonly #listeners = new LocalListeners();
-
-  publish(event: BusEvent): Promise<void> {
-    this.#listeners.deliver(event);
-    return Promise.resolve();
-  }
-
-  subscribe(listener: BusListener): () => void {
-    return this.#listeners.add(listener);
-  }
 }

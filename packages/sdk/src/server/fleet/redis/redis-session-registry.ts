@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { checkSessionFacts } from "../legacy/session-facts.js";
-import { SessionLimitExceeded, sessionLimitMessage } from "../legacy/session-registry.js";
-import type { SessionLimits, SessionRecord, SessionRegistry } from "../legacy/shared-sessions.js";
+import { checkSessionFacts } from "../../legacy/session-facts.js";
+import { SessionLimitExceeded, sessionLimitMessage } from "../../legacy/session-registry.js";
+import type { SessionLimits, SessionRecord, SessionRegistry } from "../session-registry.js";
 import { sendWithDeadline } from "./command-deadline.js";
-import type { RedisOnceClient } from "./redis.js";
+import type { RedisOnceClient } from "./redis-client.js";
 
 export interface RedisSessionRegistryOptions {
   client: RedisOnceClient;
