@@ -1,0 +1,48 @@
+// alice's browser: the demo plays the person at the other end of the CLI's sign-in and of the deploy's
+// approval page, on the development authorization server's sign-in pages. One browser per run, so the
+// approval's sign-in finds the session the login left.
+import { DevelopmentBrowser, firstPostForm, type VisitedPage } from "@roundtrip/local-auth";
+import { DemoFailure } from "./failures.js";
+
+export interface AliceBrowser {
+  /** Follows the CLI's sign-in URL through the sign-in pages to the CLI's loopback callback. */
+  signIn(start: string): Promise<VisitedPage>;
+  /** Opens the approval page, signs in from its link, and presses Approve; returns the release. */
+  approve(url: string, log: (line: string) => void): Promise<string | undefined>;
+}
+
+export function aliceBrowser(): AliceBrowser {
+  const alice = new DevelopmentBrowser("alice");
+  return {
+    signIn: (start) => alice.visit(start, start),
+    async approve(url, log) {
+      const page = new URL(url);
+      const release = page.pathname.split("/").pop();
+      log(`alice opens ${page.href}`);
+      const anonymous = await alice.visit(page.href, page.origin);
+      const signIn = /href="([^"]*\/sign-in)"/.exec(anonymous.html)?.[1];
+      if (anonymous.status !== 200 || signIn === undefined) {
+        throw new DemoFailure(`the approval page ${page.href} offers no sign-in (HTTP ${anonymous.status})`);
+      }
+      log("signing in as alice on the development authorization server");
+      const signedIn = await alice.visit(new URL(signIn, page).href, page.origin);
+      const form = firstPostForm(signedIn.html);
+      if (signedIn.status !== 200 || form === undefined) {
+        throw new DemoFailure(
+          `after signing in, ${signedIn.url.href} shows no Approve button (HTTP ${signedIn.status})`,
+        );
+      }
+      const response = await alice.fetch(new URL(form.action, page), {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form.fields),
+      });
+      const body = await response.text();
+      if (response.status !== 200) {
+        throw new DemoFailure(`approving ${release} failed: HTTP ${response.status} ${body.slice(0, 120)}`);
+      }
+      log(`alice pressed Approve: the server recorded ${release} as approved by its requester`);
+      return release;
+    },
+  };
+}
