@@ -47,6 +47,7 @@ import {
 } from "../protocol/schemas/tools.js";
 import { JSONRPC_VERSION, META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
+import { ResultCache, type ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
 import {
   answerInputRequest,
@@ -65,6 +66,14 @@ import {
   type ServerDescription,
 } from "./era-negotiation.js";
 import { InputRequiredNotAllowedError, ToolRejectedError, VersionNegotiationError } from "./errors.js";
+import { legacyResult } from "./legacy-session.js";
+import { type ListenOptions, ListenStream } from "./listen-stream.js";
+import { Negotiation } from "./negotiation.js";
+import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
+import { OutputSchemaRegistry } from "./output-schemas.js";
+import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
+import { type RequestTimeout, requestTimeout, type Untimed, withRequestTimeout } from "./request-timeout.js";
+import { readCarrierResult, readResult } from "./results.js";
 import {
   type Clock,
   DEFAULT_MAX_ROUNDS,
@@ -74,19 +83,10 @@ import {
   type RetryFields,
   realClock,
   runInputRequiredLoop,
-} from "./input-required-driver.js";
-import { legacyResult } from "./legacy-session.js";
-import { type ListenOptions, ListenStream } from "./listen-stream.js";
-import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
-import { Negotiation } from "./negotiation.js";
-import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
-import { OutputSchemaRegistry } from "./output-schemas.js";
-import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
-import { type RequestTimeout, requestTimeout, type Untimed, withRequestTimeout } from "./request-timeout.js";
-import { ResultCache, type ResultCacheOptions } from "./result-cache.js";
-import { readCarrierResult, readResult } from "./results.js";
-import { RoundTracer } from "./round-trace.js";
-import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
+} from "./rounds/input-required-driver.js";
+import { type LegSender, type ManualCallOptions, ManualLoop } from "./rounds/manual-loop.js";
+import { RoundTracer } from "./rounds/round-trace.js";
+import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
