@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { CarrierMethod } from "../protocol/carriers.js";
+import { type CarrierMethod, carrierTarget } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
 import {
@@ -84,7 +84,7 @@ import {
   realClock,
   runInputRequiredLoop,
 } from "./rounds/input-required-driver.js";
-import { type LegSender, type ManualCallOptions, ManualLoop } from "./rounds/manual-loop.js";
+import { type ManualCallOptions, ManualLoop, type SendOnce } from "./rounds/manual-loop.js";
 import { RoundTracer } from "./rounds/round-trace.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
@@ -178,10 +178,6 @@ function retryFieldsOf(options: { inputResponses?: RetryFields["inputResponses"]
   if (options.inputResponses !== undefined) fields.inputResponses = options.inputResponses;
   if (options.requestState !== undefined) fields.requestState = options.requestState;
   return fields;
-}
-
-function targetOf(params: Record<string, unknown>): string {
-  return String(params.name ?? params.uri ?? "");
 }
 
 /** Where a saved round resumes; its answers and requestState are decided there, so none may come with it. */
@@ -284,7 +280,7 @@ export class Client {
       this.#negotiation.era === "legacy"
         ? this.#responder.answer(request, origin)
         : Promise.resolve(refusal(request));
-    this.session = new ManualLoop(this.#leg);
+    this.session = new ManualLoop(this.#sendOnce);
   }
 
   /** The version every request carries: the newest both sides speak once connected. */
@@ -468,7 +464,7 @@ export class Client {
                 params: start.params,
                 round,
                 result,
-                target: targetOf(params),
+                target: carrierTarget(method, params) ?? "",
                 server: this.serverInfo,
                 signal: roundSignal,
               })),
@@ -506,7 +502,7 @@ export class Client {
   ): Promise<R> {
     const { onRoundTrace } = options;
     if (!onRoundTrace) return run((loop) => loop);
-    const tracer = new RoundTracer(method, targetOf(params), onRoundTrace);
+    const tracer = new RoundTracer(method, carrierTarget(method, params) ?? "", onRoundTrace);
     try {
       return await run((loop) => tracer.wrap(loop));
     } finally {
@@ -521,7 +517,7 @@ export class Client {
     options: CarrierCallOptions,
     signal: AbortSignal | undefined,
   ): InputRequiredLoop<unknown> {
-    const target = targetOf(params);
+    const target = carrierTarget(method, params) ?? "";
     return {
       method,
       maxRounds: this.#options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
@@ -548,7 +544,7 @@ export class Client {
     };
   }
 
-  readonly #leg: LegSender = async (method, params, options: ManualCallOptions) => {
+  readonly #sendOnce: SendOnce = async (method, params, options: ManualCallOptions) => {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
