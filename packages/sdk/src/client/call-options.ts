@@ -1,8 +1,8 @@
 import type { InputResponses } from "../protocol/schemas/input-required.js";
 import type { ProgressParams } from "../protocol/schemas/notifications.js";
-import type { CacheMode } from "./result-cache.js";
-import type { RoundTraceHandler } from "./round-trace.js";
-import type { RoundHook } from "./rounds.js";
+import type { CacheMode } from "./cache/result-cache.js";
+import type { RoundTraceHandler } from "./rounds/round-trace.js";
+import type { RoundHook } from "./rounds/rounds.js";
 
 /** Options every client request takes. */
 export interface CallOptions {

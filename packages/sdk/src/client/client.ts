@@ -1,5 +1,5 @@
 import type * as z from "zod";
-import type { CarrierMethod } from "../protocol/carriers.js";
+import { type CarrierMethod, carrierTarget } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
 import {
@@ -47,6 +47,7 @@ import {
 } from "../protocol/schemas/tools.js";
 import { JSONRPC_VERSION, META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
+import { ResultCache, type ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
 import {
   answerInputRequest,
@@ -65,6 +66,14 @@ import {
   type ServerDescription,
 } from "./era-negotiation.js";
 import { InputRequiredNotAllowedError, ToolRejectedError, VersionNegotiationError } from "./errors.js";
+import { legacyResult } from "./legacy-session.js";
+import { type ListenOptions, ListenStream } from "./listen-stream.js";
+import { Negotiation } from "./negotiation.js";
+import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
+import { OutputSchemaRegistry } from "./output-schemas.js";
+import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
+import { type RequestTimeout, requestTimeout, type Untimed, withRequestTimeout } from "./request-timeout.js";
+import { readCarrierResult, readResult } from "./results.js";
 import {
   type Clock,
   DEFAULT_MAX_ROUNDS,
@@ -74,19 +83,10 @@ import {
   type RetryFields,
   realClock,
   runInputRequiredLoop,
-} from "./input-required-driver.js";
-import { legacyResult } from "./legacy-session.js";
-import { type ListenOptions, ListenStream } from "./listen-stream.js";
-import { type LegSender, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
-import { Negotiation } from "./negotiation.js";
-import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
-import { OutputSchemaRegistry } from "./output-schemas.js";
-import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
-import { type RequestTimeout, requestTimeout, type Untimed, withRequestTimeout } from "./request-timeout.js";
-import { ResultCache, type ResultCacheOptions } from "./result-cache.js";
-import { readCarrierResult, readResult } from "./results.js";
-import { RoundTracer } from "./round-trace.js";
-import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
+} from "./rounds/input-required-driver.js";
+import { type ManualCallOptions, ManualLoop, type SendOnce } from "./rounds/manual-loop.js";
+import { RoundTracer } from "./rounds/round-trace.js";
+import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
@@ -178,10 +178,6 @@ function retryFieldsOf(options: { inputResponses?: RetryFields["inputResponses"]
   if (options.inputResponses !== undefined) fields.inputResponses = options.inputResponses;
   if (options.requestState !== undefined) fields.requestState = options.requestState;
   return fields;
-}
-
-function targetOf(params: Record<string, unknown>): string {
-  return String(params.name ?? params.uri ?? "");
 }
 
 /** Where a saved round resumes; its answers and requestState are decided there, so none may come with it. */
@@ -284,7 +280,7 @@ export class Client {
       this.#negotiation.era === "legacy"
         ? this.#responder.answer(request, origin)
         : Promise.resolve(refusal(request));
-    this.session = new ManualLoop(this.#leg);
+    this.session = new ManualLoop(this.#sendOnce);
   }
 
   /** The version every request carries: the newest both sides speak once connected. */
@@ -468,7 +464,7 @@ export class Client {
                 params: start.params,
                 round,
                 result,
-                target: targetOf(params),
+                target: carrierTarget(method, params) ?? "",
                 server: this.serverInfo,
                 signal: roundSignal,
               })),
@@ -506,7 +502,7 @@ export class Client {
   ): Promise<R> {
     const { onRoundTrace } = options;
     if (!onRoundTrace) return run((loop) => loop);
-    const tracer = new RoundTracer(method, targetOf(params), onRoundTrace);
+    const tracer = new RoundTracer(method, carrierTarget(method, params) ?? "", onRoundTrace);
     try {
       return await run((loop) => tracer.wrap(loop));
     } finally {
@@ -521,7 +517,7 @@ export class Client {
     options: CarrierCallOptions,
     signal: AbortSignal | undefined,
   ): InputRequiredLoop<unknown> {
-    const target = targetOf(params);
+    const target = carrierTarget(method, params) ?? "";
     return {
       method,
       maxRounds: this.#options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
@@ -548,7 +544,7 @@ export class Client {
     };
   }
 
-  readonly #leg: LegSender = async (method, params, options: ManualCallOptions) => {
+  readonly #sendOnce: SendOnce = async (method, params, options: ManualCallOptions) => {
     const signal = this.#callSignal(options);
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);

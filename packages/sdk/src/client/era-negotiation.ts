@@ -1,17 +1,12 @@
+import { ALL_PROTOCOL_VERSIONS, eraOfVersion, type ProtocolEra } from "../protocol/eras.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation } from "../protocol/schemas/common.js";
-import { LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { ProtocolViolationError, VersionNegotiationError } from "./errors.js";
 import { HttpStatusError } from "./transport/http-errors.js";
 import { mutualVersion, supportedVersionsOf } from "./version-negotiation.js";
 
-/**
- * The two protocol eras: "modern" is 2026-07-28 (no handshake, `_meta` on every request,
- * input_required results); "legacy" is 2025-11-25, 2025-06-18 and 2025-03-26 (`initialize`, a
- * session, server-to-client requests).
- */
-export type ProtocolEra = "modern" | "legacy";
+export type { ProtocolEra };
 
 /** How a Client picks its era: "auto" probes the server; the others speak one era only. */
 export type EraChoice = "auto" | ProtocolEra;
@@ -28,11 +23,7 @@ export interface ServerDescription {
   instructions: string | undefined;
 }
 
-/** Every version this client speaks, newest first: what a failed negotiation names. */
-export const CLIENT_VERSIONS: readonly string[] = [
-  ...SUPPORTED_PROTOCOL_VERSIONS,
-  ...LEGACY_PROTOCOL_VERSIONS,
-];
+const legacy = (version: string) => eraOfVersion(version) === "legacy";
 
 /** Statuses with which servers of the 2025 era refuse a method they do not know, without JSON-RPC. */
 const LEGACY_REFUSALS = new Set([400, 404, 405, 406, 415, 422]);
@@ -46,13 +37,11 @@ const LEGACY_REFUSALS = new Set([400, 404, 405, 406, 415, 422]);
  */
 export function isLegacyAnswer(error: unknown): boolean {
   if (error instanceof VersionNegotiationError) {
-    return error.serverVersions.some((version) => LEGACY_PROTOCOL_VERSIONS.includes(version));
+    return error.serverVersions.some(legacy);
   }
   if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
     const supported = supportedVersionsOf(error.data);
-    return (
-      mutualVersion(supported) === undefined && supported.some((v) => LEGACY_PROTOCOL_VERSIONS.includes(v))
-    );
+    return mutualVersion(supported) === undefined && supported.some(legacy);
   }
   if (error instanceof McpError || error instanceof ProtocolViolationError) return true;
   if (error instanceof HttpStatusError) return error.status < 300 || LEGACY_REFUSALS.has(error.status);
@@ -66,7 +55,7 @@ export function isLegacyAnswer(error: unknown): boolean {
 export function isModernAnswer(error: unknown): boolean {
   return (
     error instanceof VersionNegotiationError &&
-    error.serverVersions.some((version) => SUPPORTED_PROTOCOL_VERSIONS.includes(version))
+    error.serverVersions.some((version) => eraOfVersion(version) === "modern")
   );
 }
 
@@ -79,7 +68,7 @@ export function noCommonEra(
   const offered = [discoverFailure, initializeFailure].flatMap((error) =>
     error instanceof VersionNegotiationError ? error.serverVersions : [],
   );
-  return new VersionNegotiationError([...new Set(offered)], CLIENT_VERSIONS, {
+  return new VersionNegotiationError([...new Set(offered)], ALL_PROTOCOL_VERSIONS, {
     detail: `${url} answered server/discover with ${describe(discoverFailure)} and initialize with ${describe(initializeFailure)}; check that the URL or command is an MCP server's`,
     cause: initializeFailure,
   });

@@ -1,6 +1,13 @@
 // The client side of @roundtrip/sdk: the Client and its round loop, the input callbacks and the client
 // transports. Named exports only.
 export type { AuthChallenge, ClientAuthProvider } from "./auth-provider.js";
+export type { CacheMode, ResultCacheOptions } from "./cache/result-cache.js";
+export {
+  type CachedResult,
+  MemoryResultCacheStore,
+  type MemoryResultCacheStoreOptions,
+  type ResultCacheStore,
+} from "./cache/result-cache-store.js";
 export type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
 export type {
   CapabilityChoices,
@@ -27,20 +34,13 @@ export {
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";
-export { type Clock, DEFAULT_MAX_ROUNDS } from "./input-required-driver.js";
 export type { ListenEvent, ListenOptions, ListenStream } from "./listen-stream.js";
-export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./manual-loop.js";
 export type { ListChangedHandler } from "./notification-router.js";
 export { DEFAULT_MAX_PAGES, type PageWalk } from "./pagination.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./request-timeout.js";
-export type { CacheMode, ResultCacheOptions } from "./result-cache.js";
-export {
-  type CachedResult,
-  MemoryResultCacheStore,
-  type MemoryResultCacheStoreOptions,
-  type ResultCacheStore,
-} from "./result-cache-store.js";
-export type { AnsweredBy, RoundTrace, RoundTraceHandler, TracedRequest } from "./round-trace.js";
+export { type Clock, DEFAULT_MAX_ROUNDS } from "./rounds/input-required-driver.js";
+export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./rounds/manual-loop.js";
+export type { AnsweredBy, RoundTrace, RoundTraceHandler, TracedRequest } from "./rounds/round-trace.js";
 export type {
   CarrierCall,
   CarrierParams,
@@ -50,7 +50,7 @@ export type {
   RoundHook,
   RoundsOutcome,
   SavedRound,
-} from "./rounds.js";
+} from "./rounds/rounds.js";
 export type {
   ClientTransport,
   ServerRequestHandler,

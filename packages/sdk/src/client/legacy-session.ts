@@ -1,3 +1,4 @@
+import { ALL_PROTOCOL_VERSIONS, ERAS, eraOfVersion } from "../protocol/eras.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import { notification } from "../protocol/jsonrpc.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
@@ -8,9 +9,7 @@ import {
   LegacyMethod,
   MODERN_ONLY_RESULT_FIELDS,
 } from "../protocol/schemas/legacy.js";
-import { LATEST_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
-import { CLIENT_VERSIONS } from "./era-negotiation.js";
 import { ProtocolViolationError, VersionNegotiationError } from "./errors.js";
 import type { ClientTransport } from "./transport/client-transport.js";
 import { supportedVersionsOf } from "./version-negotiation.js";
@@ -56,22 +55,24 @@ export async function openLegacySession(
   let raw: Record<string, unknown>;
   try {
     raw = await request(LegacyMethod.initialize, {
-      protocolVersion: LATEST_LEGACY_PROTOCOL_VERSION,
+      protocolVersion: ERAS.legacy.latest,
       capabilities: sessionCapabilities(capabilities),
       clientInfo,
     });
   } catch (error) {
     if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
-      throw new VersionNegotiationError(supportedVersionsOf(error.data), CLIENT_VERSIONS, { cause: error });
+      throw new VersionNegotiationError(supportedVersionsOf(error.data), ALL_PROTOCOL_VERSIONS, {
+        cause: error,
+      });
     }
     throw error;
   }
   const parsed = InitializeResultSchema.safeParse(raw);
   if (!parsed.success) throw new ProtocolViolationError(LegacyMethod.initialize, firstIssue(parsed.error));
   const result = parsed.data;
-  if (!LEGACY_PROTOCOL_VERSIONS.includes(result.protocolVersion)) {
+  if (eraOfVersion(result.protocolVersion) !== "legacy") {
     await transport.endSession?.();
-    throw new VersionNegotiationError([result.protocolVersion], CLIENT_VERSIONS);
+    throw new VersionNegotiationError([result.protocolVersion], ALL_PROTOCOL_VERSIONS);
   }
   transport.startSession?.(result.protocolVersion);
   await transport.notify?.(notification(LegacyMethod.initialized));

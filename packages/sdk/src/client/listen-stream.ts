@@ -8,7 +8,7 @@ import {
   SubscriptionFilterSchema,
 } from "../protocol/schemas/notifications.js";
 import { SubscriptionLostError } from "./errors.js";
-import type { Clock } from "./input-required-driver.js";
+import type { Clock } from "./rounds/input-required-driver.js";
 import { HttpStatusError, ResponseStreamClosedError } from "./transport/http-errors.js";
 
 /** What a listen stream yields. */

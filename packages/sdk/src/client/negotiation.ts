@@ -1,15 +1,11 @@
+import { ERAS } from "../protocol/eras.js";
 import type { Logger } from "../protocol/logger.js";
 import { describeError } from "../protocol/logger.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel } from "../protocol/schemas/common.js";
 import { DiscoverResultSchema } from "../protocol/schemas/discover.js";
 import { LegacyMethod } from "../protocol/schemas/legacy.js";
-import {
-  LATEST_PROTOCOL_VERSION,
-  LEGACY_PROTOCOL_VERSIONS,
-  META,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "../protocol/versions.js";
+import { LATEST_PROTOCOL_VERSION, META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import {
   type EraChoice,
   isLegacyAnswer,
@@ -141,9 +137,8 @@ export class Negotiation {
       const otherEra = era === "modern" ? isLegacyAnswer(error) : isModernAnswer(error);
       if (!otherEra) throw error;
       const served = error instanceof VersionNegotiationError ? error.serverVersions : [];
-      const spoken = era === "modern" ? SUPPORTED_PROTOCOL_VERSIONS : LEGACY_PROTOCOL_VERSIONS;
-      const other = era === "modern" ? "2025-era" : "2026-07-28";
-      throw new VersionNegotiationError(served, spoken, {
+      const other = ERAS[era === "modern" ? "legacy" : "modern"].label;
+      throw new VersionNegotiationError(served, ERAS[era].versions, {
         detail: `this client is pinned to era "${era}" and ${this.where()} answered as a ${other} server; use era "auto" to speak whichever it offers`,
         cause: error,
       });

@@ -9,6 +9,7 @@ export {
   carrierTarget,
   isCarrierMethod,
 } from "./carriers.js";
+export { isLegacyProtocolVersion, LEGACY_VERSIONS_WITHOUT_VERSION_HEADER } from "./eras.js";
 export {
   ErrorCode,
   type JsonRpcErrorObject,
@@ -168,11 +169,9 @@ export {
   ToolSchema,
 } from "./schemas/tools.js";
 export {
-  isLegacyProtocolVersion,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
-  LEGACY_VERSIONS_WITHOUT_VERSION_HEADER,
   META,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./versions.js";

@@ -17,17 +17,6 @@ export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = [
   "2025-03-26",
 ];
 
-/** Whether a version names a revision served on an `initialize` session. */
-export function isLegacyProtocolVersion(version: unknown): boolean {
-  return typeof version === "string" && LEGACY_PROTOCOL_VERSIONS.includes(version);
-}
-
-/**
- * Legacy revisions that predate the MCP-Protocol-Version header: their clients never send it, so a
- * session of one of these is served without it.
- */
-export const LEGACY_VERSIONS_WITHOUT_VERSION_HEADER: readonly string[] = ["2025-03-26"];
-
 export const JSONRPC_VERSION = "2.0";
 
 /** Reserved `_meta` keys of the 2026-07-28 envelope. */

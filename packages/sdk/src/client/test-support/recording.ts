@@ -1,5 +1,5 @@
 import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc.js";
-import type { Clock } from "../input-required-driver.js";
+import type { Clock } from "../rounds/input-required-driver.js";
 import type { ClientTransport, TransportRequestOptions } from "../transport/client-transport.js";
 
 /** Wraps a transport and keeps every request it carried, exactly as sent. */

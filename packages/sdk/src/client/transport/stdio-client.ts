@@ -11,7 +11,7 @@ import {
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
 import { encodeLine, LineSplitter } from "../../protocol/stdio-framing.js";
-import { realClock } from "../input-required-driver.js";
+import { realClock } from "../rounds/input-required-driver.js";
 import {
   abortReason,
   type ClientTransport,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import type { SavedRound } from "../../client/rounds.js";
+import type { SavedRound } from "../../client/rounds/rounds.js";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { toElicitationSchema } from "./elicitation-schema.js";

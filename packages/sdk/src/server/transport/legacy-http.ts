@@ -1,14 +1,11 @@
+import { isLegacyProtocolVersion, requiresVersionHeader } from "../../protocol/eras.js";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { HEADER, headerText } from "../../protocol/http-headers.js";
 import { isRecord } from "../../protocol/is-record.js";
 import { errorResponse, type JsonRpcMessage, type JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { describeError } from "../../protocol/logger.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
-import {
-  isLegacyProtocolVersion,
-  LEGACY_VERSIONS_WITHOUT_VERSION_HEADER,
-  META,
-} from "../../protocol/versions.js";
+import { META } from "../../protocol/versions.js";
 import type { AuthInfo } from "../auth-info.js";
 import { streamOfEvent } from "../legacy/event-store.js";
 import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";
@@ -246,7 +243,7 @@ export class LegacyHttp {
     }
     const version = headerText(req.headers, HEADER.protocolVersion);
     if (version === undefined) {
-      if (!LEGACY_VERSIONS_WITHOUT_VERSION_HEADER.includes(session.protocolVersion)) {
+      if (requiresVersionHeader(session.protocolVersion)) {
         throw refusal(
           400,
           `Bad Request: the MCP-Protocol-Version header is required on this session; send ${session.protocolVersion}`,

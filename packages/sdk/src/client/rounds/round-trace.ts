@@ -1,7 +1,7 @@
-import type { CarrierMethod } from "../protocol/carriers.js";
-import { isInputRequiredResult } from "../protocol/input-required.js";
-import type { InputRequest } from "../protocol/schemas/input-required.js";
-import { callbackName } from "./errors.js";
+import type { CarrierMethod } from "../../protocol/carriers.js";
+import { isInputRequiredResult } from "../../protocol/input-required.js";
+import type { InputRequest } from "../../protocol/schemas/input-required.js";
+import { callbackName } from "../errors.js";
 import type { InputRequiredLoop, RetryFields } from "./input-required-driver.js";
 
 /** Who answered one input request of a round. */

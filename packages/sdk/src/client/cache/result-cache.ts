@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
-import { describeError, type Logger } from "../protocol/logger.js";
-import { NotificationMethod } from "../protocol/schemas/notifications.js";
-import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
+import type { JsonRpcNotification } from "../../protocol/jsonrpc.js";
+import { describeError, type Logger } from "../../protocol/logger.js";
+import { NotificationMethod } from "../../protocol/schemas/notifications.js";
+import { CACHEABLE_METHODS } from "../../protocol/schemas/requests.js";
 import { MemoryResultCacheStore, type ResultCacheStore } from "./result-cache-store.js";
 
 export interface ResultCacheOptions {

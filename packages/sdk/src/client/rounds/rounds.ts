@@ -1,9 +1,9 @@
-import type { CarrierMethod } from "../protocol/carriers.js";
-import type { Implementation } from "../protocol/schemas/common.js";
-import type { InputRequiredResult, InputResponses } from "../protocol/schemas/input-required.js";
-import type { GetPromptResult } from "../protocol/schemas/prompts.js";
-import type { ReadResourceResult } from "../protocol/schemas/resources.js";
-import type { CallToolResult } from "../protocol/schemas/tools.js";
+import type { CarrierMethod } from "../../protocol/carriers.js";
+import type { Implementation } from "../../protocol/schemas/common.js";
+import type { InputRequiredResult, InputResponses } from "../../protocol/schemas/input-required.js";
+import type { GetPromptResult } from "../../protocol/schemas/prompts.js";
+import type { ReadResourceResult } from "../../protocol/schemas/resources.js";
+import type { CallToolResult } from "../../protocol/schemas/tools.js";
 
 type Awaitable<T> = T | Promise<T>;
 

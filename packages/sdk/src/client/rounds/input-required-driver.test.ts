@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { elicitForm, listRoots } from "../protocol/input-required.js";
-import type { InputRequest, InputRequiredResult, InputResponse } from "../protocol/schemas/input-required.js";
-import { InputRequiredRoundsExceededError } from "./errors.js";
+import { elicitForm, listRoots } from "../../protocol/input-required.js";
+import type {
+  InputRequest,
+  InputRequiredResult,
+  InputResponse,
+} from "../../protocol/schemas/input-required.js";
+import { InputRequiredRoundsExceededError } from "../errors.js";
+import { FakeClock } from "../test-support/recording.js";
 import {
   DEFAULT_MAX_ROUNDS,
   driveRounds,
@@ -10,7 +15,6 @@ import {
   type RetryFields,
   runInputRequiredLoop,
 } from "./input-required-driver.js";
-import { FakeClock } from "./test-support/recording.js";
 
 const FORM = elicitForm("Name?", { type: "object", properties: { name: { type: "string" } } });
 const DONE = { resultType: "complete", content: [] };

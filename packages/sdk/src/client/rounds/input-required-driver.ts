@@ -1,13 +1,13 @@
-import { isInputRequiredResult } from "../protocol/input-required.js";
+import { isInputRequiredResult } from "../../protocol/input-required.js";
 import type {
   InputRequest,
   InputRequiredResult,
   InputResponse,
   InputResponses,
-} from "../protocol/schemas/input-required.js";
-import { InputRequiredRoundsExceededError } from "./errors.js";
+} from "../../protocol/schemas/input-required.js";
+import { InputRequiredRoundsExceededError } from "../errors.js";
+import { abortReason, raceAbort } from "../transport/client-transport.js";
 import type { RoundDecision } from "./rounds.js";
-import { abortReason, raceAbort } from "./transport/client-transport.js";
 
 /**
  * The client side of multi round-trip requests, in one place: send, answer every embedded request

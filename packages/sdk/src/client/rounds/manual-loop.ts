@@ -1,9 +1,9 @@
-import type { CarrierMethod } from "../protocol/carriers.js";
-import type { InputRequiredResult, InputResponses } from "../protocol/schemas/input-required.js";
-import type { GetPromptResult } from "../protocol/schemas/prompts.js";
-import type { ReadResourceResult } from "../protocol/schemas/resources.js";
-import type { CallToolResult } from "../protocol/schemas/tools.js";
-import type { CallOptions } from "./call-options.js";
+import type { CarrierMethod } from "../../protocol/carriers.js";
+import type { InputRequiredResult, InputResponses } from "../../protocol/schemas/input-required.js";
+import type { GetPromptResult } from "../../protocol/schemas/prompts.js";
+import type { ReadResourceResult } from "../../protocol/schemas/resources.js";
+import type { CallToolResult } from "../../protocol/schemas/tools.js";
+import type { CallOptions } from "../call-options.js";
 
 export interface ManualCallOptions extends CallOptions {
   /** Return an InputRequiredResult instead of failing with InputRequiredNotAllowedError. */
@@ -16,8 +16,8 @@ export interface ManualCallOptions extends CallOptions {
 
 export type AllowInputRequired = ManualCallOptions & { allowInputRequired: true };
 
-/** Sends one leg of a carrier request and returns what the server answered. */
-export type LegSender = (
+/** Sends one request of a carrier call, without rounds, and returns what the server answered. */
+export type SendOnce = (
   method: CarrierMethod,
   params: Record<string, unknown>,
   options: ManualCallOptions,
@@ -33,9 +33,9 @@ export type LegSender = (
  * `inputResponses` or `requestState` are refused with a TypeError.
  */
 export class ManualLoop {
-  readonly #send: LegSender;
+  readonly #send: SendOnce;
 
-  constructor(send: LegSender) {
+  constructor(send: SendOnce) {
     this.#send = send;
   }
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../protocol/logger.js";
-import type { ElicitParams } from "./callbacks.js";
-import { Client, type ClientOptions } from "./client.js";
-import { InputCallbackError } from "./errors.js";
+import { silentLogger } from "../../protocol/logger.js";
+import type { ElicitParams } from "../callbacks.js";
+import { Client, type ClientOptions } from "../client.js";
+import { InputCallbackError } from "../errors.js";
+import { type HttpPeer, serveOverHttp } from "../test-support/http-peer.js";
+import { FakeClock } from "../test-support/recording.js";
+import { AWKWARD_STATE, roundsServer } from "../test-support/rounds-server.js";
 import type { RoundTrace } from "./round-trace.js";
-import { type HttpPeer, serveOverHttp } from "./test-support/http-peer.js";
-import { FakeClock } from "./test-support/recording.js";
-import { AWKWARD_STATE, roundsServer } from "./test-support/rounds-server.js";
 
 const peers: HttpPeer[] = [];
 afterEach(async () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { JsonRpcRequest } from "../protocol/jsonrpc.js";
-import type { CreateMessageResult } from "../protocol/schemas/input-required.js";
-import type { ElicitParams } from "./callbacks.js";
-import { Client, type ClientOptions } from "./client.js";
-import { InputRequiredRoundsExceededError } from "./errors.js";
+import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import type { CreateMessageResult } from "../../protocol/schemas/input-required.js";
+import type { ElicitParams } from "../callbacks.js";
+import { Client, type ClientOptions } from "../client.js";
+import { InputRequiredRoundsExceededError } from "../errors.js";
+import { FakeClock, RecordingTransport } from "../test-support/recording.js";
+import { AWKWARD_STATE, roundsServer } from "../test-support/rounds-server.js";
+import { MemoryClientTransport } from "../transport/memory-client.js";
 import type { InputRequiredRound, RoundDecision, SavedRound } from "./rounds.js";
-import { FakeClock, RecordingTransport } from "./test-support/recording.js";
-import { AWKWARD_STATE, roundsServer } from "./test-support/rounds-server.js";
-import { MemoryClientTransport } from "./transport/memory-client.js";
 
 const answerName = (name: string) => async (params: ElicitParams) =>
   params.mode === "url" ? { action: "accept" as const } : { action: "accept" as const, content: { name } };
