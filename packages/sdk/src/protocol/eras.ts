@@ -12,7 +12,7 @@ import {
  */
 export type ProtocolEra = "modern" | "legacy";
 
-/** What an era is made of, for the side that speaks it and the side that serves it. */
+/** What negotiation needs of an era: its versions, the one a peer opens it with, its name in errors. */
 export interface EraFacts {
   /** The versions of the era this SDK speaks, newest first. */
   readonly versions: readonly string[];
@@ -20,16 +20,6 @@ export interface EraFacts {
   readonly latest: string;
   /** How errors name a server of the era. */
   readonly label: string;
-  /** Requests open a session with initialize; otherwise each carries the `_meta` envelope. */
-  readonly session: boolean;
-  /** The server may send requests to the client (elicitation, sampling, roots). */
-  readonly serverRequests: boolean;
-  /** tools/call, prompts/get and resources/read may answer input_required and be retried. */
-  readonly inputRequiredRounds: boolean;
-  /** subscriptions/listen streams the changes a filter names. */
-  readonly listen: boolean;
-  /** A tools/call over HTTP repeats its name and annotated arguments in Mcp-Name and Mcp-Param-* headers. */
-  readonly paramHeaders: boolean;
 }
 
 export const ERAS: Readonly<Record<ProtocolEra, EraFacts>> = {
@@ -37,21 +27,11 @@ export const ERAS: Readonly<Record<ProtocolEra, EraFacts>> = {
     versions: SUPPORTED_PROTOCOL_VERSIONS,
     latest: LATEST_PROTOCOL_VERSION,
     label: "2026-07-28",
-    session: false,
-    serverRequests: false,
-    inputRequiredRounds: true,
-    listen: true,
-    paramHeaders: true,
   },
   legacy: {
     versions: LEGACY_PROTOCOL_VERSIONS,
     latest: LATEST_LEGACY_PROTOCOL_VERSION,
     label: "2025-era",
-    session: true,
-    serverRequests: true,
-    inputRequiredRounds: false,
-    listen: false,
-    paramHeaders: false,
   },
 };
 
