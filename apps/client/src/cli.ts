@@ -193,6 +193,7 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
     .command("pending")
     .description("list the flows saved by --detach")
     .option("--delete <id>", "delete one instead")
+    .option("--prune", "ask each flow's server whether it can still open it, and delete those it cannot")
     .action(function (this: Command) {
       return run(() => pendingCommand(this.optsWithGlobals() as PendingFlags, terminal, writer()))();
     });

@@ -130,14 +130,50 @@ describe("--detach, pending and resume", () => {
       "--answers",
       await answers({ runtime: { runtime: "node20" }, tier: { tier: "small" } }),
     ]);
-    expect(resumed.code).toBe(1);
+    // Refused before anything is asked or answered, naming what to do with the flow: without answers
+    // and without a terminal this would otherwise stop at the first question (exit 4).
+    const unanswered = await cli(["resume", stateful]);
+    expect(unanswered.code, unanswered.stderr).toBe(2);
+    expect(unanswered.stderr).toContain(`pending flow ${stateful} can no longer be resumed`);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toContain(`pending flow ${stateful} can no longer be resumed`);
     expect(resumed.stderr).toContain("Invalid or expired requestState");
+    expect(resumed.stderr).toContain(`roundtrip pending --delete ${stateful}`);
     expect(resumed.stderr).not.toContain(flipped);
     // A flow whose first round had no state resumes with none.
     const brief = await cli(["resume", id, "--answers", await answers({ severity: { severity: "sev1" } })]);
     expect(brief.code, brief.stderr).toBe(0);
     const deleted = await cli(["pending", "--delete", stateful]);
     expect(deleted.code).toBe(0);
+  });
+
+  it("pending --prune deletes the flows their server can no longer open and keeps the rest", async () => {
+    const live = (await cli(["call", "create_service", "name=kept", "--detach"])).json<{ id: string }>().id;
+    const dead = (await cli(["call", "create_service", "name=gone", "--detach"])).json<{ id: string }>().id;
+    const file = join(home, "pending", `${dead}.json`);
+    const saved = JSON.parse(await readFile(file, "utf8")) as { requestState: string };
+    const damaged = `${saved.requestState.slice(0, -2)}${saved.requestState.at(-2) === "A" ? "B" : "A"}${saved.requestState.slice(-1)}`;
+    await writeFile(file, JSON.stringify({ ...saved, requestState: damaged }));
+
+    const pruned = await cli(["pending", "--prune"]);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    const rows = pruned.json<{ pruned: { id: string; outcome: string }[] }>().pruned;
+    expect(rows).toContainEqual(expect.objectContaining({ id: dead, outcome: "deleted" }));
+    expect(rows).toContainEqual(expect.objectContaining({ id: live, outcome: "kept" }));
+    await expect(stat(file)).rejects.toThrow();
+    // The kept flow still finishes.
+    const done = await cli([
+      "resume",
+      live,
+      "--answers",
+      await answers({
+        runtime: { runtime: "node22" },
+        tier: { tier: "small" },
+        confirmation: { confirm: true },
+      }),
+    ]);
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.stringify(done.json())).toContain("Created service kept on node22, size small");
   });
 });
 

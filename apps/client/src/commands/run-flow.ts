@@ -47,7 +47,10 @@ export async function runFlowCommand(
   }
 }
 
-/** Finishes a flow saved by --detach: answers its questions, then echoes its requestState as saved. */
+/**
+ * Finishes a flow saved by --detach: checks that its server can still open it, answers its questions,
+ * then echoes the server's latest requestState byte for byte.
+ */
 export async function resumeFlow(
   id: string,
   flags: FlowFlags,

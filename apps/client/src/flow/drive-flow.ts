@@ -12,6 +12,7 @@ import { declinedKeys } from "../flow-declines.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 import { RoundProgress } from "./round-progress.js";
+import { checkSavedFlow, deadFlow } from "./saved-state.js";
 import { SessionAnswers } from "./session-answers.js";
 import { UrlWaits } from "./url-waits.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
@@ -51,7 +52,7 @@ const SAVED_ROUND = 1;
  */
 export const MAX_ROUNDS = 10;
 
-function carrierCall(request: FlowRequest): CarrierCall {
+export function carrierCall(request: FlowRequest): CarrierCall {
   if (request.method === "resources/read") return { method: request.method, params: { uri: request.target } };
   const params = { name: request.target, ...(request.arguments ? { arguments: request.arguments } : {}) };
   return { method: request.method, params };
@@ -123,8 +124,15 @@ export async function driveFlow(
     waiting = outcome.waiting;
     return { kind: "stop" };
   };
-  const { resume } = options;
+  let { resume } = options;
   if (client.era === "legacy" && (policy.detach || resume)) throw detachOnSession(client, options.server);
+  if (resume) {
+    // Before anyone answers: a state the server can no longer open would waste every answer.
+    const check = await checkSavedFlow(client, carrierCall(request), resume, options.pending);
+    if (check.kind === "refused") throw deadFlow(resume.id, options.server);
+    if (check.kind === "complete") return { kind: "complete", result: check.result, declined };
+    resume = check.flow;
+  }
   const start = resume ? savedRound(resume, request) : carrierCall(request);
   const session = new SessionAnswers(client, policy);
   let outcome: RoundsOutcome;
