@@ -12,7 +12,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -264,6 +264,29 @@ describe("@roundtrip/sealing and @roundtrip/sdk as published", () => {
       expect(dangling).toEqual([]);
     },
   );
+
+  it("refuse to pack without dist/, naming what is missing and the command that builds and packs", async () => {
+    // The package as a fresh clone has it, before any build: its manifest, at its place beside the
+    // repository's scripts/ (where its prepack finds the check), and no dist/.
+    const root = join(scratch, "unbuilt");
+    await mkdir(join(root, "scripts"), { recursive: true });
+    await copyFile(
+      join(repoRoot, "scripts", "require-built.mjs"),
+      join(root, "scripts", "require-built.mjs"),
+    );
+    for (const { dir } of PACKAGES) {
+      await mkdir(join(root, dir), { recursive: true });
+      await copyFile(join(repoRoot, dir, "package.json"), join(root, dir, "package.json"));
+      const packing = await run("pnpm", ["pack", "--pack-destination", join(root, "out")], {
+        cwd: join(root, dir),
+        env: process.env,
+        timeoutMs: 180_000,
+      });
+      expect(packing.code, described(`pnpm pack in an unbuilt ${dir}`, packing)).not.toBe(0);
+      expect(packing.stderr + packing.stdout).toMatch(/\.\/dist\/index\.js.* not built.*pnpm pack:release/);
+      expect(existsSync(join(root, "out"))).toBe(false);
+    }
+  });
 
   it("write real versions for workspace: ranges, and leave zod and the KMS client to the app", () => {
     for (const { manifest } of packed.values()) {
