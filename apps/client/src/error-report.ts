@@ -1,4 +1,4 @@
-import { HttpStatusError } from "@roundtrip/sdk/client";
+import { ConnectionFailedError, HttpStatusError } from "@roundtrip/sdk/client";
 import { OAuthError } from "@roundtrip/sdk/oauth";
 import { McpError } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.js";
@@ -37,6 +37,8 @@ export function describeFailure(
       message: `the server answered with error ${error.code}: ${error.message}`,
     };
   }
+  // The SDK names a failed MCP request with its URL and reason; the sign-in's own requests fail bare.
+  if (error instanceof ConnectionFailedError) return { code: ExitCode.failure, message: error.message };
   if (error instanceof TypeError && error.message === "fetch failed") {
     const cause = (error.cause as { code?: string } | undefined)?.code;
     return {

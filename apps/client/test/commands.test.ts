@@ -1,4 +1,6 @@
 import { mkdir, stat } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -283,6 +285,17 @@ describe("commands against the reference server", () => {
     expect(detach.code).toBe(2);
     const both = await runCli([...stdio, "--server", stack.url, "tools"], { home });
     expect(both.code).toBe(2);
+  });
+
+  it("a server that is not running is named with its URL and the reason, exit 1", async () => {
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/mcp`;
+    await new Promise((resolve) => gone.close(resolve));
+    const run = await runCli(["--server", url, "tools"], { home: await newHome() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`cannot reach ${url} (ECONNREFUSED): `);
+    expect(run.stderr).toContain("check the URL and that the server runs");
   });
 
   it("usage errors, --version and help", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { OAuthError, type OAuthErrorCode } from "./client/oauth/index.js";
 import {
+  ConnectionFailedError,
   HttpStatusError,
   InputCallbackError,
   InputRequestUnsupportedError,
@@ -57,6 +58,10 @@ const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () =
   ERR_HTTP_STATUS: [
     HttpStatusError,
     () => new HttpStatusError(502, "Bad Gateway", new Headers(), "", "https://mcp.example.com/"),
+  ],
+  ERR_CONNECTION_FAILED: [
+    ConnectionFailedError,
+    () => new ConnectionFailedError("https://mcp.example.com/", new TypeError("fetch failed")),
   ],
   ERR_RESPONSE_STREAM_CLOSED: [ResponseStreamClosedError, () => new ResponseStreamClosedError("tools/call")],
   ERR_SESSION_EXPIRED: [SessionExpiredError, () => new SessionExpiredError("https://mcp.example.com/")],

@@ -1,4 +1,5 @@
 import type {
+  ConnectionFailedError,
   HttpStatusError,
   InputCallbackError,
   InputRequestUnsupportedError,
@@ -34,6 +35,7 @@ export type SdkError =
   | ToolRejectedError
   | VersionNegotiationError
   | HttpStatusError
+  | ConnectionFailedError
   | ResponseStreamClosedError
   | SessionExpiredError
   | ResponseTooLargeError

@@ -58,6 +58,7 @@ export type {
   TransportRequestOptions,
 } from "./transport/client-transport.js";
 export {
+  ConnectionFailedError,
   type HttpClientOptions,
   HttpClientTransport,
   HttpStatusError,

@@ -4,6 +4,7 @@ import { silentLogger } from "../protocol/logger.js";
 import { Client } from "./client.js";
 import { ProtocolViolationError, VersionNegotiationError } from "./errors.js";
 import { type HttpPeer, json, type SeenRequest, serveScripted } from "./test-support/http-peer.js";
+import { ConnectionFailedError } from "./transport/http-errors.js";
 
 /** 2025-era servers that misbehave, scripted to send what a well-behaved one never would. */
 
@@ -205,7 +206,7 @@ describe("Client against hostile 2025-era servers", () => {
     peers.push(peer);
     const mcp = client(peer);
     await mcp.listTools();
-    await expect(mcp.callTool("t", {})).rejects.toThrow(TypeError);
+    await expect(mcp.callTool("t", {})).rejects.toThrow(ConnectionFailedError);
     const sent = (method: string) => peer.seen.filter((seen) => seen.body.method === method);
     expect(sent("tools/list")).toHaveLength(2);
     expect(sent("tools/call")).toHaveLength(1);

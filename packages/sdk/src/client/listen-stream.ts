@@ -9,7 +9,11 @@ import {
 } from "../protocol/schemas/notifications.js";
 import { SubscriptionLostError } from "./errors.js";
 import type { Clock } from "./rounds/input-required-driver.js";
-import { HttpStatusError, ResponseStreamClosedError } from "./transport/http-errors.js";
+import {
+  ConnectionFailedError,
+  HttpStatusError,
+  ResponseStreamClosedError,
+} from "./transport/http-errors.js";
 
 /** What a listen stream yields. */
 export type ListenEvent =
@@ -62,8 +66,8 @@ const CHANGES: Record<string, ListenEvent["type"]> = {
 function worthReopening(error: unknown): boolean {
   if (error instanceof McpError) return false;
   if (error instanceof HttpStatusError) return error.status >= 500 || error.status === 429;
-  if (error instanceof ResponseStreamClosedError) return true;
-  // fetch reports a lost connection as a TypeError with a cause; one without is a misuse of this client.
+  if (error instanceof ResponseStreamClosedError || error instanceof ConnectionFailedError) return true;
+  // A connection lost while reading comes as a TypeError with a cause; one without is a misuse of this client.
   if (error instanceof TypeError) return "cause" in error;
   return !(error instanceof RoundtripError);
 }

@@ -1,3 +1,5 @@
+import { ConnectionFailedError, systemCodeOf } from "./http-errors.js";
+
 const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
 
 /**
@@ -8,7 +10,10 @@ const RESET_CODES = new Set(["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"]);
  * have acted on it.
  */
 export function isConnectionReset(error: unknown): boolean {
+  // Before an answer, fetch's failure comes named (ConnectionFailedError); while reading the body, bare.
+  if (error instanceof ConnectionFailedError)
+    return error.reason !== undefined && RESET_CODES.has(error.reason);
   if (!(error instanceof TypeError)) return false;
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
-  return typeof code === "string" && RESET_CODES.has(code);
+  const code = systemCodeOf(error);
+  return code !== undefined && RESET_CODES.has(code);
 }

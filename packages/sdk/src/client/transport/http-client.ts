@@ -22,7 +22,9 @@ import {
   type ServerRequestOrigin,
   type TransportRequestOptions,
 } from "./client-transport.js";
+import { nameConnectionFailures } from "./connection-failure.js";
 import {
+  ConnectionFailedError,
   HttpStatusError,
   RedirectRefusedError,
   ResponseStreamClosedError,
@@ -40,6 +42,7 @@ import { refuseRedirects } from "./refuse-redirects.js";
 import { type ResponseLimits, readBodyText, responseLimits } from "./response-limits.js";
 
 export {
+  ConnectionFailedError,
   HttpStatusError,
   RedirectRefusedError,
   ResponseStreamClosedError,
@@ -90,7 +93,7 @@ export class HttpClientTransport implements ClientTransport {
 
   constructor(url: string | URL, options: HttpClientOptions = {}) {
     this.url = new URL(url);
-    this.#fetch = refuseRedirects(options.fetch ?? globalThis.fetch);
+    this.#fetch = nameConnectionFailures(refuseRedirects(options.fetch ?? globalThis.fetch));
     this.#limits = responseLimits(options);
     this.#headers = options.headers;
     this.#auth = options.auth;

@@ -104,3 +104,32 @@ export class RedirectRefusedError extends RoundtripError {
     this.location = location;
   }
 }
+
+/**
+ * fetch could not exchange a request with the server: nothing listens there (ECONNREFUSED), the name
+ * does not resolve (ENOTFOUND), or the connection closed before an answer came (ECONNRESET). fetch
+ * says only "fetch failed" and keeps the reason in its cause; this names the URL and the reason.
+ */
+export class ConnectionFailedError extends RoundtripError {
+  static readonly code = "ERR_CONNECTION_FAILED";
+  override readonly name = "ConnectionFailedError";
+  readonly code = ConnectionFailedError.code;
+  /** The system's code for the failure (ECONNREFUSED, ENOTFOUND, …), when fetch gave one. */
+  readonly reason: string | undefined;
+
+  constructor(url: string, cause: TypeError) {
+    const reason = systemCodeOf(cause);
+    const detail = cause.cause instanceof Error ? cause.cause.message : cause.message;
+    super(
+      `cannot reach ${url}${reason ? ` (${reason})` : ""}: ${detail}; check the URL and that the server runs`,
+      { cause },
+    );
+    this.reason = reason;
+  }
+}
+
+/** The code Node's fetch (undici) puts on its cause: ECONNREFUSED, ENOTFOUND, ECONNRESET, UND_ERR_SOCKET. */
+export function systemCodeOf(error: TypeError): string | undefined {
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+}
