@@ -7,6 +7,7 @@ import type {
 } from "../../protocol/schemas/input-required.js";
 import type { Awaitable, McpContext } from "./context.js";
 import { type ElicitAnswer, type ElicitationSchemaLike, toElicitationSchema } from "./elicitation-schema.js";
+import { ResolverFailure } from "./resolver-failure.js";
 
 /**
  * Resolvers: a tool's named dependencies. Each one either computes a value or returns a question
@@ -52,8 +53,20 @@ export function isQuestion(value: unknown): value is Question {
 }
 
 export const ask = {
-  /** A form for the user. The question's identity is its message and schema: keep both deterministic. */
+  /**
+   * A form for the user. The question's identity is its message and schema: keep both deterministic.
+   * A schema that is no flat form (a nested object, a union of types) is refused here, where it is
+   * written, and the tool answers with why rather than a bare failure.
+   */
   elicit<S extends ElicitationSchemaLike>(message: string, schema: S): ElicitQuestion<ElicitAnswer<S>> {
+    try {
+      toElicitationSchema(schema);
+    } catch (error) {
+      throw new ResolverFailure(
+        `ask.elicit(${JSON.stringify(message)}) cannot be asked as a form: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
     return question({ "~question": "elicit", message, schema });
   },
   /**
