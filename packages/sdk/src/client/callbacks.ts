@@ -42,6 +42,12 @@ export interface InputRequestContext {
 
 export type ElicitParams = ElicitRequestFormParams | ElicitRequestUrlParams;
 export type ElicitCallback = (params: ElicitParams, context: InputRequestContext) => Awaitable<ElicitResult>;
+/**
+ * Answers a server's sampling request with one completion from your model, after showing the request
+ * to your user. Return what the model said and which model said it, for example
+ * `{ role: "assistant", content: { type: "text", text }, model: "gpt-5-mini", stopReason: "endTurn" }`.
+ * To refuse, throw: sampling has no wire form for a refusal, so the call fails (InputCallbackError).
+ */
 export type SampleCallback = (
   params: CreateMessageRequestParams,
   context: InputRequestContext,

@@ -40,6 +40,13 @@ export function elicitUrl(message: string, url: string): ElicitRequest {
   return { method: "elicitation/create", params: { mode: "url", message, url } };
 }
 
+/**
+ * A sampling request: one completion from the client's language model, which the client shows to its
+ * user first. `messages` (each a `role` and a `content` such as `{ type: "text", text }`) and
+ * `maxTokens` are required; `systemPrompt`, `temperature`, `stopSequences` and `modelPreferences`
+ * are hints the client may change. The answer is a CreateMessageResult:
+ * `{ role: "assistant", content: { type: "text", text: "…" }, model: "…", stopReason?: "endTurn" }`.
+ */
 export function createMessage(params: CreateMessageRequestParams): CreateMessageRequest {
   return { method: "sampling/createMessage", params };
 }
