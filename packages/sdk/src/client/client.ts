@@ -45,7 +45,7 @@ import {
   type ListToolsResult,
   ListToolsResultSchema,
 } from "../protocol/schemas/tools.js";
-import { JSONRPC_VERSION, META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
+import { JSONRPC_VERSION, META } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import { ResultCache, type ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
@@ -59,16 +59,16 @@ import {
   type ListRootsCallback,
   type SampleCallback,
 } from "./callbacks.js";
+import { legacyResult } from "./era/legacy-session.js";
 import {
   type EraChoice,
   isLegacyAnswer,
+  Negotiation,
   type ProtocolEra,
   type ServerDescription,
-} from "./era-negotiation.js";
-import { InputRequiredNotAllowedError, ToolRejectedError, VersionNegotiationError } from "./errors.js";
-import { legacyResult } from "./legacy-session.js";
+} from "./era/negotiation.js";
+import { InputRequiredNotAllowedError, ToolRejectedError } from "./errors.js";
 import { type ListenOptions, ListenStream } from "./listen-stream.js";
-import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
 import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
@@ -99,7 +99,6 @@ import {
   SessionExpiredError,
 } from "./transport/http-client.js";
 import { StdioClientTransport } from "./transport/stdio-client.js";
-import { mutualVersion, supportedVersionsOf } from "./version-negotiation.js";
 
 export type { ClientTarget };
 
@@ -707,7 +706,7 @@ export class Client {
               .finally(() => this.#clocks.delete(untimed));
           });
           if ("error" in response) throw toMcpError(response.error);
-          this.#negotiation.unconfirmed = false;
+          this.#negotiation.confirm();
           return response.result;
         } catch (error) {
           const again = await this.#recover(error, resent, headers !== undefined, options.signal, {
@@ -773,10 +772,7 @@ export class Client {
       return true;
     }
     if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && once("version")) {
-      const supported = supportedVersionsOf(error.data);
-      const version = mutualVersion(supported);
-      if (!version) throw new VersionNegotiationError(supported, SUPPORTED_PROTOCOL_VERSIONS);
-      this.#negotiation.protocolVersion = version;
+      this.#negotiation.switchVersion(error.data);
       return true;
     }
     if (
