@@ -1,13 +1,7 @@
 import type * as z from "zod";
 import { type CarrierMethod, carrierTarget } from "../protocol/carriers.js";
-import { ErrorCode, McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
-import {
-  errorResponse,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../protocol/jsonrpc.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel, RequestId } from "../protocol/schemas/common.js";
@@ -17,7 +11,6 @@ import {
   CompleteResultSchema,
 } from "../protocol/schemas/completion.js";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
-import { LegacyMethod } from "../protocol/schemas/legacy.js";
 import {
   CancelledParamsSchema,
   type LoggingMessageParams,
@@ -45,7 +38,7 @@ import {
   type ListToolsResult,
   ListToolsResultSchema,
 } from "../protocol/schemas/tools.js";
-import { JSONRPC_VERSION, META } from "../protocol/versions.js";
+import { META } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import { ResultCache, type ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
@@ -59,20 +52,15 @@ import {
   type ListRootsCallback,
   type SampleCallback,
 } from "./callbacks.js";
-import { legacyResult } from "./era/legacy-session.js";
-import {
-  type EraChoice,
-  isLegacyAnswer,
-  Negotiation,
-  type ProtocolEra,
-  type ServerDescription,
-} from "./era/negotiation.js";
+import type { RoundFields } from "./era/era.js";
+import { type EraChoice, Negotiation, type ProtocolEra, type ServerDescription } from "./era/negotiation.js";
 import { InputRequiredNotAllowedError, ToolRejectedError } from "./errors.js";
 import { type ListenOptions, ListenStream } from "./listen-stream.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
 import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
-import { type RequestTimeout, requestTimeout, type Untimed, withRequestTimeout } from "./request-timeout.js";
+import { Requester } from "./request/requester.js";
+import { type RequestTimeout, requestTimeout } from "./request-timeout.js";
 import { readCarrierResult, readResult } from "./results.js";
 import {
   type Clock,
@@ -91,14 +79,7 @@ import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
-import { isConnectionReset } from "./transport/connection-reset.js";
-import {
-  type HttpClientOptions,
-  HttpClientTransport,
-  ResponseStreamClosedError,
-  SessionExpiredError,
-} from "./transport/http-client.js";
-import { StdioClientTransport } from "./transport/stdio-client.js";
+import { type HttpClientOptions, HttpClientTransport } from "./transport/http-client.js";
 
 export type { ClientTarget };
 
@@ -220,19 +201,12 @@ export class Client {
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
+  readonly #requester: Requester;
   readonly #connectTimeout: RequestTimeout;
   /** Open listen streams, by the request id their notifications are tagged with. */
   readonly #subscriptions = new Map<RequestId, (message: JsonRpcNotification) => void>();
   /** Aborted by close(), which ends every listen stream. */
   #closing = new AbortController();
-  /** The stdio transport's restarts when the 2025-era session was last opened. */
-  #sessionRestarts = 0;
-  /**
-   * The clocks of the requests in flight. A 2025-era server asks its questions during a call, and a
-   * person may take minutes to answer: while a callback answers one, no request's bound runs.
-   */
-  readonly #clocks = new Set<Untimed>();
-  #nextId = 1;
   #connecting: Promise<ServerDescription> | undefined;
 
   constructor(target: ClientTarget, options: ClientOptions = {}) {
@@ -251,7 +225,7 @@ export class Client {
       this.#choices,
       () => this.serverInfo,
       this.#logger,
-      (work) => this.#untimed(work),
+      (work) => this.#requester.untimed(work),
     );
     this.#connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
     // Checked here too, so that a bad value fails where it is given rather than on the first call.
@@ -264,7 +238,7 @@ export class Client {
     this.#negotiation = new Negotiation(
       {
         transport: this.transport,
-        send: (method, params) => this.#send(method, params, {}, this.#connectTimeout),
+        send: (method, params) => this.#requester.send(method, params, {}, this.#connectTimeout),
         info: options.info ?? DEFAULT_INFO,
         capabilities: () => this.capabilities,
         logLevel: options.logLevel,
@@ -273,12 +247,22 @@ export class Client {
       options.era,
       options.knownEra,
     );
+    this.#requester = new Requester({
+      transport: this.transport,
+      negotiation: this.#negotiation,
+      notifications: this.#notifications,
+      tools: this.#tools,
+      info: options.info ?? DEFAULT_INFO,
+      capabilities: () => this.capabilities,
+      logLevel: options.logLevel,
+      requestTimeoutMs: options.requestTimeoutMs,
+      relistTools: async (signal) => {
+        await this.listTools({ all: true, signal });
+      },
+    });
     this.transport.onNotification = (message) => this.#receive(message);
-    // 2026-07-28 forbids server-to-client requests: only a 2025-era session gets them answered.
     this.transport.onRequest = (request, origin) =>
-      this.#negotiation.era === "legacy"
-        ? this.#responder.answer(request, origin)
-        : Promise.resolve(refusal(request));
+      this.#negotiation.era.answer(request, origin, this.#responder);
     this.session = new ManualLoop(this.#sendOnce);
   }
 
@@ -353,15 +337,15 @@ export class Client {
    * `onListChanged`.
    */
   listen(filter: SubscriptionFilter, options: ListenOptions = {}): ListenStream {
-    if (this.#negotiation.era === "legacy") throw this.#noListen();
+    this.#negotiation.era.refuseListen(this.#negotiation);
     const signals = [this.#closing.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
     return new ListenStream(
       filter,
       async (notifications, signal, sent) => {
         await this.#ready(signal);
-        if (this.#negotiation.era === "legacy") throw this.#noListen();
+        this.#negotiation.era.refuseListen(this.#negotiation);
         // A listen stream is meant to stay open: only its signal and the server end it.
-        return this.#send("subscriptions/listen", { notifications }, { signal }, UNBOUNDED, sent);
+        return this.#requester.send("subscriptions/listen", { notifications }, { signal }, UNBOUNDED, sent);
       },
       this.#subscriptions,
       this.#options.clock ?? realClock,
@@ -369,16 +353,9 @@ export class Client {
     );
   }
 
-  #noListen(): TypeError {
-    return new TypeError(
-      `${this.#negotiation.where()} speaks the 2025 era (${this.#negotiation.protocolVersion}), which has no subscriptions/listen: its list changes reach the onListChanged callback`,
-    );
-  }
-
   /** Tells a 2025-era server that the roots onListRoots answers changed; 2026-07-28 servers ask each time. */
   async notifyRootsChanged(): Promise<void> {
-    if (this.#negotiation.era !== "legacy") return;
-    await this.transport.notify?.({ jsonrpc: JSONRPC_VERSION, method: LegacyMethod.rootsListChanged });
+    await this.#negotiation.era.rootsChanged(this.transport);
   }
 
   /**
@@ -524,7 +501,11 @@ export class Client {
       signal,
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
-        const raw = await this.#send(method, { ...params, ...fields }, { ...options, signal: legSignal });
+        const raw = await this.#requester.send(
+          method,
+          { ...params, ...fields },
+          { ...options, signal: legSignal },
+        );
         const result = this.#carrierResult(method, params, raw);
         if (!retrying(fields) && !isInputRequiredResult(result)) {
           await this.#keep(method, params, options, result as Record<string, unknown>);
@@ -548,7 +529,11 @@ export class Client {
     await this.#ready(signal);
     this.#refuseDroppedTool(method, params);
     this.#refuseRoundFields(method, options);
-    const raw = await this.#send(method, { ...params, ...retryFieldsOf(options) }, { ...options, signal });
+    const raw = await this.#requester.send(
+      method,
+      { ...params, ...retryFieldsOf(options) },
+      { ...options, signal },
+    );
     const result = this.#carrierResult(method, params, raw);
     if (isInputRequiredResult(result) && !options.allowInputRequired)
       throw new InputRequiredNotAllowedError(method);
@@ -584,8 +569,8 @@ export class Client {
     await this.#ready(signal);
     const cached = this.#cache ? await this.#cached(method, params, options) : undefined;
     if (cached !== undefined) return cached as T;
-    const raw = await this.#send(method, params, { ...options, signal });
-    const result = readResult(method, this.#eraResult(method, raw), schema);
+    const raw = await this.#requester.send(method, params, { ...options, signal });
+    const result = readResult(method, this.#negotiation.era.result(method, raw), schema);
     await this.#keep(method, params, options, result as Record<string, unknown>);
     return result;
   }
@@ -614,16 +599,15 @@ export class Client {
     params: Record<string, unknown>,
     raw: Record<string, unknown>,
   ): unknown {
-    const result = readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
+    const result = readCarrierResult(
+      method,
+      this.#negotiation.era.result(method, raw),
+      CARRIER_SCHEMAS[method],
+    );
     if (method === "tools/call" && !isInputRequiredResult(result)) {
       this.#outputSchemas?.check(String(params.name), result as CallToolResult);
     }
     return result;
-  }
-
-  /** A 2025-era result has no resultType and no modern-only fields; it is read as a complete one. */
-  #eraResult(method: string, raw: Record<string, unknown>): Record<string, unknown> {
-    return this.#negotiation.era === "legacy" ? legacyResult(method, raw) : raw;
   }
 
   async #ready(signal: AbortSignal | undefined): Promise<void> {
@@ -647,159 +631,8 @@ export class Client {
     this.#notifications.route(message);
   }
 
-  /**
-   * 2025-era servers never answer input_required: they ask through requests on the session during the
-   * call, which the callbacks answer. Answers and requestState of a 2026-07-28 round mean nothing there.
-   */
-  #refuseRoundFields(method: string, options: { inputResponses?: unknown; requestState?: unknown }): void {
-    if (this.#negotiation.era !== "legacy") return;
-    if (options.inputResponses === undefined && options.requestState === undefined) return;
-    throw new TypeError(
-      `${method} was given inputResponses or requestState, but ${this.#negotiation.where()} speaks the 2025 era (${this.#negotiation.protocolVersion}), which has no input_required rounds: the server asks through requests during the call and the onElicit, onSample and onListRoots callbacks answer them; call again without them`,
-    );
-  }
-
-  /**
-   * Sends one JSON-RPC request (a fresh id each time) and returns its result. Some answers are fixed
-   * here and sent again once, with a new id: -32022 (switch to a version both speak), -32020 on a tool
-   * call (the tool's x-mcp-header annotations changed: list tools again), a stream that broke off or
-   * a connection reset before any answer (2026-07-28 only), a
-   * 2025-era session that expired (open a new one), and a 2025-era answer to a client that started
-   * in 2026-07-28 on prior knowledge (open a session).
-   */
-  async #send(
-    method: string,
-    params: Record<string, unknown>,
-    options: CallOptions,
-    timeout = requestTimeout("requestTimeoutMs", options.requestTimeoutMs ?? this.#options.requestTimeoutMs),
-    sent?: (id: RequestId) => void,
-  ): Promise<Record<string, unknown>> {
-    const token = this.#notifications.open(options.onProgress);
-    const resent = new Set<string>();
-    try {
-      while (true) {
-        if (this.#restartedSinceSession()) await raceAbort(this.#reopenAfterRestart(), options.signal);
-        const legacy = this.#negotiation.era === "legacy";
-        const generation = this.#negotiation.generation;
-        const unconfirmed = this.#negotiation.unconfirmed;
-        const request: JsonRpcRequest = {
-          jsonrpc: JSONRPC_VERSION,
-          id: this.#nextId++,
-          method,
-          params: legacy
-            ? sessionParams(params, options.meta, token)
-            : { ...params, _meta: this.#envelope(options.meta, token) },
-        };
-        const headers =
-          method === "tools/call" && this.transport.kind === "http" && !legacy
-            ? this.#tools.headersFor(
-                String(params.name),
-                params.arguments as Record<string, unknown> | undefined,
-              )
-            : undefined;
-        sent?.(request.id);
-        try {
-          const response = await withRequestTimeout(timeout, method, options.signal, (signal, untimed) => {
-            this.#clocks.add(untimed);
-            return this.transport
-              .request(request, { signal, headers, untimed })
-              .finally(() => this.#clocks.delete(untimed));
-          });
-          if ("error" in response) throw toMcpError(response.error);
-          this.#negotiation.confirm();
-          return response.result;
-        } catch (error) {
-          const again = await this.#recover(error, resent, headers !== undefined, options.signal, {
-            method,
-            generation,
-            unconfirmed,
-          });
-          if (!again) throw error;
-        }
-      }
-    } finally {
-      this.#notifications.close(token);
-    }
-  }
-
-  /** Runs work with every in-flight request's clock stopped. */
-  #untimed<T>(work: () => Promise<T>): Promise<T> {
-    let run = work;
-    for (const untimed of this.#clocks) {
-      const inner = run;
-      run = () => untimed(inner);
-    }
-    return run();
-  }
-
-  /** A stdio server restarted since the 2025-era session opened has forgotten it. */
-  #restartedSinceSession(): boolean {
-    const { transport } = this;
-    return (
-      this.#negotiation.era === "legacy" &&
-      transport instanceof StdioClientTransport &&
-      transport.restarts !== this.#sessionRestarts
-    );
-  }
-
-  async #reopenAfterRestart(): Promise<void> {
-    this.#sessionRestarts = (this.transport as StdioClientTransport).restarts;
-    await this.#negotiation.reopen(this.#negotiation.generation);
-  }
-
-  /** Whether the request may go again after `error`; each kind of recovery happens once per request. */
-  async #recover(
-    error: unknown,
-    resent: Set<string>,
-    sentParamHeaders: boolean,
-    signal: AbortSignal | undefined,
-    sent: SentOn,
-  ): Promise<boolean> {
-    const once = (kind: string): boolean => {
-      if (resent.has(kind)) return false;
-      resent.add(kind);
-      return true;
-    };
-    // A 2026-07-28 server refusing initialize confirms the prior knowledge: the first error stands.
-    if (sent.unconfirmed && isLegacyAnswer(error) && once("era")) {
-      return raceAbort(this.#negotiation.reconsider(), signal);
-    }
-    if (this.#negotiation.era === "legacy") {
-      // Only a request that changes nothing may go twice: the server may have acted on the first.
-      if (isConnectionReset(error)) return REPEATABLE_ON_SESSION.has(sent.method) && once("stream");
-      if (!(error instanceof SessionExpiredError) || !once("session")) return false;
-      await raceAbort(this.#negotiation.reopen(sent.generation), signal);
-      return true;
-    }
-    if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && once("version")) {
-      this.#negotiation.switchVersion(error.data);
-      return true;
-    }
-    if (
-      error instanceof McpError &&
-      error.code === ErrorCode.HeaderMismatch &&
-      sentParamHeaders &&
-      once("headers")
-    ) {
-      await this.#relistTools(signal);
-      return true;
-    }
-    return (error instanceof ResponseStreamClosedError || isConnectionReset(error)) && once("stream");
-  }
-
-  #envelope(
-    extra: Record<string, unknown> | undefined,
-    progressToken: string | undefined,
-  ): Record<string, unknown> {
-    const meta: Record<string, unknown> = {
-      ...extra,
-      [META.protocolVersion]: this.#negotiation.protocolVersion,
-      [META.clientCapabilities]: this.capabilities,
-      [META.clientInfo]: this.#options.info ?? DEFAULT_INFO,
-    };
-    if (this.#options.logLevel !== undefined) meta[META.logLevel] = this.#options.logLevel;
-    if (progressToken !== undefined) meta.progressToken = progressToken;
-    return meta;
+  #refuseRoundFields(method: string, fields: RoundFields): void {
+    this.#negotiation.era.refuseRoundFields(method, fields, this.#negotiation);
   }
 
   #callSignal(options: CallOptions): AbortSignal | undefined {
@@ -816,59 +649,9 @@ export class Client {
     const reason = this.#tools.rejection(String(params.name));
     if (reason !== undefined) throw new ToolRejectedError(String(params.name), reason);
   }
-
-  async #relistTools(signal: AbortSignal | undefined): Promise<void> {
-    await this.listTools({ all: true, signal });
-  }
-}
-
-/** 2025-era requests that change nothing on the server, so that a reset connection may carry them again. */
-const REPEATABLE_ON_SESSION = new Set([
-  "initialize",
-  "ping",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "prompts/get",
-  "completion/complete",
-]);
-
-/** What a request went out as: its method, its 2025-era session, and whether the era was a guess. */
-interface SentOn {
-  method: string;
-  generation: number;
-  unconfirmed: boolean;
-}
-
-/** A 2025-era request's params: no envelope, `_meta` only for a progressToken or the caller's keys. */
-function sessionParams(
-  params: Record<string, unknown>,
-  extra: Record<string, unknown> | undefined,
-  progressToken: string | undefined,
-): Record<string, unknown> {
-  if (extra === undefined && progressToken === undefined) return params;
-  const meta: Record<string, unknown> = { ...extra };
-  if (progressToken !== undefined) meta.progressToken = progressToken;
-  return { ...params, _meta: meta };
 }
 
 /** A request that answers a round: its result depends on answers no cache key holds. */
 function retrying(fields: { inputResponses?: unknown; requestState?: unknown }): boolean {
   return fields.inputResponses !== undefined || fields.requestState !== undefined;
-}
-
-function refusal(request: JsonRpcRequest): JsonRpcResponse {
-  return errorResponse(request.id, {
-    code: ErrorCode.MethodNotFound,
-    message: `A 2026-07-28 client answers no server requests (${request.method})`,
-  });
-}
-
-function toMcpError(error: unknown): McpError {
-  const value = error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-  const code = typeof value?.code === "number" ? value.code : ErrorCode.InternalError;
-  const message = typeof value?.message === "string" ? value.message : "The server sent a malformed error";
-  return new McpError(code, message, value?.data);
 }

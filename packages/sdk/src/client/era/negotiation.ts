@@ -11,7 +11,10 @@ import { ProtocolViolationError, VersionNegotiationError } from "../errors.js";
 import { readResult } from "../results.js";
 import type { ClientTransport } from "../transport/client-transport.js";
 import { HttpStatusError } from "../transport/http-errors.js";
+import type { Era } from "./era.js";
+import { legacyEra } from "./legacy.js";
 import { openLegacySession } from "./legacy-session.js";
+import { modernEra } from "./modern.js";
 
 export type { ProtocolEra };
 
@@ -116,7 +119,8 @@ export interface NegotiationPeer {
  * renewal. Only this class changes them; requests read them.
  */
 export class Negotiation {
-  #era: ProtocolEra | undefined;
+  readonly #eras: Readonly<Record<ProtocolEra, Era>> = { modern: modernEra(), legacy: legacyEra() };
+  #era: Era | undefined;
   #server: ServerDescription | undefined;
   #protocolVersion = LATEST_PROTOCOL_VERSION;
   #unconfirmed = false;
@@ -137,9 +141,9 @@ export class Negotiation {
     this.#known = known;
   }
 
-  /** The wire requests take; set while connecting, before the description is known. */
-  get era(): ProtocolEra | undefined {
-    return this.#era;
+  /** The era requests are sent in: set while connecting, before the description is known; 2026-07-28 until then. */
+  get era(): Era {
+    return this.#era ?? this.#eras.modern;
   }
   get server(): ServerDescription | undefined {
     return this.#server;
@@ -196,7 +200,7 @@ export class Negotiation {
       return true;
     } catch (error) {
       if (!isModernAnswer(error)) throw error;
-      this.#era = "modern";
+      this.#era = this.#eras.modern;
       this.#unconfirmed = false;
       return false;
     }
@@ -256,7 +260,7 @@ export class Negotiation {
   }
 
   async #discover(): Promise<ServerDescription> {
-    this.#era = "modern";
+    this.#era = this.#eras.modern;
     const raw = await this.#peer.send("server/discover", {});
     const result = readResult("server/discover", raw, DiscoverResultSchema);
     const version = mutualVersion(result.supportedVersions);
@@ -275,7 +279,7 @@ export class Negotiation {
 
   /** Prior knowledge says 2026-07-28: no probe; the first request's answer confirms it. */
   #assumeModern(): ServerDescription {
-    this.#era = "modern";
+    this.#era = this.#eras.modern;
     this.#unconfirmed = true;
     this.#protocolVersion = LATEST_PROTOCOL_VERSION;
     this.#server = {
@@ -297,7 +301,7 @@ export class Negotiation {
   }
 
   async #openLegacy(): Promise<ServerDescription> {
-    this.#era = "legacy";
+    this.#era = this.#eras.legacy;
     this.#unconfirmed = false;
     const peer = this.#peer;
     const result = await openLegacySession(
