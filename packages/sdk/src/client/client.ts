@@ -1,6 +1,5 @@
 import type * as z from "zod";
-import { type CarrierMethod, carrierTarget } from "../protocol/carriers.js";
-import { isInputRequiredResult } from "../protocol/input-required.js";
+import type { CarrierMethod } from "../protocol/carriers.js";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
@@ -10,7 +9,6 @@ import {
   type CompleteResult,
   CompleteResultSchema,
 } from "../protocol/schemas/completion.js";
-import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
 import {
   CancelledParamsSchema,
   type LoggingMessageParams,
@@ -20,7 +18,6 @@ import {
 } from "../protocol/schemas/notifications.js";
 import {
   type GetPromptResult,
-  GetPromptResultSchema,
   type ListPromptsResult,
   ListPromptsResultSchema,
 } from "../protocol/schemas/prompts.js";
@@ -30,20 +27,17 @@ import {
   type ListResourceTemplatesResult,
   ListResourceTemplatesResultSchema,
   type ReadResourceResult,
-  ReadResourceResultSchema,
 } from "../protocol/schemas/resources.js";
 import {
   type CallToolResult,
-  CallToolResultSchema,
   type ListToolsResult,
   ListToolsResultSchema,
 } from "../protocol/schemas/tools.js";
 import { META } from "../protocol/versions.js";
-import { firstIssue } from "../protocol/zod-issues.js";
+import { CallCache } from "./cache/call-cache.js";
 import { ResultCache, type ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
 import {
-  answerInputRequest,
   type CapabilityChoices,
   declaredCapabilities,
   type ElicitationMode,
@@ -54,27 +48,18 @@ import {
 } from "./callbacks.js";
 import type { RoundFields } from "./era/era.js";
 import { type EraChoice, Negotiation, type ProtocolEra, type ServerDescription } from "./era/negotiation.js";
-import { InputRequiredNotAllowedError, ToolRejectedError } from "./errors.js";
+import { ToolRejectedError } from "./errors.js";
 import { type ListenOptions, ListenStream } from "./listen-stream.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
 import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
 import { Requester } from "./request/requester.js";
 import { type RequestTimeout, requestTimeout } from "./request-timeout.js";
-import { readCarrierResult, readResult } from "./results.js";
-import {
-  type Clock,
-  DEFAULT_MAX_ROUNDS,
-  driveRounds,
-  type InputRequiredLoop,
-  type LoopRound,
-  type RetryFields,
-  realClock,
-  runInputRequiredLoop,
-} from "./rounds/input-required-driver.js";
-import { type ManualCallOptions, ManualLoop, type SendOnce } from "./rounds/manual-loop.js";
-import { RoundTracer } from "./rounds/round-trace.js";
-import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
+import { readResult } from "./results.js";
+import { CarrierCalls } from "./rounds/carrier-calls.js";
+import { type Clock, DEFAULT_MAX_ROUNDS, realClock } from "./rounds/input-required-driver.js";
+import { ManualLoop } from "./rounds/manual-loop.js";
+import type { CarrierCall, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
@@ -147,38 +132,6 @@ export interface ListOptions extends CallOptions, PageWalk {
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };
 const UNBOUNDED = requestTimeout("requestTimeoutMs", 0);
 
-const CARRIER_SCHEMAS: Record<CarrierMethod, z.ZodType<Record<string, unknown>>> = {
-  "tools/call": CallToolResultSchema,
-  "prompts/get": GetPromptResultSchema,
-  "resources/read": ReadResourceResultSchema,
-};
-
-function retryFieldsOf(options: { inputResponses?: RetryFields["inputResponses"]; requestState?: string }) {
-  const fields: RetryFields = {};
-  if (options.inputResponses !== undefined) fields.inputResponses = options.inputResponses;
-  if (options.requestState !== undefined) fields.requestState = options.requestState;
-  return fields;
-}
-
-/** Where a saved round resumes; its answers and requestState are decided there, so none may come with it. */
-function resumePoint(saved: SavedRound, options: CarrierCallOptions): LoopRound {
-  if (options.inputResponses !== undefined || options.requestState !== undefined) {
-    throw new TypeError(
-      "runRounds was given a saved round and inputResponses or requestState: the saved round's answers and requestState are decided when it resumes; pass a CarrierCall to send answers of your own",
-    );
-  }
-  if (!Number.isInteger(saved.round) || saved.round < 1) {
-    throw new RangeError(`a saved round's number is a whole number from 1, not ${String(saved.round)}`);
-  }
-  const parsed = InputRequiredResultSchema.safeParse(saved.result);
-  if (!parsed.success) {
-    throw new TypeError(
-      `the saved round's result is not an InputRequiredResult: ${firstIssue(parsed.error)}`,
-    );
-  }
-  return { round: saved.round, result: saved.result };
-}
-
 /**
  * An MCP client for both protocol eras. With a 2026-07-28 server there is no handshake: every request
  * carries the version, capabilities and client info in `_meta`, after a `server/discover` probe that
@@ -197,7 +150,8 @@ export class Client {
   readonly #logger: Logger;
   readonly #tools = new ToolHeaderRegistry();
   readonly #outputSchemas: OutputSchemaRegistry | undefined;
-  readonly #cache: ResultCache | undefined;
+  readonly #cache: CallCache;
+  readonly #carriers: CarrierCalls;
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
@@ -231,10 +185,12 @@ export class Client {
     // Checked here too, so that a bad value fails where it is given rather than on the first call.
     requestTimeout("requestTimeoutMs", options.requestTimeoutMs);
     this.transport = transportFor(target, options);
-    if (options.cache) {
-      const server = this.transport instanceof HttpClientTransport ? this.transport.url.href : undefined;
-      this.#cache = new ResultCache(options.cache === true ? {} : options.cache, server, this.#logger);
-    }
+    const server = this.transport instanceof HttpClientTransport ? this.transport.url.href : undefined;
+    this.#cache = new CallCache(
+      options.cache
+        ? new ResultCache(options.cache === true ? {} : options.cache, server, this.#logger)
+        : undefined,
+    );
     this.#negotiation = new Negotiation(
       {
         transport: this.transport,
@@ -263,7 +219,21 @@ export class Client {
     this.transport.onNotification = (message) => this.#receive(message);
     this.transport.onRequest = (request, origin) =>
       this.#negotiation.era.answer(request, origin, this.#responder);
-    this.session = new ManualLoop(this.#sendOnce);
+    this.#carriers = new CarrierCalls({
+      callSignal: (callOptions) => this.#callSignal(callOptions),
+      ready: (signal) => this.#ready(signal),
+      refuse: (method, params, fields) => this.#refuse(method, params, fields),
+      send: (method, params, callOptions) => this.#requester.send(method, params, callOptions),
+      eraResult: (method, raw) => this.#negotiation.era.result(method, raw),
+      cache: this.#cache,
+      outputSchemas: this.#outputSchemas,
+      callbacks: this.#callbacks,
+      choices: this.#choices,
+      serverInfo: () => this.serverInfo,
+      maxRounds: options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
+      clock: options.clock ?? realClock,
+    });
+    this.session = new ManualLoop(this.#carriers.sendOnce);
   }
 
   /** The version every request carries: the newest both sides speak once connected. */
@@ -395,7 +365,7 @@ export class Client {
   ): Promise<CallToolResult> {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
-    return this.#rounds("tools/call", params, options) as Promise<CallToolResult>;
+    return this.#carriers.call("tools/call", params, options) as Promise<CallToolResult>;
   }
   getPrompt(
     name: string,
@@ -404,10 +374,10 @@ export class Client {
   ): Promise<GetPromptResult> {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
-    return this.#rounds("prompts/get", params, options) as Promise<GetPromptResult>;
+    return this.#carriers.call("prompts/get", params, options) as Promise<GetPromptResult>;
   }
   readResource(uri: string, options: CarrierCallOptions = {}): Promise<ReadResourceResult> {
-    return this.#rounds("resources/read", { uri }, options) as Promise<ReadResourceResult>;
+    return this.#carriers.call("resources/read", { uri }, options) as Promise<ReadResourceResult>;
   }
 
   /**
@@ -415,130 +385,12 @@ export class Client {
    * it (through the callbacks, or with the hook's own inputResponses) or stop there. Pass the `saved`
    * round of a stopped outcome, to this client or a fresh one in another process, to answer it and go on.
    */
-  async runRounds<M extends CarrierMethod>(
+  runRounds<M extends CarrierMethod>(
     start: CarrierCall<M> | SavedRound<M>,
     options: RoundsOptions = {},
   ): Promise<RoundsOutcome<M>> {
-    const { method } = start;
-    const from = "result" in start ? resumePoint(start, options) : undefined;
-    const { onRound } = options;
-    const params: Record<string, unknown> = { ...start.params };
-    const signal = this.#callSignal(options);
-    await this.#ready(signal);
-    this.#refuseDroppedTool(method, params);
-    if (from !== undefined) this.#refuseRoundFields(method, { requestState: "saved" });
-    const outcome = await this.#traced(method, params, options, (trace) =>
-      driveRounds(
-        trace({
-          ...this.#loop(method, params, options, signal),
-          from,
-          decide:
-            onRound &&
-            (({ round, result }, roundSignal) =>
-              onRound({
-                method,
-                params: start.params,
-                round,
-                result,
-                target: carrierTarget(method, params) ?? "",
-                server: this.serverInfo,
-                signal: roundSignal,
-              })),
-        }),
-      ),
-    );
-    if (outcome.kind === "complete") return { kind: "complete", result: outcome.result as CarrierResults[M] };
-    const { round, result } = outcome;
-    return { kind: "stopped", saved: { method, params: start.params, round, result } };
+    return this.#carriers.runRounds(start, options);
   }
-
-  async #rounds(
-    method: CarrierMethod,
-    params: Record<string, unknown>,
-    options: CarrierCallOptions,
-  ): Promise<unknown> {
-    const signal = this.#callSignal(options);
-    await this.#ready(signal);
-    this.#refuseDroppedTool(method, params);
-    this.#refuseRoundFields(method, options);
-    // Without a cache nothing is awaited here, so an abort right after the call finds the request sent.
-    const fresh = this.#cache && !retrying(options) ? await this.#cached(method, params, options) : undefined;
-    if (fresh !== undefined) return fresh;
-    return this.#traced(method, params, options, (trace) =>
-      runInputRequiredLoop(trace(this.#loop(method, params, options, signal))),
-    );
-  }
-
-  /** Runs the rounds with the call's onRoundTrace, if any, hearing each request as it ends. */
-  async #traced<R>(
-    method: CarrierMethod,
-    params: Record<string, unknown>,
-    options: CarrierCallOptions,
-    run: (trace: <T>(loop: InputRequiredLoop<T>) => InputRequiredLoop<T>) => Promise<R>,
-  ): Promise<R> {
-    const { onRoundTrace } = options;
-    if (!onRoundTrace) return run((loop) => loop);
-    const tracer = new RoundTracer(method, carrierTarget(method, params) ?? "", onRoundTrace);
-    try {
-      return await run((loop) => tracer.wrap(loop));
-    } finally {
-      tracer.end();
-    }
-  }
-
-  /** The rounds of one carrier request, bounded by the call's `signal`. */
-  #loop(
-    method: CarrierMethod,
-    params: Record<string, unknown>,
-    options: CarrierCallOptions,
-    signal: AbortSignal | undefined,
-  ): InputRequiredLoop<unknown> {
-    const target = carrierTarget(method, params) ?? "";
-    return {
-      method,
-      maxRounds: this.#options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
-      clock: this.#options.clock ?? realClock,
-      signal,
-      seed: retryFieldsOf(options),
-      send: async (fields, legSignal) => {
-        const raw = await this.#requester.send(
-          method,
-          { ...params, ...fields },
-          { ...options, signal: legSignal },
-        );
-        const result = this.#carrierResult(method, params, raw);
-        if (!retrying(fields) && !isInputRequiredResult(result)) {
-          await this.#keep(method, params, options, result as Record<string, unknown>);
-        }
-        return result;
-      },
-      answer: (key, request, round, answerSignal) =>
-        answerInputRequest(request, this.#callbacks, this.#choices, {
-          key,
-          round,
-          method,
-          target,
-          server: this.serverInfo,
-          signal: answerSignal,
-        }),
-    };
-  }
-
-  readonly #sendOnce: SendOnce = async (method, params, options: ManualCallOptions) => {
-    const signal = this.#callSignal(options);
-    await this.#ready(signal);
-    this.#refuseDroppedTool(method, params);
-    this.#refuseRoundFields(method, options);
-    const raw = await this.#requester.send(
-      method,
-      { ...params, ...retryFieldsOf(options) },
-      { ...options, signal },
-    );
-    const result = this.#carrierResult(method, params, raw);
-    if (isInputRequiredResult(result) && !options.allowInputRequired)
-      throw new InputRequiredNotAllowedError(method);
-    return result as Record<string, unknown> | InputRequiredResult;
-  };
 
   /** A list method: one page, or every page with `all: true`, each page read by `admit` first. */
   async #list<P extends Page, K extends keyof P>(
@@ -567,46 +419,11 @@ export class Client {
     signal = this.#callSignal(options),
   ): Promise<T> {
     await this.#ready(signal);
-    const cached = this.#cache ? await this.#cached(method, params, options) : undefined;
+    const cached = this.#cache.enabled ? await this.#cache.read(method, params, options) : undefined;
     if (cached !== undefined) return cached as T;
     const raw = await this.#requester.send(method, params, { ...options, signal });
     const result = readResult(method, this.#negotiation.era.result(method, raw), schema);
-    await this.#keep(method, params, options, result as Record<string, unknown>);
-    return result;
-  }
-
-  async #cached(
-    method: string,
-    params: Record<string, unknown>,
-    options: CallOptions,
-  ): Promise<Record<string, unknown> | undefined> {
-    if ((options.cache ?? "default") !== "default") return undefined;
-    return this.#cache?.read(method, params);
-  }
-
-  async #keep(
-    method: string,
-    params: Record<string, unknown>,
-    options: CallOptions,
-    result: Record<string, unknown>,
-  ): Promise<void> {
-    if (options.cache !== "no-store") await this.#cache?.write(method, params, result);
-  }
-
-  /** What a carrier request answered, read for its era; a complete tool result checked against its outputSchema. */
-  #carrierResult(
-    method: CarrierMethod,
-    params: Record<string, unknown>,
-    raw: Record<string, unknown>,
-  ): unknown {
-    const result = readCarrierResult(
-      method,
-      this.#negotiation.era.result(method, raw),
-      CARRIER_SCHEMAS[method],
-    );
-    if (method === "tools/call" && !isInputRequiredResult(result)) {
-      this.#outputSchemas?.check(String(params.name), result as CallToolResult);
-    }
+    await this.#cache.keep(method, params, options, result as Record<string, unknown>);
     return result;
   }
 
@@ -616,7 +433,7 @@ export class Client {
 
   /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
   #receive(message: JsonRpcNotification): void {
-    void this.#cache?.observe(message);
+    this.#cache.observe(message);
     const tag = (message.params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
     const subscription = tag === undefined ? undefined : this.#subscriptions.get(tag as RequestId);
     if (subscription) {
@@ -631,10 +448,6 @@ export class Client {
     this.#notifications.route(message);
   }
 
-  #refuseRoundFields(method: string, fields: RoundFields): void {
-    this.#negotiation.era.refuseRoundFields(method, fields, this.#negotiation);
-  }
-
   #callSignal(options: CallOptions): AbortSignal | undefined {
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs;
     const signals = [
@@ -644,14 +457,12 @@ export class Client {
     return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
   }
 
-  #refuseDroppedTool(method: string, params: Record<string, unknown>): void {
-    if (method !== "tools/call") return;
-    const reason = this.#tools.rejection(String(params.name));
-    if (reason !== undefined) throw new ToolRejectedError(String(params.name), reason);
+  /** A call to a tool whose listing was rejected, or with round fields the era has no use for, fails unsent. */
+  #refuse(method: string, params: Record<string, unknown>, fields: RoundFields): void {
+    if (method === "tools/call") {
+      const reason = this.#tools.rejection(String(params.name));
+      if (reason !== undefined) throw new ToolRejectedError(String(params.name), reason);
+    }
+    this.#negotiation.era.refuseRoundFields(method, fields, this.#negotiation);
   }
-}
-
-/** A request that answers a round: its result depends on answers no cache key holds. */
-function retrying(fields: { inputResponses?: unknown; requestState?: unknown }): boolean {
-  return fields.inputResponses !== undefined || fields.requestState !== undefined;
 }
