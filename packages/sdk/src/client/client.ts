@@ -1,4 +1,3 @@
-import type * as z from "zod";
 import type { CarrierMethod } from "../protocol/carriers.js";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { type Logger, stderrLogger } from "../protocol/logger.js";
@@ -9,12 +8,10 @@ import {
   type CompleteResult,
   CompleteResultSchema,
 } from "../protocol/schemas/completion.js";
-import {
-  CancelledParamsSchema,
-  type LoggingMessageParams,
-  NotificationMethod,
-  type ProgressParams,
-  type SubscriptionFilter,
+import type {
+  LoggingMessageParams,
+  ProgressParams,
+  SubscriptionFilter,
 } from "../protocol/schemas/notifications.js";
 import {
   type GetPromptResult,
@@ -33,10 +30,10 @@ import {
   type ListToolsResult,
   ListToolsResultSchema,
 } from "../protocol/schemas/tools.js";
-import { META } from "../protocol/versions.js";
 import { CallCache } from "./cache/call-cache.js";
-import { ResultCache, type ResultCacheOptions } from "./cache/result-cache.js";
+import type { ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
+import type { CallPeer } from "./call-peer.js";
 import {
   type CapabilityChoices,
   declaredCapabilities,
@@ -46,16 +43,15 @@ import {
   type ListRootsCallback,
   type SampleCallback,
 } from "./callbacks.js";
-import type { RoundFields } from "./era/era.js";
+import { DirectCalls } from "./direct-calls.js";
 import { type EraChoice, Negotiation, type ProtocolEra, type ServerDescription } from "./era/negotiation.js";
-import { ToolRejectedError } from "./errors.js";
+import { routeIncoming } from "./incoming.js";
 import { type ListenOptions, ListenStream } from "./listen-stream.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
-import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
+import type { PageWalk } from "./pagination.js";
 import { Requester } from "./request/requester.js";
-import { type RequestTimeout, requestTimeout } from "./request-timeout.js";
-import { readResult } from "./results.js";
+import { callSignal, requestTimeout } from "./request-timeout.js";
 import { CarrierCalls } from "./rounds/carrier-calls.js";
 import { type Clock, DEFAULT_MAX_ROUNDS, realClock } from "./rounds/input-required-driver.js";
 import { ManualLoop } from "./rounds/manual-loop.js";
@@ -64,7 +60,7 @@ import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
-import { type HttpClientOptions, HttpClientTransport } from "./transport/http-client.js";
+import type { HttpClientOptions } from "./transport/http-client.js";
 
 export type { ClientTarget };
 
@@ -152,11 +148,11 @@ export class Client {
   readonly #outputSchemas: OutputSchemaRegistry | undefined;
   readonly #cache: CallCache;
   readonly #carriers: CarrierCalls;
+  readonly #direct: DirectCalls;
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
   readonly #requester: Requester;
-  readonly #connectTimeout: RequestTimeout;
   /** Open listen streams, by the request id their notifications are tagged with. */
   readonly #subscriptions = new Map<RequestId, (message: JsonRpcNotification) => void>();
   /** Aborted by close(), which ends every listen stream. */
@@ -167,12 +163,9 @@ export class Client {
     this.#options = options;
     this.#logger = options.logger ?? stderrLogger;
     if (options.validateStructuredContent !== false) this.#outputSchemas = new OutputSchemaRegistry();
-    this.#callbacks = {
-      onElicit: options.onElicit,
-      onSample: options.onSample,
-      onListRoots: options.onListRoots,
-    };
-    this.#choices = { elicitationModes: options.elicitationModes, samplingTools: options.samplingTools };
+    const { onElicit, onSample, onListRoots, elicitationModes, samplingTools } = options;
+    this.#callbacks = { onElicit, onSample, onListRoots };
+    this.#choices = { elicitationModes, samplingTools };
     this.#notifications = new NotificationRouter(options, this.#logger);
     this.#responder = new ServerRequestResponder(
       this.#callbacks,
@@ -181,51 +174,60 @@ export class Client {
       this.#logger,
       (work) => this.#requester.untimed(work),
     );
-    this.#connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
+    const connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
     // Checked here too, so that a bad value fails where it is given rather than on the first call.
     requestTimeout("requestTimeoutMs", options.requestTimeoutMs);
     this.transport = transportFor(target, options);
-    const server = this.transport instanceof HttpClientTransport ? this.transport.url.href : undefined;
-    this.#cache = new CallCache(
-      options.cache
-        ? new ResultCache(options.cache === true ? {} : options.cache, server, this.#logger)
-        : undefined,
-    );
+    this.#cache = CallCache.of(options.cache, this.transport, this.#logger);
+    // What the negotiation and every request say of this client.
+    const speaker = {
+      transport: this.transport,
+      info: options.info ?? DEFAULT_INFO,
+      capabilities: () => this.capabilities,
+      logLevel: options.logLevel,
+    };
     this.#negotiation = new Negotiation(
       {
-        transport: this.transport,
-        send: (method, params) => this.#requester.send(method, params, {}, this.#connectTimeout),
-        info: options.info ?? DEFAULT_INFO,
-        capabilities: () => this.capabilities,
-        logLevel: options.logLevel,
+        ...speaker,
+        send: (method, params) => this.#requester.send(method, params, {}, connectTimeout),
         logger: this.#logger,
       },
       options.era,
       options.knownEra,
     );
     this.#requester = new Requester({
-      transport: this.transport,
+      ...speaker,
       negotiation: this.#negotiation,
       notifications: this.#notifications,
       tools: this.#tools,
-      info: options.info ?? DEFAULT_INFO,
-      capabilities: () => this.capabilities,
-      logLevel: options.logLevel,
       requestTimeoutMs: options.requestTimeoutMs,
-      relistTools: async (signal) => {
-        await this.listTools({ all: true, signal });
-      },
+      relistTools: (signal) => this.listTools({ all: true, signal }),
     });
-    this.transport.onNotification = (message) => this.#receive(message);
+    const routes = {
+      cache: this.#cache,
+      subscriptions: this.#subscriptions,
+      responder: this.#responder,
+      notifications: this.#notifications,
+    };
+    this.transport.onNotification = (message) => routeIncoming(routes, message);
     this.transport.onRequest = (request, origin) =>
       this.#negotiation.era.answer(request, origin, this.#responder);
-    this.#carriers = new CarrierCalls({
-      callSignal: (callOptions) => this.#callSignal(callOptions),
+    const peer: CallPeer = {
+      callSignal: (callOptions) =>
+        callSignal(callOptions.signal, callOptions.timeoutMs ?? this.#options.timeoutMs),
       ready: (signal) => this.#ready(signal),
-      refuse: (method, params, fields) => this.#refuse(method, params, fields),
       send: (method, params, callOptions) => this.#requester.send(method, params, callOptions),
       eraResult: (method, raw) => this.#negotiation.era.result(method, raw),
       cache: this.#cache,
+    };
+    this.#direct = new DirectCalls(peer);
+    this.#carriers = new CarrierCalls({
+      ...peer,
+      // A call to a dropped tool, or with round fields the era has no use for, fails unsent.
+      refuse: (method, params, fields) => {
+        if (method === "tools/call") this.#tools.refuseCall(String(params.name));
+        this.#negotiation.era.refuseRoundFields(method, fields, this.#negotiation);
+      },
       outputSchemas: this.#outputSchemas,
       callbacks: this.#callbacks,
       choices: this.#choices,
@@ -333,20 +335,20 @@ export class Client {
    * x-mcp-header annotations are left out, with a warning.
    */
   listTools(options: ListOptions = {}): Promise<ListToolsResult> {
-    return this.#list("tools/list", "tools", ListToolsResultSchema, options, (page) => {
+    return this.#direct.list("tools/list", "tools", ListToolsResultSchema, options, (page) => {
       const tools = this.#tools.admit(page.tools, this.#logger);
       this.#outputSchemas?.remember(tools);
       return { ...page, tools };
     });
   }
   listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
-    return this.#list("prompts/list", "prompts", ListPromptsResultSchema, options);
+    return this.#direct.list("prompts/list", "prompts", ListPromptsResultSchema, options);
   }
   listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
-    return this.#list("resources/list", "resources", ListResourcesResultSchema, options);
+    return this.#direct.list("resources/list", "resources", ListResourcesResultSchema, options);
   }
   listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
-    return this.#list(
+    return this.#direct.list(
       "resources/templates/list",
       "resourceTemplates",
       ListResourceTemplatesResultSchema,
@@ -354,7 +356,7 @@ export class Client {
     );
   }
   complete(params: Omit<CompleteParams, "_meta">, options: CallOptions = {}): Promise<CompleteResult> {
-    return this.#call("completion/complete", { ...params }, CompleteResultSchema, options);
+    return this.#direct.call("completion/complete", { ...params }, CompleteResultSchema, options);
   }
 
   /** Calls a tool, answering the server's input requests until it completes. */
@@ -392,77 +394,7 @@ export class Client {
     return this.#carriers.runRounds(start, options);
   }
 
-  /** A list method: one page, or every page with `all: true`, each page read by `admit` first. */
-  async #list<P extends Page, K extends keyof P>(
-    method: string,
-    key: K,
-    schema: z.ZodType<P>,
-    options: ListOptions,
-    admit: (page: P) => P = (page) => page,
-  ): Promise<P> {
-    const maxPages = maxPagesOf(options);
-    // One bound for the whole walk, as for the rounds of a call.
-    const signal = this.#callSignal(options);
-    const readPage = async (next: string | undefined) => {
-      const params = next === undefined ? {} : { cursor: next };
-      return admit(await this.#call(method, params, schema, options, signal));
-    };
-    if (maxPages === undefined) return readPage(options.cursor);
-    return readAllPages(method, key, readPage, options.cursor, maxPages);
-  }
-
-  async #call<T>(
-    method: string,
-    params: Record<string, unknown>,
-    schema: z.ZodType<T>,
-    options: CallOptions,
-    signal = this.#callSignal(options),
-  ): Promise<T> {
-    await this.#ready(signal);
-    const cached = this.#cache.enabled ? await this.#cache.read(method, params, options) : undefined;
-    if (cached !== undefined) return cached as T;
-    const raw = await this.#requester.send(method, params, { ...options, signal });
-    const result = readResult(method, this.#negotiation.era.result(method, raw), schema);
-    await this.#cache.keep(method, params, options, result as Record<string, unknown>);
-    return result;
-  }
-
   async #ready(signal: AbortSignal | undefined): Promise<void> {
     if (!this.#negotiation.server) await raceAbort(this.connect(), signal);
-  }
-
-  /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
-  #receive(message: JsonRpcNotification): void {
-    this.#cache.observe(message);
-    const tag = (message.params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
-    const subscription = tag === undefined ? undefined : this.#subscriptions.get(tag as RequestId);
-    if (subscription) {
-      subscription(message);
-      return;
-    }
-    if (message.method === NotificationMethod.cancelled) {
-      const parsed = CancelledParamsSchema.safeParse(message.params);
-      if (parsed.success) this.#responder.cancel(parsed.data.requestId, parsed.data.reason);
-      return;
-    }
-    this.#notifications.route(message);
-  }
-
-  #callSignal(options: CallOptions): AbortSignal | undefined {
-    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs;
-    const signals = [
-      options.signal,
-      timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
-    ].filter((signal): signal is AbortSignal => signal !== undefined);
-    return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
-  }
-
-  /** A call to a tool whose listing was rejected, or with round fields the era has no use for, fails unsent. */
-  #refuse(method: string, params: Record<string, unknown>, fields: RoundFields): void {
-    if (method === "tools/call") {
-      const reason = this.#tools.rejection(String(params.name));
-      if (reason !== undefined) throw new ToolRejectedError(String(params.name), reason);
-    }
-    this.#negotiation.era.refuseRoundFields(method, fields, this.#negotiation);
   }
 }

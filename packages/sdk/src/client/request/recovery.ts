@@ -25,7 +25,7 @@ export interface RecoveryContext {
   readonly negotiation: Renegotiation;
   readonly transport: ClientTransport;
   /** Lists tools again, so that their Mcp-Param-* annotations are current. */
-  relistTools(signal: AbortSignal | undefined): Promise<void>;
+  relistTools(signal: AbortSignal | undefined): Promise<unknown>;
 }
 
 /**

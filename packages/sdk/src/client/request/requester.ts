@@ -23,7 +23,7 @@ export interface RequesterParts {
   capabilities(): ClientCapabilities;
   readonly logLevel: LoggingLevel | undefined;
   readonly requestTimeoutMs: number | undefined;
-  relistTools(signal: AbortSignal | undefined): Promise<void>;
+  relistTools(signal: AbortSignal | undefined): Promise<unknown>;
 }
 
 /**

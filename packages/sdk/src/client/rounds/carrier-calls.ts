@@ -10,8 +10,8 @@ import { GetPromptResultSchema } from "../../protocol/schemas/prompts.js";
 import { ReadResourceResultSchema } from "../../protocol/schemas/resources.js";
 import { type CallToolResult, CallToolResultSchema } from "../../protocol/schemas/tools.js";
 import { firstIssue } from "../../protocol/zod-issues.js";
-import type { CallCache } from "../cache/call-cache.js";
-import type { CallOptions, CarrierCallOptions, RoundsOptions } from "../call-options.js";
+import type { CarrierCallOptions, RoundsOptions } from "../call-options.js";
+import type { CallPeer } from "../call-peer.js";
 import { answerInputRequest, type CapabilityChoices, type InputCallbacks } from "../callbacks.js";
 import type { RoundFields } from "../era/era.js";
 import { InputRequiredNotAllowedError } from "../errors.js";
@@ -29,22 +29,10 @@ import type { SendOnce } from "./manual-loop.js";
 import { RoundTracer } from "./round-trace.js";
 import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
 
-/** What the carrier calls need from the Client that makes them. */
-export interface CarrierCallsPeer {
-  /** The call's bound: its signal and the client's timeoutMs. */
-  callSignal(options: CallOptions): AbortSignal | undefined;
-  /** Connects first, unless connected. */
-  ready(signal: AbortSignal | undefined): Promise<void>;
+/** What the carrier calls need besides what every call does. */
+export interface CarrierCallsPeer extends CallPeer {
   /** Throws for a tool the client dropped, or round fields the era has no use for. */
   refuse(method: CarrierMethod, params: Record<string, unknown>, fields: RoundFields): void;
-  send(
-    method: string,
-    params: Record<string, unknown>,
-    options: CallOptions,
-  ): Promise<Record<string, unknown>>;
-  /** A result as callers of either era read it. */
-  eraResult(method: string, raw: Record<string, unknown>): Record<string, unknown>;
-  readonly cache: CallCache;
   readonly outputSchemas: OutputSchemaRegistry | undefined;
   readonly callbacks: InputCallbacks;
   readonly choices: CapabilityChoices;
