@@ -141,7 +141,7 @@ export class Negotiation {
     this.#known = known;
   }
 
-  /** The era requests are sent in: set while connecting, before the description is known; 2026-07-28 until then. */
+  /** The era requests are sent in: set while connecting, before the server is described; modern until then. */
   get era(): Era {
     return this.#era ?? this.#eras.modern;
   }
