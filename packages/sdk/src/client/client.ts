@@ -1,13 +1,5 @@
-import type * as z from "zod";
-import { type CarrierMethod, carrierTarget } from "../protocol/carriers.js";
-import { ErrorCode, McpError } from "../protocol/errors.js";
-import { isInputRequiredResult } from "../protocol/input-required.js";
-import {
-  errorResponse,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../protocol/jsonrpc.js";
+import type { CarrierMethod } from "../protocol/carriers.js";
+import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { type Logger, stderrLogger } from "../protocol/logger.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel, RequestId } from "../protocol/schemas/common.js";
@@ -16,18 +8,13 @@ import {
   type CompleteResult,
   CompleteResultSchema,
 } from "../protocol/schemas/completion.js";
-import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
-import { LegacyMethod } from "../protocol/schemas/legacy.js";
-import {
-  CancelledParamsSchema,
-  type LoggingMessageParams,
-  NotificationMethod,
-  type ProgressParams,
-  type SubscriptionFilter,
+import type {
+  LoggingMessageParams,
+  ProgressParams,
+  SubscriptionFilter,
 } from "../protocol/schemas/notifications.js";
 import {
   type GetPromptResult,
-  GetPromptResultSchema,
   type ListPromptsResult,
   ListPromptsResultSchema,
 } from "../protocol/schemas/prompts.js";
@@ -37,20 +24,17 @@ import {
   type ListResourceTemplatesResult,
   ListResourceTemplatesResultSchema,
   type ReadResourceResult,
-  ReadResourceResultSchema,
 } from "../protocol/schemas/resources.js";
 import {
   type CallToolResult,
-  CallToolResultSchema,
   type ListToolsResult,
   ListToolsResultSchema,
 } from "../protocol/schemas/tools.js";
-import { JSONRPC_VERSION, META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
-import { firstIssue } from "../protocol/zod-issues.js";
-import { ResultCache, type ResultCacheOptions } from "./cache/result-cache.js";
+import { CallCache } from "./cache/call-cache.js";
+import type { ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
+import type { CallPeer } from "./call-peer.js";
 import {
-  answerInputRequest,
   type CapabilityChoices,
   declaredCapabilities,
   type ElicitationMode,
@@ -59,47 +43,24 @@ import {
   type ListRootsCallback,
   type SampleCallback,
 } from "./callbacks.js";
-import {
-  type EraChoice,
-  isLegacyAnswer,
-  type ProtocolEra,
-  type ServerDescription,
-} from "./era-negotiation.js";
-import { InputRequiredNotAllowedError, ToolRejectedError, VersionNegotiationError } from "./errors.js";
-import { legacyResult } from "./legacy-session.js";
+import { DirectCalls } from "./direct-calls.js";
+import { type EraChoice, Negotiation, type ProtocolEra, type ServerDescription } from "./era/negotiation.js";
+import { routeIncoming } from "./incoming.js";
 import { type ListenOptions, ListenStream } from "./listen-stream.js";
-import { Negotiation } from "./negotiation.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
-import { maxPagesOf, type Page, type PageWalk, readAllPages } from "./pagination.js";
-import { type RequestTimeout, requestTimeout, type Untimed, withRequestTimeout } from "./request-timeout.js";
-import { readCarrierResult, readResult } from "./results.js";
-import {
-  type Clock,
-  DEFAULT_MAX_ROUNDS,
-  driveRounds,
-  type InputRequiredLoop,
-  type LoopRound,
-  type RetryFields,
-  realClock,
-  runInputRequiredLoop,
-} from "./rounds/input-required-driver.js";
-import { type ManualCallOptions, ManualLoop, type SendOnce } from "./rounds/manual-loop.js";
-import { RoundTracer } from "./rounds/round-trace.js";
-import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
+import type { PageWalk } from "./pagination.js";
+import { Requester } from "./request/requester.js";
+import { callSignal, requestTimeout } from "./request-timeout.js";
+import { CarrierCalls } from "./rounds/carrier-calls.js";
+import { type Clock, DEFAULT_MAX_ROUNDS, realClock } from "./rounds/input-required-driver.js";
+import { ManualLoop } from "./rounds/manual-loop.js";
+import type { CarrierCall, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
-import { isConnectionReset } from "./transport/connection-reset.js";
-import {
-  type HttpClientOptions,
-  HttpClientTransport,
-  ResponseStreamClosedError,
-  SessionExpiredError,
-} from "./transport/http-client.js";
-import { StdioClientTransport } from "./transport/stdio-client.js";
-import { mutualVersion, supportedVersionsOf } from "./version-negotiation.js";
+import type { HttpClientOptions } from "./transport/http-client.js";
 
 export type { ClientTarget };
 
@@ -167,38 +128,6 @@ export interface ListOptions extends CallOptions, PageWalk {
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };
 const UNBOUNDED = requestTimeout("requestTimeoutMs", 0);
 
-const CARRIER_SCHEMAS: Record<CarrierMethod, z.ZodType<Record<string, unknown>>> = {
-  "tools/call": CallToolResultSchema,
-  "prompts/get": GetPromptResultSchema,
-  "resources/read": ReadResourceResultSchema,
-};
-
-function retryFieldsOf(options: { inputResponses?: RetryFields["inputResponses"]; requestState?: string }) {
-  const fields: RetryFields = {};
-  if (options.inputResponses !== undefined) fields.inputResponses = options.inputResponses;
-  if (options.requestState !== undefined) fields.requestState = options.requestState;
-  return fields;
-}
-
-/** Where a saved round resumes; its answers and requestState are decided there, so none may come with it. */
-function resumePoint(saved: SavedRound, options: CarrierCallOptions): LoopRound {
-  if (options.inputResponses !== undefined || options.requestState !== undefined) {
-    throw new TypeError(
-      "runRounds was given a saved round and inputResponses or requestState: the saved round's answers and requestState are decided when it resumes; pass a CarrierCall to send answers of your own",
-    );
-  }
-  if (!Number.isInteger(saved.round) || saved.round < 1) {
-    throw new RangeError(`a saved round's number is a whole number from 1, not ${String(saved.round)}`);
-  }
-  const parsed = InputRequiredResultSchema.safeParse(saved.result);
-  if (!parsed.success) {
-    throw new TypeError(
-      `the saved round's result is not an InputRequiredResult: ${firstIssue(parsed.error)}`,
-    );
-  }
-  return { round: saved.round, result: saved.result };
-}
-
 /**
  * An MCP client for both protocol eras. With a 2026-07-28 server there is no handshake: every request
  * carries the version, capabilities and client info in `_meta`, after a `server/discover` probe that
@@ -217,70 +146,96 @@ export class Client {
   readonly #logger: Logger;
   readonly #tools = new ToolHeaderRegistry();
   readonly #outputSchemas: OutputSchemaRegistry | undefined;
-  readonly #cache: ResultCache | undefined;
+  readonly #cache: CallCache;
+  readonly #carriers: CarrierCalls;
+  readonly #direct: DirectCalls;
   readonly #notifications: NotificationRouter;
   readonly #responder: ServerRequestResponder;
   readonly #negotiation: Negotiation;
-  readonly #connectTimeout: RequestTimeout;
+  readonly #requester: Requester;
   /** Open listen streams, by the request id their notifications are tagged with. */
   readonly #subscriptions = new Map<RequestId, (message: JsonRpcNotification) => void>();
   /** Aborted by close(), which ends every listen stream. */
   #closing = new AbortController();
-  /** The stdio transport's restarts when the 2025-era session was last opened. */
-  #sessionRestarts = 0;
-  /**
-   * The clocks of the requests in flight. A 2025-era server asks its questions during a call, and a
-   * person may take minutes to answer: while a callback answers one, no request's bound runs.
-   */
-  readonly #clocks = new Set<Untimed>();
-  #nextId = 1;
   #connecting: Promise<ServerDescription> | undefined;
 
   constructor(target: ClientTarget, options: ClientOptions = {}) {
     this.#options = options;
     this.#logger = options.logger ?? stderrLogger;
     if (options.validateStructuredContent !== false) this.#outputSchemas = new OutputSchemaRegistry();
-    this.#callbacks = {
-      onElicit: options.onElicit,
-      onSample: options.onSample,
-      onListRoots: options.onListRoots,
-    };
-    this.#choices = { elicitationModes: options.elicitationModes, samplingTools: options.samplingTools };
+    const { onElicit, onSample, onListRoots, elicitationModes, samplingTools } = options;
+    this.#callbacks = { onElicit, onSample, onListRoots };
+    this.#choices = { elicitationModes, samplingTools };
     this.#notifications = new NotificationRouter(options, this.#logger);
     this.#responder = new ServerRequestResponder(
       this.#callbacks,
       this.#choices,
       () => this.serverInfo,
       this.#logger,
-      (work) => this.#untimed(work),
+      (work) => this.#requester.untimed(work),
     );
-    this.#connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
+    const connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
     // Checked here too, so that a bad value fails where it is given rather than on the first call.
     requestTimeout("requestTimeoutMs", options.requestTimeoutMs);
     this.transport = transportFor(target, options);
-    if (options.cache) {
-      const server = this.transport instanceof HttpClientTransport ? this.transport.url.href : undefined;
-      this.#cache = new ResultCache(options.cache === true ? {} : options.cache, server, this.#logger);
-    }
+    this.#cache = CallCache.of(options.cache, this.transport, this.#logger);
+    // What the negotiation and every request say of this client.
+    const speaker = {
+      transport: this.transport,
+      info: options.info ?? DEFAULT_INFO,
+      capabilities: () => this.capabilities,
+      logLevel: options.logLevel,
+    };
     this.#negotiation = new Negotiation(
       {
-        transport: this.transport,
-        send: (method, params) => this.#send(method, params, {}, this.#connectTimeout),
-        info: options.info ?? DEFAULT_INFO,
-        capabilities: () => this.capabilities,
-        logLevel: options.logLevel,
+        ...speaker,
+        send: (method, params) => this.#requester.send(method, params, {}, connectTimeout),
         logger: this.#logger,
       },
       options.era,
       options.knownEra,
     );
-    this.transport.onNotification = (message) => this.#receive(message);
-    // 2026-07-28 forbids server-to-client requests: only a 2025-era session gets them answered.
+    this.#requester = new Requester({
+      ...speaker,
+      negotiation: this.#negotiation,
+      notifications: this.#notifications,
+      tools: this.#tools,
+      requestTimeoutMs: options.requestTimeoutMs,
+      relistTools: (signal) => this.listTools({ all: true, signal }),
+    });
+    const routes = {
+      cache: this.#cache,
+      subscriptions: this.#subscriptions,
+      responder: this.#responder,
+      notifications: this.#notifications,
+    };
+    this.transport.onNotification = (message) => routeIncoming(routes, message);
     this.transport.onRequest = (request, origin) =>
-      this.#negotiation.era === "legacy"
-        ? this.#responder.answer(request, origin)
-        : Promise.resolve(refusal(request));
-    this.session = new ManualLoop(this.#sendOnce);
+      this.#negotiation.era.answer(request, origin, this.#responder);
+    const peer: CallPeer = {
+      callSignal: (callOptions) =>
+        callSignal(callOptions.signal, callOptions.timeoutMs ?? this.#options.timeoutMs),
+      ready: (signal) => this.#ready(signal),
+      send: (method, params, callOptions) => this.#requester.send(method, params, callOptions),
+      eraResult: (method, raw) => this.#negotiation.era.result(method, raw),
+      cache: this.#cache,
+    };
+    this.#direct = new DirectCalls(peer);
+    this.#carriers = new CarrierCalls({
+      ...peer,
+      // A call to a dropped tool, or with round fields the era has no use for, fails unsent.
+      refuse: (method, params, fields) => {
+        if (method === "tools/call") this.#tools.refuseCall(String(params.name));
+        this.#negotiation.era.refuseRoundFields(method, fields, this.#negotiation);
+      },
+      outputSchemas: this.#outputSchemas,
+      callbacks: this.#callbacks,
+      choices: this.#choices,
+      serverInfo: () => this.serverInfo,
+      maxRounds: options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
+      clock: options.clock ?? realClock,
+    });
+    this.session = new ManualLoop(this.#carriers.sendOnce);
   }
 
   /** The version every request carries: the newest both sides speak once connected. */
@@ -354,15 +309,15 @@ export class Client {
    * `onListChanged`.
    */
   listen(filter: SubscriptionFilter, options: ListenOptions = {}): ListenStream {
-    if (this.#negotiation.era === "legacy") throw this.#noListen();
+    this.#negotiation.era.refuseListen(this.#negotiation);
     const signals = [this.#closing.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
     return new ListenStream(
       filter,
       async (notifications, signal, sent) => {
         await this.#ready(signal);
-        if (this.#negotiation.era === "legacy") throw this.#noListen();
+        this.#negotiation.era.refuseListen(this.#negotiation);
         // A listen stream is meant to stay open: only its signal and the server end it.
-        return this.#send("subscriptions/listen", { notifications }, { signal }, UNBOUNDED, sent);
+        return this.#requester.send("subscriptions/listen", { notifications }, { signal }, UNBOUNDED, sent);
       },
       this.#subscriptions,
       this.#options.clock ?? realClock,
@@ -370,16 +325,9 @@ export class Client {
     );
   }
 
-  #noListen(): TypeError {
-    return new TypeError(
-      `${this.#negotiation.where()} speaks the 2025 era (${this.#negotiation.protocolVersion}), which has no subscriptions/listen: its list changes reach the onListChanged callback`,
-    );
-  }
-
   /** Tells a 2025-era server that the roots onListRoots answers changed; 2026-07-28 servers ask each time. */
   async notifyRootsChanged(): Promise<void> {
-    if (this.#negotiation.era !== "legacy") return;
-    await this.transport.notify?.({ jsonrpc: JSONRPC_VERSION, method: LegacyMethod.rootsListChanged });
+    await this.#negotiation.era.rootsChanged(this.transport);
   }
 
   /**
@@ -387,20 +335,20 @@ export class Client {
    * x-mcp-header annotations are left out, with a warning.
    */
   listTools(options: ListOptions = {}): Promise<ListToolsResult> {
-    return this.#list("tools/list", "tools", ListToolsResultSchema, options, (page) => {
+    return this.#direct.list("tools/list", "tools", ListToolsResultSchema, options, (page) => {
       const tools = this.#tools.admit(page.tools, this.#logger);
       this.#outputSchemas?.remember(tools);
       return { ...page, tools };
     });
   }
   listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
-    return this.#list("prompts/list", "prompts", ListPromptsResultSchema, options);
+    return this.#direct.list("prompts/list", "prompts", ListPromptsResultSchema, options);
   }
   listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
-    return this.#list("resources/list", "resources", ListResourcesResultSchema, options);
+    return this.#direct.list("resources/list", "resources", ListResourcesResultSchema, options);
   }
   listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
-    return this.#list(
+    return this.#direct.list(
       "resources/templates/list",
       "resourceTemplates",
       ListResourceTemplatesResultSchema,
@@ -408,7 +356,7 @@ export class Client {
     );
   }
   complete(params: Omit<CompleteParams, "_meta">, options: CallOptions = {}): Promise<CompleteResult> {
-    return this.#call("completion/complete", { ...params }, CompleteResultSchema, options);
+    return this.#direct.call("completion/complete", { ...params }, CompleteResultSchema, options);
   }
 
   /** Calls a tool, answering the server's input requests until it completes. */
@@ -419,7 +367,7 @@ export class Client {
   ): Promise<CallToolResult> {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
-    return this.#rounds("tools/call", params, options) as Promise<CallToolResult>;
+    return this.#carriers.call("tools/call", params, options) as Promise<CallToolResult>;
   }
   getPrompt(
     name: string,
@@ -428,10 +376,10 @@ export class Client {
   ): Promise<GetPromptResult> {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
-    return this.#rounds("prompts/get", params, options) as Promise<GetPromptResult>;
+    return this.#carriers.call("prompts/get", params, options) as Promise<GetPromptResult>;
   }
   readResource(uri: string, options: CarrierCallOptions = {}): Promise<ReadResourceResult> {
-    return this.#rounds("resources/read", { uri }, options) as Promise<ReadResourceResult>;
+    return this.#carriers.call("resources/read", { uri }, options) as Promise<ReadResourceResult>;
   }
 
   /**
@@ -439,440 +387,14 @@ export class Client {
    * it (through the callbacks, or with the hook's own inputResponses) or stop there. Pass the `saved`
    * round of a stopped outcome, to this client or a fresh one in another process, to answer it and go on.
    */
-  async runRounds<M extends CarrierMethod>(
+  runRounds<M extends CarrierMethod>(
     start: CarrierCall<M> | SavedRound<M>,
     options: RoundsOptions = {},
   ): Promise<RoundsOutcome<M>> {
-    const { method } = start;
-    const from = "result" in start ? resumePoint(start, options) : undefined;
-    const { onRound } = options;
-    const params: Record<string, unknown> = { ...start.params };
-    const signal = this.#callSignal(options);
-    await this.#ready(signal);
-    this.#refuseDroppedTool(method, params);
-    if (from !== undefined) this.#refuseRoundFields(method, { requestState: "saved" });
-    const outcome = await this.#traced(method, params, options, (trace) =>
-      driveRounds(
-        trace({
-          ...this.#loop(method, params, options, signal),
-          from,
-          decide:
-            onRound &&
-            (({ round, result }, roundSignal) =>
-              onRound({
-                method,
-                params: start.params,
-                round,
-                result,
-                target: carrierTarget(method, params) ?? "",
-                server: this.serverInfo,
-                signal: roundSignal,
-              })),
-        }),
-      ),
-    );
-    if (outcome.kind === "complete") return { kind: "complete", result: outcome.result as CarrierResults[M] };
-    const { round, result } = outcome;
-    return { kind: "stopped", saved: { method, params: start.params, round, result } };
-  }
-
-  async #rounds(
-    method: CarrierMethod,
-    params: Record<string, unknown>,
-    options: CarrierCallOptions,
-  ): Promise<unknown> {
-    const signal = this.#callSignal(options);
-    await this.#ready(signal);
-    this.#refuseDroppedTool(method, params);
-    this.#refuseRoundFields(method, options);
-    // Without a cache nothing is awaited here, so an abort right after the call finds the request sent.
-    const fresh = this.#cache && !retrying(options) ? await this.#cached(method, params, options) : undefined;
-    if (fresh !== undefined) return fresh;
-    return this.#traced(method, params, options, (trace) =>
-      runInputRequiredLoop(trace(this.#loop(method, params, options, signal))),
-    );
-  }
-
-  /** Runs the rounds with the call's onRoundTrace, if any, hearing each request as it ends. */
-  async #traced<R>(
-    method: CarrierMethod,
-    params: Record<string, unknown>,
-    options: CarrierCallOptions,
-    run: (trace: <T>(loop: InputRequiredLoop<T>) => InputRequiredLoop<T>) => Promise<R>,
-  ): Promise<R> {
-    const { onRoundTrace } = options;
-    if (!onRoundTrace) return run((loop) => loop);
-    const tracer = new RoundTracer(method, carrierTarget(method, params) ?? "", onRoundTrace);
-    try {
-      return await run((loop) => tracer.wrap(loop));
-    } finally {
-      tracer.end();
-    }
-  }
-
-  /** The rounds of one carrier request, bounded by the call's `signal`. */
-  #loop(
-    method: CarrierMethod,
-    params: Record<string, unknown>,
-    options: CarrierCallOptions,
-    signal: AbortSignal | undefined,
-  ): InputRequiredLoop<unknown> {
-    const target = carrierTarget(method, params) ?? "";
-    return {
-      method,
-      maxRounds: this.#options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
-      clock: this.#options.clock ?? realClock,
-      signal,
-      seed: retryFieldsOf(options),
-      send: async (fields, legSignal) => {
-        const raw = await this.#send(method, { ...params, ...fields }, { ...options, signal: legSignal });
-        const result = this.#carrierResult(method, params, raw);
-        if (!retrying(fields) && !isInputRequiredResult(result)) {
-          await this.#keep(method, params, options, result as Record<string, unknown>);
-        }
-        return result;
-      },
-      answer: (key, request, round, answerSignal) =>
-        answerInputRequest(request, this.#callbacks, this.#choices, {
-          key,
-          round,
-          method,
-          target,
-          server: this.serverInfo,
-          signal: answerSignal,
-        }),
-    };
-  }
-
-  readonly #sendOnce: SendOnce = async (method, params, options: ManualCallOptions) => {
-    const signal = this.#callSignal(options);
-    await this.#ready(signal);
-    this.#refuseDroppedTool(method, params);
-    this.#refuseRoundFields(method, options);
-    const raw = await this.#send(method, { ...params, ...retryFieldsOf(options) }, { ...options, signal });
-    const result = this.#carrierResult(method, params, raw);
-    if (isInputRequiredResult(result) && !options.allowInputRequired)
-      throw new InputRequiredNotAllowedError(method);
-    return result as Record<string, unknown> | InputRequiredResult;
-  };
-
-  /** A list method: one page, or every page with `all: true`, each page read by `admit` first. */
-  async #list<P extends Page, K extends keyof P>(
-    method: string,
-    key: K,
-    schema: z.ZodType<P>,
-    options: ListOptions,
-    admit: (page: P) => P = (page) => page,
-  ): Promise<P> {
-    const maxPages = maxPagesOf(options);
-    // One bound for the whole walk, as for the rounds of a call.
-    const signal = this.#callSignal(options);
-    const readPage = async (next: string | undefined) => {
-      const params = next === undefined ? {} : { cursor: next };
-      return admit(await this.#call(method, params, schema, options, signal));
-    };
-    if (maxPages === undefined) return readPage(options.cursor);
-    return readAllPages(method, key, readPage, options.cursor, maxPages);
-  }
-
-  async #call<T>(
-    method: string,
-    params: Record<string, unknown>,
-    schema: z.ZodType<T>,
-    options: CallOptions,
-    signal = this.#callSignal(options),
-  ): Promise<T> {
-    await this.#ready(signal);
-    const cached = this.#cache ? await this.#cached(method, params, options) : undefined;
-    if (cached !== undefined) return cached as T;
-    const raw = await this.#send(method, params, { ...options, signal });
-    const result = readResult(method, this.#eraResult(method, raw), schema);
-    await this.#keep(method, params, options, result as Record<string, unknown>);
-    return result;
-  }
-
-  async #cached(
-    method: string,
-    params: Record<string, unknown>,
-    options: CallOptions,
-  ): Promise<Record<string, unknown> | undefined> {
-    if ((options.cache ?? "default") !== "default") return undefined;
-    return this.#cache?.read(method, params);
-  }
-
-  async #keep(
-    method: string,
-    params: Record<string, unknown>,
-    options: CallOptions,
-    result: Record<string, unknown>,
-  ): Promise<void> {
-    if (options.cache !== "no-store") await this.#cache?.write(method, params, result);
-  }
-
-  /** What a carrier request answered, read for its era; a complete tool result checked against its outputSchema. */
-  #carrierResult(
-    method: CarrierMethod,
-    params: Record<string, unknown>,
-    raw: Record<string, unknown>,
-  ): unknown {
-    const result = readCarrierResult(method, this.#eraResult(method, raw), CARRIER_SCHEMAS[method]);
-    if (method === "tools/call" && !isInputRequiredResult(result)) {
-      this.#outputSchemas?.check(String(params.name), result as CallToolResult);
-    }
-    return result;
-  }
-
-  /** A 2025-era result has no resultType and no modern-only fields; it is read as a complete one. */
-  #eraResult(method: string, raw: Record<string, unknown>): Record<string, unknown> {
-    return this.#negotiation.era === "legacy" ? legacyResult(method, raw) : raw;
+    return this.#carriers.runRounds(start, options);
   }
 
   async #ready(signal: AbortSignal | undefined): Promise<void> {
     if (!this.#negotiation.server) await raceAbort(this.connect(), signal);
   }
-
-  /** Routes what the server sends outside a response: its cancellations of its own requests, the rest. */
-  #receive(message: JsonRpcNotification): void {
-    void this.#cache?.observe(message);
-    const tag = (message.params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
-    const subscription = tag === undefined ? undefined : this.#subscriptions.get(tag as RequestId);
-    if (subscription) {
-      subscription(message);
-      return;
-    }
-    if (message.method === NotificationMethod.cancelled) {
-      const parsed = CancelledParamsSchema.safeParse(message.params);
-      if (parsed.success) this.#responder.cancel(parsed.data.requestId, parsed.data.reason);
-      return;
-    }
-    this.#notifications.route(message);
-  }
-
-  /**
-   * 2025-era servers never answer input_required: they ask through requests on the session during the
-   * call, which the callbacks answer. Answers and requestState of a 2026-07-28 round mean nothing there.
-   */
-  #refuseRoundFields(method: string, options: { inputResponses?: unknown; requestState?: unknown }): void {
-    if (this.#negotiation.era !== "legacy") return;
-    if (options.inputResponses === undefined && options.requestState === undefined) return;
-    throw new TypeError(
-      `${method} was given inputResponses or requestState, but ${this.#negotiation.where()} speaks the 2025 era (${this.#negotiation.protocolVersion}), which has no input_required rounds: the server asks through requests during the call and the onElicit, onSample and onListRoots callbacks answer them; call again without them`,
-    );
-  }
-
-  /**
-   * Sends one JSON-RPC request (a fresh id each time) and returns its result. Some answers are fixed
-   * here and sent again once, with a new id: -32022 (switch to a version both speak), -32020 on a tool
-   * call (the tool's x-mcp-header annotations changed: list tools again), a stream that broke off or
-   * a connection reset before any answer (2026-07-28 only), a
-   * 2025-era session that expired (open a new one), and a 2025-era answer to a client that started
-   * in 2026-07-28 on prior knowledge (open a session).
-   */
-  async #send(
-    method: string,
-    params: Record<string, unknown>,
-    options: CallOptions,
-    timeout = requestTimeout("requestTimeoutMs", options.requestTimeoutMs ?? this.#options.requestTimeoutMs),
-    sent?: (id: RequestId) => void,
-  ): Promise<Record<string, unknown>> {
-    const token = this.#notifications.open(options.onProgress);
-    const resent = new Set<string>();
-    try {
-      while (true) {
-        if (this.#restartedSinceSession()) await raceAbort(this.#reopenAfterRestart(), options.signal);
-        const legacy = this.#negotiation.era === "legacy";
-        const generation = this.#negotiation.generation;
-        const unconfirmed = this.#negotiation.unconfirmed;
-        const request: JsonRpcRequest = {
-          jsonrpc: JSONRPC_VERSION,
-          id: this.#nextId++,
-          method,
-          params: legacy
-            ? sessionParams(params, options.meta, token)
-            : { ...params, _meta: this.#envelope(options.meta, token) },
-        };
-        const headers =
-          method === "tools/call" && this.transport.kind === "http" && !legacy
-            ? this.#tools.headersFor(
-                String(params.name),
-                params.arguments as Record<string, unknown> | undefined,
-              )
-            : undefined;
-        sent?.(request.id);
-        try {
-          const response = await withRequestTimeout(timeout, method, options.signal, (signal, untimed) => {
-            this.#clocks.add(untimed);
-            return this.transport
-              .request(request, { signal, headers, untimed })
-              .finally(() => this.#clocks.delete(untimed));
-          });
-          if ("error" in response) throw toMcpError(response.error);
-          this.#negotiation.unconfirmed = false;
-          return response.result;
-        } catch (error) {
-          const again = await this.#recover(error, resent, headers !== undefined, options.signal, {
-            method,
-            generation,
-            unconfirmed,
-          });
-          if (!again) throw error;
-        }
-      }
-    } finally {
-      this.#notifications.close(token);
-    }
-  }
-
-  /** Runs work with every in-flight request's clock stopped. */
-  #untimed<T>(work: () => Promise<T>): Promise<T> {
-    let run = work;
-    for (const untimed of this.#clocks) {
-      const inner = run;
-      run = () => untimed(inner);
-    }
-    return run();
-  }
-
-  /** A stdio server restarted since the 2025-era session opened has forgotten it. */
-  #restartedSinceSession(): boolean {
-    const { transport } = this;
-    return (
-      this.#negotiation.era === "legacy" &&
-      transport instanceof StdioClientTransport &&
-      transport.restarts !== this.#sessionRestarts
-    );
-  }
-
-  async #reopenAfterRestart(): Promise<void> {
-    this.#sessionRestarts = (this.transport as StdioClientTransport).restarts;
-    await this.#negotiation.reopen(this.#negotiation.generation);
-  }
-
-  /** Whether the request may go again after `error`; each kind of recovery happens once per request. */
-  async #recover(
-    error: unknown,
-    resent: Set<string>,
-    sentParamHeaders: boolean,
-    signal: AbortSignal | undefined,
-    sent: SentOn,
-  ): Promise<boolean> {
-    const once = (kind: string): boolean => {
-      if (resent.has(kind)) return false;
-      resent.add(kind);
-      return true;
-    };
-    // A 2026-07-28 server refusing initialize confirms the prior knowledge: the first error stands.
-    if (sent.unconfirmed && isLegacyAnswer(error) && once("era")) {
-      return raceAbort(this.#negotiation.reconsider(), signal);
-    }
-    if (this.#negotiation.era === "legacy") {
-      // Only a request that changes nothing may go twice: the server may have acted on the first.
-      if (isConnectionReset(error)) return REPEATABLE_ON_SESSION.has(sent.method) && once("stream");
-      if (!(error instanceof SessionExpiredError) || !once("session")) return false;
-      await raceAbort(this.#negotiation.reopen(sent.generation), signal);
-      return true;
-    }
-    if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion && once("version")) {
-      const supported = supportedVersionsOf(error.data);
-      const version = mutualVersion(supported);
-      if (!version) throw new VersionNegotiationError(supported, SUPPORTED_PROTOCOL_VERSIONS);
-      this.#negotiation.protocolVersion = version;
-      return true;
-    }
-    if (
-      error instanceof McpError &&
-      error.code === ErrorCode.HeaderMismatch &&
-      sentParamHeaders &&
-      once("headers")
-    ) {
-      await this.#relistTools(signal);
-      return true;
-    }
-    return (error instanceof ResponseStreamClosedError || isConnectionReset(error)) && once("stream");
-  }
-
-  #envelope(
-    extra: Record<string, unknown> | undefined,
-    progressToken: string | undefined,
-  ): Record<string, unknown> {
-    const meta: Record<string, unknown> = {
-      ...extra,
-      [META.protocolVersion]: this.#negotiation.protocolVersion,
-      [META.clientCapabilities]: this.capabilities,
-      [META.clientInfo]: this.#options.info ?? DEFAULT_INFO,
-    };
-    if (this.#options.logLevel !== undefined) meta[META.logLevel] = this.#options.logLevel;
-    if (progressToken !== undefined) meta.progressToken = progressToken;
-    return meta;
-  }
-
-  #callSignal(options: CallOptions): AbortSignal | undefined {
-    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs;
-    const signals = [
-      options.signal,
-      timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
-    ].filter((signal): signal is AbortSignal => signal !== undefined);
-    return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
-  }
-
-  #refuseDroppedTool(method: string, params: Record<string, unknown>): void {
-    if (method !== "tools/call") return;
-    const reason = this.#tools.rejection(String(params.name));
-    if (reason !== undefined) throw new ToolRejectedError(String(params.name), reason);
-  }
-
-  async #relistTools(signal: AbortSignal | undefined): Promise<void> {
-    await this.listTools({ all: true, signal });
-  }
-}
-
-/** 2025-era requests that change nothing on the server, so that a reset connection may carry them again. */
-const REPEATABLE_ON_SESSION = new Set([
-  "initialize",
-  "ping",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "prompts/get",
-  "completion/complete",
-]);
-
-/** What a request went out as: its method, its 2025-era session, and whether the era was a guess. */
-interface SentOn {
-  method: string;
-  generation: number;
-  unconfirmed: boolean;
-}
-
-/** A 2025-era request's params: no envelope, `_meta` only for a progressToken or the caller's keys. */
-function sessionParams(
-  params: Record<string, unknown>,
-  extra: Record<string, unknown> | undefined,
-  progressToken: string | undefined,
-): Record<string, unknown> {
-  if (extra === undefined && progressToken === undefined) return params;
-  const meta: Record<string, unknown> = { ...extra };
-  if (progressToken !== undefined) meta.progressToken = progressToken;
-  return { ...params, _meta: meta };
-}
-
-/** A request that answers a round: its result depends on answers no cache key holds. */
-function retrying(fields: { inputResponses?: unknown; requestState?: unknown }): boolean {
-  return fields.inputResponses !== undefined || fields.requestState !== undefined;
-}
-
-function refusal(request: JsonRpcRequest): JsonRpcResponse {
-  return errorResponse(request.id, {
-    code: ErrorCode.MethodNotFound,
-    message: `A 2026-07-28 client answers no server requests (${request.method})`,
-  });
-}
-
-function toMcpError(error: unknown): McpError {
-  const value = error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-  const code = typeof value?.code === "number" ? value.code : ErrorCode.InternalError;
-  const message = typeof value?.message === "string" ? value.message : "The server sent a malformed error";
-  return new McpError(code, message, value?.data);
 }

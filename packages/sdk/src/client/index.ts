@@ -20,7 +20,7 @@ export type {
   SampleCallback,
 } from "./callbacks.js";
 export { Client, type ClientOptions, type ClientTarget, type ListOptions } from "./client.js";
-export type { EraChoice, ProtocolEra, ServerDescription } from "./era-negotiation.js";
+export type { EraChoice, ProtocolEra, ServerDescription } from "./era/negotiation.js";
 export {
   InputCallbackError,
   InputRequestUnsupportedError,

@@ -74,3 +74,14 @@ export async function withRequestTimeout<T>(
     clearTimeout(timer);
   }
 }
+
+/** The bound of a whole call, rounds and waits included: the caller's signal and its wall-clock limit. */
+export function callSignal(
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): AbortSignal | undefined {
+  const signals = [signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter(
+    (each): each is AbortSignal => each !== undefined,
+  );
+  return signals.length <= 1 ? signals[0] : AbortSignal.any(signals);
+}

@@ -1,6 +1,7 @@
 import { type HeaderParam, headerParamsOf, paramHeaders } from "../protocol/http-headers.js";
 import type { Logger } from "../protocol/logger.js";
 import type { Tool } from "../protocol/schemas/tools.js";
+import { ToolRejectedError } from "./errors.js";
 
 /**
  * What the client remembers of tools/list: which arguments each tool mirrors into Mcp-Param-*
@@ -35,9 +36,10 @@ export class ToolHeaderRegistry {
     return this.#params.has(name);
   }
 
-  /** Why the tool was dropped, when it was. */
-  rejection(name: string): string | undefined {
-    return this.#rejected.get(name);
+  /** A call to a tool that was dropped fails unsent, saying why it was dropped. */
+  refuseCall(name: string): void {
+    const reason = this.#rejected.get(name);
+    if (reason !== undefined) throw new ToolRejectedError(name, reason);
   }
 
   headersFor(name: string, args: Record<string, unknown> | undefined): Record<string, string> {

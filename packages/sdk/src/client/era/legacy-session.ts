@@ -1,18 +1,16 @@
-import { ALL_PROTOCOL_VERSIONS, ERAS, eraOfVersion } from "../protocol/eras.js";
-import { ErrorCode, McpError } from "../protocol/errors.js";
-import { notification } from "../protocol/jsonrpc.js";
-import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
-import type { Implementation } from "../protocol/schemas/common.js";
+import { ALL_PROTOCOL_VERSIONS, ERAS, eraOfVersion } from "../../protocol/eras.js";
+import { notification } from "../../protocol/jsonrpc.js";
+import type { ClientCapabilities } from "../../protocol/schemas/capabilities.js";
+import type { Implementation } from "../../protocol/schemas/common.js";
 import {
   type InitializeResult,
   InitializeResultSchema,
   LegacyMethod,
   MODERN_ONLY_RESULT_FIELDS,
-} from "../protocol/schemas/legacy.js";
-import { firstIssue } from "../protocol/zod-issues.js";
-import { ProtocolViolationError, VersionNegotiationError } from "./errors.js";
-import type { ClientTransport } from "./transport/client-transport.js";
-import { supportedVersionsOf } from "./version-negotiation.js";
+} from "../../protocol/schemas/legacy.js";
+import { firstIssue } from "../../protocol/zod-issues.js";
+import { ProtocolViolationError, VersionNegotiationError } from "../errors.js";
+import type { ClientTransport } from "../transport/client-transport.js";
 
 /** Sends one request without the 2026-07-28 envelope and returns its result (JSON-RPC errors throw McpError). */
 export type LegacyRequester = (
@@ -37,9 +35,9 @@ export function canHoldSession(transport: ClientTransport): boolean {
 
 /**
  * Opens a 2025-era session: initialize at the newest 2025 version, accept the server's choice if it
- * is one this client speaks, then notifications/initialized. A 2026-07-28-only server answers with the
- * version error (or names its version): that surfaces as VersionNegotiationError naming its versions,
- * which the era negotiation reads.
+ * is one this client speaks, then notifications/initialized. A 2026-07-28-only server that names its
+ * version surfaces as VersionNegotiationError, which the era negotiation reads; `request` turns the
+ * version error it may answer with instead into the same.
  */
 export async function openLegacySession(
   transport: ClientTransport,
@@ -52,21 +50,11 @@ export async function openLegacySession(
       `The ${transport.kind} transport cannot carry a 2025-era session (it has no startSession/notify); use a URL or a command as the target, or era: "modern"`,
     );
   }
-  let raw: Record<string, unknown>;
-  try {
-    raw = await request(LegacyMethod.initialize, {
-      protocolVersion: ERAS.legacy.latest,
-      capabilities: sessionCapabilities(capabilities),
-      clientInfo,
-    });
-  } catch (error) {
-    if (error instanceof McpError && error.code === ErrorCode.UnsupportedProtocolVersion) {
-      throw new VersionNegotiationError(supportedVersionsOf(error.data), ALL_PROTOCOL_VERSIONS, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
+  const raw = await request(LegacyMethod.initialize, {
+    protocolVersion: ERAS.legacy.latest,
+    capabilities: sessionCapabilities(capabilities),
+    clientInfo,
+  });
   const parsed = InitializeResultSchema.safeParse(raw);
   if (!parsed.success) throw new ProtocolViolationError(LegacyMethod.initialize, firstIssue(parsed.error));
   const result = parsed.data;

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { McpError } from "../protocol/errors.js";
-import { silentLogger } from "../protocol/logger.js";
-import { Client } from "./client.js";
-import { isLegacyAnswer, isModernAnswer } from "./era-negotiation.js";
-import { ProtocolViolationError, VersionNegotiationError } from "./errors.js";
-import { discoverResult, type HttpPeer, json, serveScripted } from "./test-support/http-peer.js";
-import { HttpStatusError } from "./transport/http-errors.js";
+import { McpError } from "../../protocol/errors.js";
+import { silentLogger } from "../../protocol/logger.js";
+import { Client } from "../client.js";
+import { ProtocolViolationError, VersionNegotiationError } from "../errors.js";
+import { discoverResult, type HttpPeer, json, serveScripted } from "../test-support/http-peer.js";
+import { HttpStatusError } from "../transport/http-errors.js";
+import { isLegacyAnswer, isModernAnswer } from "./negotiation.js";
 
 const status = (code: number) => new HttpStatusError(code, "", new Headers(), "", "http://x/");
 

@@ -1,0 +1,222 @@
+import type * as z from "zod";
+import { type CarrierMethod, carrierTarget } from "../../protocol/carriers.js";
+import { isInputRequiredResult } from "../../protocol/input-required.js";
+import type { Implementation } from "../../protocol/schemas/common.js";
+import {
+  type InputRequiredResult,
+  InputRequiredResultSchema,
+} from "../../protocol/schemas/input-required.js";
+import { GetPromptResultSchema } from "../../protocol/schemas/prompts.js";
+import { ReadResourceResultSchema } from "../../protocol/schemas/resources.js";
+import { type CallToolResult, CallToolResultSchema } from "../../protocol/schemas/tools.js";
+import { firstIssue } from "../../protocol/zod-issues.js";
+import type { CarrierCallOptions, RoundsOptions } from "../call-options.js";
+import type { CallPeer } from "../call-peer.js";
+import { answerInputRequest, type CapabilityChoices, type InputCallbacks } from "../callbacks.js";
+import type { RoundFields } from "../era/era.js";
+import { InputRequiredNotAllowedError } from "../errors.js";
+import type { OutputSchemaRegistry } from "../output-schemas.js";
+import { readCarrierResult } from "../results.js";
+import {
+  type Clock,
+  driveRounds,
+  type InputRequiredLoop,
+  type LoopRound,
+  type RetryFields,
+  runInputRequiredLoop,
+} from "./input-required-driver.js";
+import type { SendOnce } from "./manual-loop.js";
+import { RoundTracer } from "./round-trace.js";
+import type { CarrierCall, CarrierResults, RoundsOutcome, SavedRound } from "./rounds.js";
+
+/** What the carrier calls need besides what every call does. */
+export interface CarrierCallsPeer extends CallPeer {
+  /** Throws for a tool the client dropped, or round fields the era has no use for. */
+  refuse(method: CarrierMethod, params: Record<string, unknown>, fields: RoundFields): void;
+  readonly outputSchemas: OutputSchemaRegistry | undefined;
+  readonly callbacks: InputCallbacks;
+  readonly choices: CapabilityChoices;
+  serverInfo(): Implementation | undefined;
+  readonly maxRounds: number;
+  readonly clock: Clock;
+}
+
+const CARRIER_SCHEMAS: Record<CarrierMethod, z.ZodType<Record<string, unknown>>> = {
+  "tools/call": CallToolResultSchema,
+  "prompts/get": GetPromptResultSchema,
+  "resources/read": ReadResourceResultSchema,
+};
+
+/**
+ * tools/call, prompts/get and resources/read, whose server may answer input_required: run with the
+ * callbacks answering every round, with a hook deciding each one, or one request at a time.
+ */
+export class CarrierCalls {
+  readonly #peer: CarrierCallsPeer;
+
+  constructor(peer: CarrierCallsPeer) {
+    this.#peer = peer;
+  }
+
+  /** Every round, answered by the callbacks, until the result is complete. */
+  async call(
+    method: CarrierMethod,
+    params: Record<string, unknown>,
+    options: CarrierCallOptions,
+  ): Promise<unknown> {
+    const peer = this.#peer;
+    const signal = peer.callSignal(options);
+    await peer.ready(signal);
+    peer.refuse(method, params, options);
+    // Without a cache nothing is awaited here, so an abort right after the call finds the request sent.
+    const fresh =
+      peer.cache.enabled && !retrying(options) ? await peer.cache.read(method, params, options) : undefined;
+    if (fresh !== undefined) return fresh;
+    return this.#traced(method, params, options, (trace) =>
+      runInputRequiredLoop(trace(this.#loop(method, params, options, signal))),
+    );
+  }
+
+  /** The rounds with `onRound` deciding each one; see Client.runRounds. */
+  async runRounds<M extends CarrierMethod>(
+    start: CarrierCall<M> | SavedRound<M>,
+    options: RoundsOptions,
+  ): Promise<RoundsOutcome<M>> {
+    const peer = this.#peer;
+    const { method } = start;
+    const from = "result" in start ? resumePoint(start, options) : undefined;
+    const { onRound } = options;
+    const params: Record<string, unknown> = { ...start.params };
+    const signal = peer.callSignal(options);
+    await peer.ready(signal);
+    peer.refuse(method, params, from === undefined ? {} : { requestState: "saved" });
+    const outcome = await this.#traced(method, params, options, (trace) =>
+      driveRounds(
+        trace({
+          ...this.#loop(method, params, options, signal),
+          from,
+          decide:
+            onRound &&
+            (({ round, result }, roundSignal) =>
+              onRound({
+                method,
+                params: start.params,
+                round,
+                result,
+                target: carrierTarget(method, params) ?? "",
+                server: peer.serverInfo(),
+                signal: roundSignal,
+              })),
+        }),
+      ),
+    );
+    if (outcome.kind === "complete") return { kind: "complete", result: outcome.result as CarrierResults[M] };
+    const { round, result } = outcome;
+    return { kind: "stopped", saved: { method, params: start.params, round, result } };
+  }
+
+  /** One request, its InputRequiredResult handed back to the caller: `client.session`. */
+  readonly sendOnce: SendOnce = async (method, params, options) => {
+    const peer = this.#peer;
+    const signal = peer.callSignal(options);
+    await peer.ready(signal);
+    peer.refuse(method, params, options);
+    const raw = await peer.send(method, { ...params, ...retryFieldsOf(options) }, { ...options, signal });
+    const result = this.#result(method, params, raw);
+    if (isInputRequiredResult(result) && !options.allowInputRequired)
+      throw new InputRequiredNotAllowedError(method);
+    return result as Record<string, unknown> | InputRequiredResult;
+  };
+
+  /** Runs the rounds with the call's onRoundTrace, if any, hearing each request as it ends. */
+  async #traced<R>(
+    method: CarrierMethod,
+    params: Record<string, unknown>,
+    options: CarrierCallOptions,
+    run: (trace: <T>(loop: InputRequiredLoop<T>) => InputRequiredLoop<T>) => Promise<R>,
+  ): Promise<R> {
+    const { onRoundTrace } = options;
+    if (!onRoundTrace) return run((loop) => loop);
+    const tracer = new RoundTracer(method, carrierTarget(method, params) ?? "", onRoundTrace);
+    try {
+      return await run((loop) => tracer.wrap(loop));
+    } finally {
+      tracer.end();
+    }
+  }
+
+  /** The rounds of one carrier request, bounded by the call's `signal`. */
+  #loop(
+    method: CarrierMethod,
+    params: Record<string, unknown>,
+    options: CarrierCallOptions,
+    signal: AbortSignal | undefined,
+  ): InputRequiredLoop<unknown> {
+    const peer = this.#peer;
+    const target = carrierTarget(method, params) ?? "";
+    return {
+      method,
+      maxRounds: peer.maxRounds,
+      clock: peer.clock,
+      signal,
+      seed: retryFieldsOf(options),
+      send: async (fields, legSignal) => {
+        const raw = await peer.send(method, { ...params, ...fields }, { ...options, signal: legSignal });
+        const result = this.#result(method, params, raw);
+        if (!retrying(fields) && !isInputRequiredResult(result)) {
+          await peer.cache.keep(method, params, options, result as Record<string, unknown>);
+        }
+        return result;
+      },
+      answer: (key, request, round, answerSignal) =>
+        answerInputRequest(request, peer.callbacks, peer.choices, {
+          key,
+          round,
+          method,
+          target,
+          server: peer.serverInfo(),
+          signal: answerSignal,
+        }),
+    };
+  }
+
+  /** What a carrier request answered, read for its era; a complete tool result checked against its outputSchema. */
+  #result(method: CarrierMethod, params: Record<string, unknown>, raw: Record<string, unknown>): unknown {
+    const result = readCarrierResult(method, this.#peer.eraResult(method, raw), CARRIER_SCHEMAS[method]);
+    if (method === "tools/call" && !isInputRequiredResult(result)) {
+      this.#peer.outputSchemas?.check(String(params.name), result as CallToolResult);
+    }
+    return result;
+  }
+}
+
+function retryFieldsOf(options: { inputResponses?: RetryFields["inputResponses"]; requestState?: string }) {
+  const fields: RetryFields = {};
+  if (options.inputResponses !== undefined) fields.inputResponses = options.inputResponses;
+  if (options.requestState !== undefined) fields.requestState = options.requestState;
+  return fields;
+}
+
+/** A request that answers a round: its result depends on answers no cache key holds. */
+function retrying(fields: { inputResponses?: unknown; requestState?: unknown }): boolean {
+  return fields.inputResponses !== undefined || fields.requestState !== undefined;
+}
+
+/** Where a saved round resumes; its answers and requestState are decided there, so none may come with it. */
+function resumePoint(saved: SavedRound, options: CarrierCallOptions): LoopRound {
+  if (options.inputResponses !== undefined || options.requestState !== undefined) {
+    throw new TypeError(
+      "runRounds was given a saved round and inputResponses or requestState: the saved round's answers and requestState are decided when it resumes; pass a CarrierCall to send answers of your own",
+    );
+  }
+  if (!Number.isInteger(saved.round) || saved.round < 1) {
+    throw new RangeError(`a saved round's number is a whole number from 1, not ${String(saved.round)}`);
+  }
+  const parsed = InputRequiredResultSchema.safeParse(saved.result);
+  if (!parsed.success) {
+    throw new TypeError(
+      `the saved round's result is not an InputRequiredResult: ${firstIssue(parsed.error)}`,
+    );
+  }
+  return { round: saved.round, result: saved.result };
+}
