@@ -1,6 +1,7 @@
 import type { InputResponses } from "../protocol/schemas/input-required.js";
 import type { ProgressParams } from "../protocol/schemas/notifications.js";
 import type { CacheMode } from "./cache/result-cache.js";
+import type { PageWalk } from "./pagination.js";
 import type { RoundTraceHandler } from "./rounds/round-trace.js";
 import type { RoundHook } from "./rounds/rounds.js";
 
@@ -46,4 +47,10 @@ export interface RoundsOptions extends CarrierCallOptions {
    * it the callbacks answer every round, as in callTool.
    */
   onRound?: RoundHook;
+}
+
+/** The options of a list request: a call's, and which page to read or whether to read them all. */
+export interface ListOptions extends CallOptions, PageWalk {
+  /** The page to read (with `all: true`, the first one): a nextCursor of an earlier page. */
+  cursor?: string;
 }

@@ -32,7 +32,7 @@ import {
 } from "../protocol/schemas/tools.js";
 import { CallCache } from "./cache/call-cache.js";
 import type { ResultCacheOptions } from "./cache/result-cache.js";
-import type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
+import type { CallOptions, CarrierCallOptions, ListOptions, RoundsOptions } from "./call-options.js";
 import type { CallPeer } from "./call-peer.js";
 import {
   type CapabilityChoices,
@@ -49,7 +49,6 @@ import { routeIncoming } from "./incoming.js";
 import { type ListenOptions, ListenStream } from "./listen-stream.js";
 import { type ListChangedHandler, NotificationRouter } from "./notification-router.js";
 import { OutputSchemaRegistry } from "./output-schemas.js";
-import type { PageWalk } from "./pagination.js";
 import { Requester } from "./request/requester.js";
 import { callSignal, requestTimeout } from "./request-timeout.js";
 import { CarrierCalls } from "./rounds/carrier-calls.js";
@@ -118,11 +117,6 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
   clock?: Clock;
   /** fetch and headers (Authorization) when the target is a URL. */
   http?: HttpClientOptions;
-}
-
-export interface ListOptions extends CallOptions, PageWalk {
-  /** The page to read (with `all: true`, the first one): a nextCursor of an earlier page. */
-  cursor?: string;
 }
 
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };

@@ -1,7 +1,6 @@
 import type * as z from "zod";
-import type { CallOptions } from "./call-options.js";
+import type { CallOptions, ListOptions } from "./call-options.js";
 import type { CallPeer } from "./call-peer.js";
-import type { ListOptions } from "./client.js";
 import { maxPagesOf, type Page, readAllPages } from "./pagination.js";
 import { readResult } from "./results.js";
 

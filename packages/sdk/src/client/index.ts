@@ -8,7 +8,7 @@ export {
   type MemoryResultCacheStoreOptions,
   type ResultCacheStore,
 } from "./cache/result-cache-store.js";
-export type { CallOptions, CarrierCallOptions, RoundsOptions } from "./call-options.js";
+export type { CallOptions, CarrierCallOptions, ListOptions, RoundsOptions } from "./call-options.js";
 export type {
   CapabilityChoices,
   ElicitationMode,
@@ -19,7 +19,7 @@ export type {
   ListRootsCallback,
   SampleCallback,
 } from "./callbacks.js";
-export { Client, type ClientOptions, type ClientTarget, type ListOptions } from "./client.js";
+export { Client, type ClientOptions, type ClientTarget } from "./client.js";
 export type { EraChoice, ProtocolEra, ServerDescription } from "./era/negotiation.js";
 export {
   InputCallbackError,
