@@ -4,7 +4,7 @@ import { silentLogger } from "../protocol/logger.js";
 import { Client } from "./client.js";
 import { ProtocolViolationError, VersionNegotiationError } from "./errors.js";
 import { type HttpPeer, json, type SeenRequest, serveScripted } from "./test-support/http-peer.js";
-import { ConnectionFailedError } from "./transport/http-errors.js";
+import { ConnectionFailedError, HttpStatusError } from "./transport/http-errors.js";
 
 /** 2025-era servers that misbehave, scripted to send what a well-behaved one never would. */
 
@@ -102,7 +102,7 @@ describe("Client against hostile 2025-era servers", () => {
 
   it("says which versions each side offers when the server speaks neither era", async () => {
     const peer = await serveScripted((_request, res) => {
-      res.writeHead(404, { "content-type": "text/html" }).end("<html>Not Found</html>");
+      res.writeHead(400, { "content-type": "text/html" }).end("<html>Bad Request</html>");
     });
     peers.push(peer);
     const error = await client(peer)
@@ -110,7 +110,22 @@ describe("Client against hostile 2025-era servers", () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VersionNegotiationError);
     expect((error as Error).message).toMatch(
-      /this client speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26.*answered server\/discover with HTTP 404 and initialize with HTTP 404/,
+      /this client speaks 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26.*answered server\/discover with HTTP 400 and initialize with HTTP 400/,
+    );
+  });
+
+  it("says there is no MCP endpoint at a URL that answers 404 to both openings, not a version mismatch", async () => {
+    const peer = await serveScripted((_request, res) => {
+      res.writeHead(404, { "content-type": "text/html" }).end("<html>Not Found</html>");
+    });
+    peers.push(peer);
+    const error = await client(peer)
+      .connect()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpStatusError);
+    expect((error as HttpStatusError).status).toBe(404);
+    expect((error as Error).message).toMatch(
+      /^HTTP 404 Not Found from http:\/\/127\.0\.0\.1:\d+\/mcp; no MCP endpoint answers at this URL: check its path/,
     );
   });
 

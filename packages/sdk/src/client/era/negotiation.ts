@@ -84,6 +84,10 @@ function noCommonEra(
   });
 }
 
+function isNotFound(error: unknown): error is HttpStatusError {
+  return error instanceof HttpStatusError && error.status === 404;
+}
+
 function describe(error: unknown): string {
   if (error instanceof McpError) return `JSON-RPC error ${error.code} "${error.message}"`;
   if (error instanceof HttpStatusError) return `HTTP ${error.status}`;
@@ -236,6 +240,8 @@ export class Negotiation {
     try {
       return await this.#openLegacy();
     } catch (error) {
+      // 404 to both openings: nothing serves MCP at this URL, whatever its version; not a version mismatch.
+      if (isNotFound(discoverFailure) && isNotFound(error)) throw error;
       if (isLegacyAnswer(error) || error instanceof VersionNegotiationError) {
         throw noCommonEra(this.where(), discoverFailure, error);
       }

@@ -23,9 +23,11 @@ export class HttpStatusError extends RoundtripError {
         ? "; the auth provider could not obtain credentials this server accepts (check the scopes and client it is configured with)"
         : status === 401 || status === 403
           ? "; the server wants credentials: pass an Authorization header in the transport's headers option, or an auth provider"
-          : status === 404 || status === 405
-            ? "; check that the URL is the server's MCP endpoint"
-            : "";
+          : status === 404
+            ? "; no MCP endpoint answers at this URL: check its path (servers often serve MCP at /mcp)"
+            : status === 405
+              ? "; check that the URL is the server's MCP endpoint"
+              : "";
     super(`HTTP ${status} ${statusText} from ${url}${hint}`);
     this.status = status;
     this.headers = headers;
