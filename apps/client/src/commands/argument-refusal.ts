@@ -1,7 +1,6 @@
-import { McpError } from "@roundtrip/sdk/protocol";
+import { ErrorCode, McpError } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
-
-const INVALID_PARAMS = -32602;
+import { isRefusedRequestState } from "../flow/saved-state.js";
 
 /**
  * The server refused the call's arguments: a -32602 error (other than a refused requestState, which is
@@ -10,9 +9,13 @@ const INVALID_PARAMS = -32602;
  * refuses with an ordinary error result instead (the model may correct itself), which exits 5.
  */
 export function argumentRefusal(error: unknown): CliError | undefined {
-  if (!(error instanceof McpError) || error.code !== INVALID_PARAMS) return undefined;
-  const reason = (error.data as { reason?: unknown } | undefined)?.reason;
-  if (reason === "invalid_request_state") return undefined;
+  if (
+    !(error instanceof McpError) ||
+    error.code !== ErrorCode.InvalidParams ||
+    isRefusedRequestState(error)
+  ) {
+    return undefined;
+  }
   return refused(error.message, error);
 }
 

@@ -1,13 +1,11 @@
 import type { CarrierCall, Client, RoundsOutcome } from "@roundtrip/sdk/client";
-import { McpError } from "@roundtrip/sdk/protocol";
+import { ErrorCode, McpError } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { PendingFlow, PendingStore } from "../pending-store.js";
 
-const INVALID_PARAMS = -32602;
-
 /** The server could not open a requestState: expired, altered, or sealed under a key it no longer holds. */
 export function isRefusedRequestState(error: unknown): boolean {
-  if (!(error instanceof McpError) || error.code !== INVALID_PARAMS) return false;
+  if (!(error instanceof McpError) || error.code !== ErrorCode.InvalidParams) return false;
   return (error.data as { reason?: unknown } | undefined)?.reason === "invalid_request_state";
 }
 
@@ -18,7 +16,7 @@ export function isRefusedRequestState(error: unknown): boolean {
  * the server cannot open the state; otherwise to what the server answered, which the caller uses: a
  * result, when the server no longer needs the answers, must not be asked for a second time.
  */
-export async function probeSavedState(
+async function probeSavedState(
   client: Client,
   call: CarrierCall,
   requestState: string,
