@@ -4,16 +4,16 @@
  * dependencies first and each resolver at most once (`runResolverRound`, here). The tool body runs only
  * when nothing is left to ask.
  */
-import { ErrorCode, McpError } from "../../protocol/errors.js";
-import { inputRequired } from "../../protocol/input-required.js";
-import type { Logger } from "../../protocol/logger.js";
+import { ErrorCode, McpError } from "../../../protocol/errors.js";
+import { inputRequired } from "../../../protocol/input-required.js";
+import type { Logger } from "../../../protocol/logger.js";
 import type {
   InputRequest,
   InputRequiredResult,
   InputResponses,
-} from "../../protocol/schemas/input-required.js";
-import { missingCapabilityFor } from "../capability-gate.js";
-import type { McpContext } from "./context.js";
+} from "../../../protocol/schemas/input-required.js";
+import { missingCapabilityFor } from "../../capability-gate.js";
+import type { McpContext } from "../context.js";
 import { type AnswerOutcome, consumeResponse, resolvedValue, restoreOutcome } from "./resolver-answer.js";
 import type { ResolverGraph, ResolverNode } from "./resolver-graph.js";
 import {

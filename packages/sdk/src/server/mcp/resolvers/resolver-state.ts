@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { isRecord } from "../../protocol/is-record.js";
-import type { InputRequest } from "../../protocol/schemas/input-required.js";
+import { isRecord } from "../../../protocol/is-record.js";
+import type { InputRequest } from "../../../protocol/schemas/input-required.js";
 
 /**
  * The plaintext the resolver engine keeps in `requestState` between rounds (sealed by the request-state
