@@ -26,7 +26,7 @@
  * in-memory one included, keeps ciphertext, and an outcome copied to another round does not open
  * there. One that does not open is refused like a consumed round, and logged without its content.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
   CLOCK_SKEW_SECONDS,
   InvalidRequestState,
@@ -43,6 +43,7 @@ import { MemoryOnceStore } from "../fleet/memory-once-store.js";
 import type { OnceStore } from "../fleet/once-store.js";
 import type { ResultObject } from "../middleware.js";
 import { invalidRequestStateError } from "../request-state-boundary.js";
+import { answersDigest } from "./answers-digest.js";
 
 export interface OnceOptions {
   /** Where consumed rounds are recorded. Default: a `MemoryOnceStore` (one process; use a shared one for a fleet). */
@@ -118,22 +119,6 @@ function readEnvelope(plaintext: string): Envelope | undefined {
 function writeEnvelope(flow: string, first: number, state: unknown): string {
   const s = typeof state === "string" ? state : null;
   return JSON.stringify({ once: ENVELOPE_VERSION, f: flow, r: mintId(), t: first, s });
-}
-
-/** Key order does not matter: a retry built by another JSON library digests the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isRecord(value)) {
-    const keys = Object.keys(value)
-      .filter((key) => value[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-function answersDigest(inputResponses: unknown): string {
-  return createHash("sha256").update(canonical(inputResponses)).digest("base64url");
 }
 
 class Refused extends Error {
