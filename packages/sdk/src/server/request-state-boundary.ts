@@ -87,12 +87,9 @@ export function requestStateBoundary(
       ...(clock ? { now: clock() } : {}),
     });
 
+    // A requestState null never arrives: the Server reads it as absent before any middleware runs.
     const inbound = request.params.requestState;
-    if (inbound === null) {
-      // An explicit null is no state at all, exactly like an absent field.
-      const { requestState: _absent, ...rest } = request.params;
-      request.params = rest;
-    } else if (inbound !== undefined) {
+    if (inbound !== undefined) {
       if (binding === undefined) throw reject(method, new InvalidRequestState("request binding"));
       let plaintext: string;
       try {
