@@ -26,7 +26,7 @@ import {
   VersionNegotiationError,
 } from "./index.js";
 import { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./server/auth/index.js";
-import { ResolverFailure } from "./server/mcp/resolver-failure.js";
+import { ResolverFailure } from "./server/mcp/resolvers/resolver-failure.js";
 import { HttpError } from "./server/transport/http-errors.js";
 
 /**

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { compareCodePoints, pythonJsonDumps, pythonJsonNumber, pythonJsonString } from "./canonical-json.js";
+import {
+  compareCodePoints,
+  pythonJsonDumps,
+  pythonJsonNumber,
+  pythonJsonString,
+  sortedKeysJson,
+} from "./canonical-json.js";
 
 const sorted = (value: unknown) => pythonJsonDumps(value, { sortKeys: true });
 
@@ -103,5 +109,32 @@ describe("compareCodePoints", () => {
     ["same", "same", 0],
   ])("%j vs %j", (a, b, sign) => {
     expect(Math.sign(compareCodePoints(a, b))).toBe(sign);
+  });
+});
+
+describe("sortedKeysJson", () => {
+  it("sorts keys by UTF-16 unit, at every depth, whatever order they came in", () => {
+    expect(sortedKeysJson({ b: [{ z: 1, y: 2 }], a: { d: null, c: true } })).toBe(
+      '{"a":{"c":true,"d":null},"b":[{"y":2,"z":1}]}',
+    );
+    // A plain sort puts an astral character (a surrogate pair) before U+E000..U+FFFF.
+    expect(sortedKeysJson({ "\uffff": 4, "😀": 3, é: 1, e: 2 })).toBe('{"e":2,"é":1,"😀":3,"\uffff":4}');
+  });
+
+  it("prints strings and numbers as JSON.stringify does, unlike the Python form", () => {
+    const value = { text: "café 世界 😀 \u007f \u2028", small: 1e-7, tiny: 0.00001, big: 1e21 };
+    expect(sortedKeysJson(value)).toBe(
+      `{"big":1e+21,"small":1e-7,"text":${JSON.stringify(value.text)},"tiny":0.00001}`,
+    );
+    expect(sorted(value)).not.toBe(sortedKeysJson(value));
+  });
+
+  it("drops undefined members, writes undefined items as null, and refuses what is not JSON", () => {
+    expect(sortedKeysJson({ a: undefined, b: [undefined, 1] })).toBe('{"b":[null,1]}');
+    expect(sortedKeysJson([Number.NaN, Number.POSITIVE_INFINITY])).toBe("[null,null]");
+    expect(() => sortedKeysJson(undefined)).toThrow(TypeError);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(() => sortedKeysJson(cycle)).toThrow(/circular/);
   });
 });

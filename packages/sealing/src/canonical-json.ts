@@ -1,45 +1,77 @@
 import { pythonFloatRepr } from "./python-float.js";
 
+/*
+ * Canonical JSON, written once: one walk over a value, following what `JSON.stringify` would put on
+ * the wire (toJSON honoured, undefined object members dropped, undefined array items written as
+ * null, cycles refused), plus bigint printed as an integer; and a dialect saying how to print the
+ * strings and numbers it meets and how to order keys.
+ */
+
+interface Dialect {
+  string(text: string): string;
+  number(value: number): string;
+  /** How an object's keys are ordered; undefined keeps insertion order. */
+  compareKeys: ((a: string, b: string) => number) | undefined;
+}
+
+const PYTHON: Dialect = { string: pythonJsonString, number: pythonJsonNumber, compareKeys: undefined };
+const PYTHON_SORTED: Dialect = { ...PYTHON, compareKeys: compareCodePoints };
+const JAVASCRIPT_SORTED: Dialect = {
+  string: (text) => JSON.stringify(text),
+  // NaN and the infinities come out as null, as JSON.stringify writes them.
+  number: (value) => JSON.stringify(value),
+  compareKeys: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+};
+
 /**
  * JSON exactly as Python's `json.dumps(value, separators=(",", ":"), ensure_ascii=True)` prints it,
  * optionally with `sort_keys=True`. Digests over this text must match the reference implementation
  * byte for byte, and `JSON.stringify` differs: it keeps insertion order (and a plain sort compares
  * UTF-16 units, not code points), leaves non-ASCII unescaped, and prints floats differently (`1e-7`).
  *
- * Values follow what `JSON.stringify` would put on the wire (toJSON is honoured, undefined object
- * members are dropped, undefined array items become null), plus bigint printed as an integer.
  * Integral numbers below 1e21 print as integers: after `JSON.parse`, `1.0` and `1` are the same
  * number, the one documented case where a Python peer may digest differently (as do integers beyond
  * 2^53, which `JSON.parse` rounds; pass them as bigint to keep them exact).
  */
 export function pythonJsonDumps(value: unknown, options: { sortKeys: boolean }): string {
-  return write(value, options.sortKeys, []);
+  return write(value, options.sortKeys ? PYTHON_SORTED : PYTHON, []);
+}
+
+/**
+ * The text `JSON.stringify` writes, with every object's keys sorted by UTF-16 unit (as a plain
+ * `sort()` orders strings): the same JSON value gives the same text whatever order its keys came in.
+ * Strings and numbers print as `JSON.stringify` prints them (non-ASCII as itself, `1e-7`), so this is
+ * not the Python SDK's form (`pythonJsonDumps`): it is the form a digest keeps when it was first
+ * defined this way and is compared with digests stored by earlier releases.
+ */
+export function sortedKeysJson(value: unknown): string {
+  return write(value, JAVASCRIPT_SORTED, []);
 }
 
 /** `open` holds the containers being written, to refuse cycles; JSON values are shallow, so a list will do. */
-function write(value: unknown, sortKeys: boolean, open: object[]): string {
+function write(value: unknown, dialect: Dialect, open: object[]): string {
   switch (typeof value) {
     case "string":
-      return pythonJsonString(value);
+      return dialect.string(value);
     case "number":
-      return pythonJsonNumber(value);
+      return dialect.number(value);
     case "boolean":
       return value ? "true" : "false";
     case "bigint":
       return value.toString();
     case "object":
-      return value === null ? "null" : writeContainer(value, sortKeys, open);
+      return value === null ? "null" : writeContainer(value, dialect, open);
     default:
       throw new TypeError(`cannot serialize a ${typeof value} as JSON`);
   }
 }
 
-function writeContainer(value: object, sortKeys: boolean, open: object[]): string {
+function writeContainer(value: object, dialect: Dialect, open: object[]): string {
   const json = toJson(value);
-  if (json !== value) return json === undefined ? "null" : write(json, sortKeys, open);
+  if (json !== value) return json === undefined ? "null" : write(json, dialect, open);
   if (open.includes(value)) throw new TypeError("cannot serialize a circular structure as JSON");
   open.push(value);
-  const text = Array.isArray(value) ? writeArray(value, sortKeys, open) : writeObject(value, sortKeys, open);
+  const text = Array.isArray(value) ? writeArray(value, dialect, open) : writeObject(value, dialect, open);
   open.pop();
   return text;
 }
@@ -49,24 +81,24 @@ function toJson(value: object): unknown {
   return typeof method === "function" ? method.call(value) : value;
 }
 
-function writeArray(items: readonly unknown[], sortKeys: boolean, open: object[]): string {
+function writeArray(items: readonly unknown[], dialect: Dialect, open: object[]): string {
   let text = "[";
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    text += (i === 0 ? "" : ",") + (isSkipped(item) ? "null" : write(item, sortKeys, open));
+    text += (i === 0 ? "" : ",") + (isSkipped(item) ? "null" : write(item, dialect, open));
   }
   return `${text}]`;
 }
 
-function writeObject(object: object, sortKeys: boolean, open: object[]): string {
+function writeObject(object: object, dialect: Dialect, open: object[]): string {
   const record = object as Record<string, unknown>;
   const keys = Object.keys(record);
-  if (sortKeys && keys.length > 1) keys.sort(compareCodePoints);
+  if (dialect.compareKeys !== undefined && keys.length > 1) keys.sort(dialect.compareKeys);
   let text = "{";
   for (const key of keys) {
     const member = record[key];
     if (isSkipped(member)) continue;
-    text += `${text.length === 1 ? "" : ","}${pythonJsonString(key)}:${write(member, sortKeys, open)}`;
+    text += `${text.length === 1 ? "" : ","}${dialect.string(key)}:${write(member, dialect, open)}`;
   }
   return `${text}}`;
 }

@@ -1,6 +1,7 @@
 export { AesGcmRequestStateCodec } from "./aes-gcm-codec.js";
 export type { AnySealingError } from "./any-sealing-error.js";
 export { argumentsDigest, EMPTY_ARGUMENTS_DIGEST } from "./args-digest.js";
+export { sortedKeysJson } from "./canonical-json.js";
 export { CLOCK_SKEW_SECONDS } from "./claim-checks.js";
 export type { RequestStateClaims } from "./claims.js";
 export { InvalidRequestState } from "./invalid-request-state.js";

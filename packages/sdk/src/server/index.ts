@@ -64,7 +64,7 @@ export {
   resolver,
   type SampleQuestion,
   type UrlElicitationOutcome,
-} from "./mcp/resolvers.js";
+} from "./mcp/resolvers/resolvers.js";
 export type {
   ResourceConfig,
   ResourceContentInput,

@@ -916,18 +916,27 @@ describe("request-state boundary as middleware", () => {
     expect(logger.records).toEqual([]);
   });
 
-  it("[35] removes a requestState null itself, whoever dispatches to it", async () => {
+  it("[35] is never handed a requestState null: the Server removes it before the first middleware", async () => {
     const logger = recordingLogger();
-    const boundary = requestStateBoundary(RequestStateSecurity.ephemeral(), {
-      defaultAudience: "srv",
-      logger,
+    const server = new Server({ name: "srv", version: "1.0.0" }, { logger });
+    const arrived: Record<string, unknown>[] = [];
+    server.use((request, next) => {
+      arrived.push({ ...request.params });
+      return next();
     });
-    const request = middlewareRequest("tools/call", { name: "deploy", requestState: null });
-    const out = await boundary(request, async () => {
-      expect("requestState" in request.params).toBe(false);
-      return { resultType: "complete", content: [] };
-    });
-    expect(out).toEqual({ resultType: "complete", content: [] });
+    server.use(requestStateBoundary(RequestStateSecurity.ephemeral(), { defaultAudience: "srv", logger }));
+    server.onCallTool((_ctx, params) => ({
+      content: [{ type: "text", text: String("requestState" in params) }],
+    }));
+
+    const handled = await handle(
+      server,
+      req("tools/call", { name: "deploy", requestState: null, inputResponses: null }),
+    );
+    expect(handled.message).toMatchObject({ result: { content: [{ type: "text", text: "false" }] } });
+    expect(arrived).toHaveLength(1);
+    expect(arrived[0]).not.toHaveProperty("requestState");
+    expect(arrived[0]).not.toHaveProperty("inputResponses");
     expect(logger.records).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import { McpError } from "../protocol/errors.js";
 import { describeError, type Logger, stderrLogger } from "../protocol/logger.js";
 import type { RequestContext } from "./context.js";
 import type { Middleware } from "./middleware.js";
+import { sealedLayer } from "./request-state-layers.js";
 
 export interface RequestStateBoundaryOptions {
   /**
@@ -50,8 +51,9 @@ function identityOf(context: RequestContext) {
 /**
  * The request-state boundary: on tools/call, prompts/get and resources/read it verifies every inbound
  * `requestState` before anything else sees it (handlers get the plaintext) and seals every outbound
- * one in a fresh envelope, bound to the request, the audience and the authenticated principal.
- * Add it first, so that later middleware and handlers work with plaintext.
+ * one in a fresh envelope, bound to the request, the audience and the authenticated principal: the
+ * outermost of the layers in request-state-layers.ts. Add it first, so that later middleware and
+ * handlers work with plaintext.
  *
  * Every rejection is the one frozen error (`-32602 Invalid or expired requestState`) plus one
  * warning that names the reason; a failure to seal is `-32603 Internal error` plus one error line.
@@ -87,16 +89,13 @@ export function requestStateBoundary(
       ...(clock ? { now: clock() } : {}),
     });
 
+    // A requestState null never arrives: the Server reads it as absent before any middleware runs.
     const inbound = request.params.requestState;
-    if (inbound === null) {
-      // An explicit null is no state at all, exactly like an absent field.
-      const { requestState: _absent, ...rest } = request.params;
-      request.params = rest;
-    } else if (inbound !== undefined) {
+    if (inbound !== undefined) {
       if (binding === undefined) throw reject(method, new InvalidRequestState("request binding"));
       let plaintext: string;
       try {
-        plaintext = security.open(inbound, binding, sealContext());
+        plaintext = sealedLayer.open(security, inbound, binding, sealContext());
       } catch (error) {
         throw reject(method, error);
       }
@@ -107,7 +106,10 @@ export function requestStateBoundary(
     if (result.resultType !== "input_required" || typeof result.requestState !== "string") return result;
     try {
       if (binding === undefined) throw new Error("the request names no tool, prompt or resource");
-      return { ...result, requestState: security.seal(result.requestState, binding, sealContext()) };
+      return {
+        ...result,
+        requestState: sealedLayer.seal(security, result.requestState, binding, sealContext()),
+      };
     } catch (error) {
       logger.error({ method, ...sealFailure(error) }, `refusing to seal requestState on ${method}`);
       throw McpError.internal();

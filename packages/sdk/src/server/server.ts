@@ -144,7 +144,11 @@ function legacyMeta(session: LegacySessionFacts, params: Record<string, unknown>
   return meta;
 }
 
-/** `"requestState": null` (or a null `inputResponses`) means absent, as the reference SDK reads it. */
+/**
+ * `"requestState": null` (or a null `inputResponses`) means absent, as the reference SDK reads it.
+ * Read here only, before the first middleware, so the request-state boundary and every handler see
+ * the field absent.
+ */
 function withoutNullRetryFields(params: Record<string, unknown>): Record<string, unknown> {
   if (params.requestState !== null && params.inputResponses !== null) return params;
   const { requestState, inputResponses, ...rest } = params;

@@ -8,7 +8,7 @@ import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import type { InputContext, McpContext } from "./context.js";
 import { toElicitationSchema } from "./elicitation-schema.js";
 import { McpServer } from "./mcp-server.js";
-import { ask, type ElicitationOutcome, resolver } from "./resolvers.js";
+import { ask, type ElicitationOutcome, resolver } from "./resolvers/resolvers.js";
 import { accept } from "./test-support/answers.js";
 import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { McpServer } from "./mcp-server.js";
-import { ask, resolver } from "./resolvers.js";
+import { ask, resolver } from "./resolvers/resolvers.js";
 import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
 import { openSecurity } from "./test-support/open-codec.js";
 

@@ -8,7 +8,7 @@ import { type RunningHttpServer, startHttpServer } from "../../test-support/http
 import { recordingLogger } from "../../test-support/in-process.js";
 import { connectV1 } from "../legacy/test-support/v1-peer.js";
 import { McpServer } from "./mcp-server.js";
-import { ask, resolver } from "./resolvers.js";
+import { ask, resolver } from "./resolvers/resolvers.js";
 import { connectionsClosedAfterEach } from "./test-support/connections.js";
 
 const PAGE = "https://auth.example.com/connect?flow=7";

@@ -1,8 +1,7 @@
 /**
  * Rounds that run once. For a `once: true` tool, prompt or resource template McpServer wraps the
- * handler's own requestState in an envelope of its own, sealed with it by the request-state boundary:
- *
- *   {"once":1,"f":<flow id>,"r":<round id>,"t":<first-mint time, unix s>,"s":<the handler's state|null>}
+ * handler's own requestState in the once layer's envelope (mcp/once-envelope.ts; how it nests with
+ * the other layers: request-state-layers.ts).
  *
  * The flow id and the first-mint time are minted when the first round asks, the round id on every
  * round that asks. A round that carries the envelope is claimed in the OnceStore before its handler
@@ -10,10 +9,10 @@
  * store holds it, then the frozen invalid-requestState error. A round with no state (the first) runs
  * as any new call does.
  *
- * How long a round is remembered. The boundary seals every outbound state afresh, so a repeat of
- * round n, answered from the store, hands out round n+1's state with a new expiry, and a repeat of
- * round n+1 with that state does the same for round n+2: a round's states can open long after the
- * round itself ran. So a round's record (its claim, then its consumed marker) is not timed from the
+ * How long a round is remembered. The sealed layer goes on afresh around every outbound state, so a
+ * repeat of round n, answered from the store, hands out round n+1's state with a new expiry, and a
+ * repeat of round n+1 with that state does the same for round n+2: a round's states can open long
+ * after the round itself ran. So a round's record (its claim, then its consumed marker) is not timed from the
  * round but kept until the whole flow is over: first mint + flowLifetime + the state's TTL + clock
  * skew. No state of the flow opens after that, however it was sealed: every round and every repeat
  * of a flow older than flowLifetime is refused, so none of its states is sealed later, and each
@@ -26,7 +25,7 @@
  * in-memory one included, keeps ciphertext, and an outcome copied to another round does not open
  * there. One that does not open is refused like a consumed round, and logged without its content.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import {
   CLOCK_SKEW_SECONDS,
   InvalidRequestState,
@@ -43,6 +42,9 @@ import { MemoryOnceStore } from "../fleet/memory-once-store.js";
 import type { OnceStore } from "../fleet/once-store.js";
 import type { ResultObject } from "../middleware.js";
 import { invalidRequestStateError } from "../request-state-boundary.js";
+import { onceLayer } from "../request-state-layers.js";
+import { answersDigest } from "./answers-digest.js";
+import type { OnceEnvelope } from "./once-envelope.js";
 
 export interface OnceOptions {
   /** Where consumed rounds are recorded. Default: a `MemoryOnceStore` (one process; use a shared one for a fleet). */
@@ -71,14 +73,6 @@ export interface OnceParams {
   [key: string]: unknown;
 }
 
-interface Envelope {
-  f: string;
-  r: string;
-  t: number;
-  s: string | undefined;
-}
-
-const ENVELOPE_VERSION = 1;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const FIRST_POLL_MS = 5;
@@ -97,43 +91,6 @@ function outcomeContext(key: string): string {
 
 function mintId(): string {
   return randomBytes(16).toString("base64url");
-}
-
-function readEnvelope(plaintext: string): Envelope | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(plaintext);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(parsed) || parsed.once !== ENVELOPE_VERSION) return undefined;
-  const { f, r, t, s } = parsed;
-  if (typeof f !== "string" || typeof r !== "string" || typeof t !== "number" || !Number.isFinite(t)) {
-    return undefined;
-  }
-  if (s !== null && typeof s !== "string") return undefined;
-  return { f, r, t, s: s ?? undefined };
-}
-
-function writeEnvelope(flow: string, first: number, state: unknown): string {
-  const s = typeof state === "string" ? state : null;
-  return JSON.stringify({ once: ENVELOPE_VERSION, f: flow, r: mintId(), t: first, s });
-}
-
-/** Key order does not matter: a retry built by another JSON library digests the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (isRecord(value)) {
-    const keys = Object.keys(value)
-      .filter((key) => value[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
-function answersDigest(inputResponses: unknown): string {
-  return createHash("sha256").update(canonical(inputResponses)).digest("base64url");
 }
 
 class Refused extends Error {
@@ -230,9 +187,9 @@ export class OnceRounds {
       const ready = await this.#store("ready", () => this.store.ready());
       if (!ready) throw new StoreDown("ready", new Error("the once-store reports it is not ready"));
       const result = await inner(params);
-      return this.#seal(result, mintId(), this.#now());
+      return this.#withEnvelope(result, mintId(), this.#now());
     }
-    const envelope = readEnvelope(params.requestState);
+    const envelope = onceLayer.read(params.requestState);
     if (!envelope) throw new Refused("once: the state carries no flow");
     if (this.#now() - envelope.t > this.#flowLifetime) throw new Refused("once: flow lifetime exceeded");
 
@@ -260,12 +217,12 @@ export class OnceRounds {
     key: string,
     token: string,
     digest: string,
-    envelope: Envelope,
+    envelope: OnceEnvelope,
     inner: () => Promise<ResultObject>,
   ): Promise<ResultObject> {
     let result: ResultObject;
     try {
-      result = this.#seal(await inner(), envelope.f, envelope.t);
+      result = this.#withEnvelope(await inner(), envelope.f, envelope.t);
     } catch (error) {
       // A handler that throws did not complete: the round may be tried again.
       await this.store.release(key, token).catch((cause: unknown) => {
@@ -300,7 +257,7 @@ export class OnceRounds {
    * at least the state's TTL plus clock skew, since older flows are refused before they claim; only a
    * handler that outran its flow's end completes with nothing left to keep, hence the floor.
    */
-  #untilFlowEnds(envelope: Envelope): number {
+  #untilFlowEnds(envelope: OnceEnvelope): number {
     return Math.max(1, Math.ceil((envelope.t + this.#flowSpan - this.#now()) * 1000));
   }
 
@@ -317,9 +274,10 @@ export class OnceRounds {
     return outcome.r as ResultObject;
   }
 
-  #seal(result: ResultObject, flow: string, first: number): ResultObject {
+  #withEnvelope(result: ResultObject, flow: string, first: number): ResultObject {
     if (!isInputRequiredResult(result)) return result;
-    return { ...result, requestState: writeEnvelope(flow, first, result.requestState) };
+    const state = typeof result.requestState === "string" ? result.requestState : undefined;
+    return { ...result, requestState: onceLayer.write({ f: flow, r: mintId(), t: first, s: state }) };
   }
 
   async #store<T>(operation: string, call: () => Promise<T>): Promise<T> {

@@ -6,7 +6,7 @@ import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { toElicitationSchema } from "./elicitation-schema.js";
 import { acceptedContent, inputResponse } from "./input-responses.js";
 import { McpServer } from "./mcp-server.js";
-import { ask, resolver } from "./resolvers.js";
+import { ask, resolver } from "./resolvers/resolvers.js";
 import { accept, scriptedUser } from "./test-support/answers.js";
 import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
 

@@ -11,10 +11,10 @@ import type { ResultObject } from "../middleware.js";
 import { type Awaitable, type InputContext, inputContext, type McpContext, mcpContext } from "./context.js";
 import { InputResponseError } from "./input-responses.js";
 import { checkOnce } from "./once-rounds.js";
-import { ResolverFailure } from "./resolver-failure.js";
-import { buildResolverGraph, type ResolverGraph } from "./resolver-graph.js";
-import { runResolverRound } from "./resolver-round.js";
-import type { AnyResolver, ResolvedValues, Resolver } from "./resolvers.js";
+import { ResolverFailure } from "./resolvers/resolver-failure.js";
+import { buildResolverGraph, type ResolverGraph } from "./resolvers/resolver-graph.js";
+import { runResolverRound } from "./resolvers/resolver-round.js";
+import type { AnyResolver, ResolvedValues, Resolver } from "./resolvers/resolvers.js";
 import { type CompiledSchema, compileSchema, type Infer, type SchemaLike } from "./schema.js";
 import { type ToolReturn, toCallToolResult } from "./tool-result.js";
 

@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import type { Client } from "../../client/client.js";
-import { elicitForm, isInputRequiredResult } from "../../protocol/input-required.js";
-import type { InputRequiredResult, InputResponses } from "../../protocol/schemas/input-required.js";
-import type { CallToolResult } from "../../protocol/schemas/tools.js";
-import { toElicitationSchema } from "./elicitation-schema.js";
-import { McpServer } from "./mcp-server.js";
+import type { Client } from "../../../client/client.js";
+import { elicitForm, isInputRequiredResult } from "../../../protocol/input-required.js";
+import type { InputRequiredResult, InputResponses } from "../../../protocol/schemas/input-required.js";
+import type { CallToolResult } from "../../../protocol/schemas/tools.js";
+import { toElicitationSchema } from "../elicitation-schema.js";
+import { McpServer } from "../mcp-server.js";
+import { accept } from "../test-support/answers.js";
+import { connectionsClosedAfterEach, WIRES } from "../test-support/connections.js";
+import { openSecurity, plaintextOf, resolverStateOf, withPlaintext } from "../test-support/open-codec.js";
 import { questionDigest } from "./resolver-state.js";
 import { ask, resolver } from "./resolvers.js";
-import { accept } from "./test-support/answers.js";
-import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
-import { openSecurity, plaintextOf, resolverStateOf, withPlaintext } from "./test-support/open-codec.js";
 
 /**
  * How the resolver engine treats what comes back: answers pinned to the exact question, state entries

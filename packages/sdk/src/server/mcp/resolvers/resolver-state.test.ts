@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMessage, elicitForm, listRoots } from "../../protocol/input-required.js";
+import { createMessage, elicitForm, listRoots } from "../../../protocol/input-required.js";
 import { decodeResolverState, encodeResolverState, questionDigest } from "./resolver-state.js";
 
 const form = { type: "object" as const, properties: { name: { type: "string" as const } } };

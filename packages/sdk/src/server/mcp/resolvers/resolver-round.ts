@@ -4,25 +4,20 @@
  * dependencies first and each resolver at most once (`runResolverRound`, here). The tool body runs only
  * when nothing is left to ask.
  */
-import { ErrorCode, McpError } from "../../protocol/errors.js";
-import { inputRequired } from "../../protocol/input-required.js";
-import type { Logger } from "../../protocol/logger.js";
+import { ErrorCode, McpError } from "../../../protocol/errors.js";
+import { inputRequired } from "../../../protocol/input-required.js";
+import type { Logger } from "../../../protocol/logger.js";
 import type {
   InputRequest,
   InputRequiredResult,
   InputResponses,
-} from "../../protocol/schemas/input-required.js";
-import { missingCapabilityFor } from "../capability-gate.js";
-import type { McpContext } from "./context.js";
+} from "../../../protocol/schemas/input-required.js";
+import { missingCapabilityFor } from "../../capability-gate.js";
+import { resolverLayer } from "../../request-state-layers.js";
+import type { McpContext } from "../context.js";
 import { type AnswerOutcome, consumeResponse, resolvedValue, restoreOutcome } from "./resolver-answer.js";
 import type { ResolverGraph, ResolverNode } from "./resolver-graph.js";
-import {
-  decodeResolverState,
-  encodeResolverState,
-  questionDigest,
-  type RecordedOutcome,
-  type ResolverState,
-} from "./resolver-state.js";
+import { questionDigest, type RecordedOutcome, type ResolverState } from "./resolver-state.js";
 import { type AnyResolver, isQuestion, type Question, questionRequest } from "./resolvers.js";
 
 type Evaluation = { status: "resolved"; value: unknown } | { status: "pending" };
@@ -72,7 +67,7 @@ class Round {
   constructor(graph: ResolverGraph, input: RoundInput) {
     this.#graph = graph;
     this.#input = input;
-    this.#state = decodeResolverState(input.requestState);
+    this.#state = resolverLayer.read(input.requestState);
   }
 
   async run(): Promise<RoundOutcome> {
@@ -105,7 +100,7 @@ class Round {
     }
     return inputRequired({
       inputRequests,
-      requestState: encodeResolverState({ outcomes: this.#persist, asked }),
+      requestState: resolverLayer.write({ outcomes: this.#persist, asked }),
     });
   }
 

@@ -3,8 +3,8 @@ import {
   ElicitResultSchema,
   type InputResponse,
   ListRootsResultSchema,
-} from "../../protocol/schemas/input-required.js";
-import { parseElicitContent } from "./elicitation-schema.js";
+} from "../../../protocol/schemas/input-required.js";
+import { parseElicitContent } from "../elicitation-schema.js";
 import { ResolverFailure } from "./resolver-failure.js";
 import type { RecordedOutcome } from "./resolver-state.js";
 import type { AnyResolver, ElicitQuestion, ElicitUrlQuestion, Question } from "./resolvers.js";

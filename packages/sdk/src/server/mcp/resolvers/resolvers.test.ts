@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { InputRequiredRoundsExceededError } from "../../client/errors.js";
-import { McpError } from "../../protocol/errors.js";
-import { isInputRequiredResult } from "../../protocol/input-required.js";
-import type { CallToolResult } from "../../protocol/schemas/tools.js";
-import { assertResultResponse } from "../../test-support/wire-schema.js";
-import { McpServer } from "./mcp-server.js";
+import { InputRequiredRoundsExceededError } from "../../../client/errors.js";
+import { McpError } from "../../../protocol/errors.js";
+import { isInputRequiredResult } from "../../../protocol/input-required.js";
+import type { CallToolResult } from "../../../protocol/schemas/tools.js";
+import { assertResultResponse } from "../../../test-support/wire-schema.js";
+import { McpServer } from "../mcp-server.js";
+import { accept, scriptedUser } from "../test-support/answers.js";
+import { connectionsClosedAfterEach, resultOf, WIRES } from "../test-support/connections.js";
+import { openSecurity, resolverStateOf } from "../test-support/open-codec.js";
 import { ask, resolver } from "./resolvers.js";
-import { accept, scriptedUser } from "./test-support/answers.js";
-import { connectionsClosedAfterEach, resultOf, WIRES } from "./test-support/connections.js";
-import { openSecurity, resolverStateOf } from "./test-support/open-codec.js";
 
 const Login = z.object({ name: z.string() });
 const Confirm = z.object({ ok: z.boolean() });

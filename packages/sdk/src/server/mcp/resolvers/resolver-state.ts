@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import { isRecord } from "../../protocol/is-record.js";
-import type { InputRequest } from "../../protocol/schemas/input-required.js";
+import { isRecord } from "../../../protocol/is-record.js";
+import type { InputRequest } from "../../../protocol/schemas/input-required.js";
 
 /**
- * The plaintext the resolver engine keeps in `requestState` between rounds (sealed by the request-state
- * boundary on the wire): the answers so far, each pinned to a digest of the question it answers, and
- * the digests of the questions asked in the last round.
+ * The resolver layer's format: the plaintext the resolver engine keeps in `requestState` between
+ * rounds, the answers so far, each pinned to a digest of the question it answers, and the digests of
+ * the questions asked in the last round. Where this layer sits among the others:
+ * request-state-layers.ts.
  */
 
 export const RESOLVER_STATE_VERSION = 3;

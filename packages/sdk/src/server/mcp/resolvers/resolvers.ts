@@ -1,12 +1,12 @@
-import { createMessage, elicitForm, elicitUrl, listRoots } from "../../protocol/input-required.js";
+import { createMessage, elicitForm, elicitUrl, listRoots } from "../../../protocol/input-required.js";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
   InputRequest,
   ListRootsResult,
-} from "../../protocol/schemas/input-required.js";
-import type { Awaitable, McpContext } from "./context.js";
-import { type ElicitAnswer, type ElicitationSchemaLike, toElicitationSchema } from "./elicitation-schema.js";
+} from "../../../protocol/schemas/input-required.js";
+import type { Awaitable, McpContext } from "../context.js";
+import { type ElicitAnswer, type ElicitationSchemaLike, toElicitationSchema } from "../elicitation-schema.js";
 import { ResolverFailure } from "./resolver-failure.js";
 
 /**

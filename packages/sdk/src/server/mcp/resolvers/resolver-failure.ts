@@ -1,4 +1,4 @@
-import { RoundtripError } from "../../protocol/roundtrip-error.js";
+import { RoundtripError } from "../../../protocol/roundtrip-error.js";
 
 /** A failure the user can act on; the tool answers with it as an error result. */
 export class ResolverFailure extends RoundtripError {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import type { InputRequiredResult } from "../../protocol/schemas/input-required.js";
-import { McpServer } from "./mcp-server.js";
+import type { InputRequiredResult } from "../../../protocol/schemas/input-required.js";
+import { McpServer } from "../mcp-server.js";
+import { accept } from "../test-support/answers.js";
+import { connectionsClosedAfterEach, WIRES } from "../test-support/connections.js";
+import { openSecurity, resolverStateOf } from "../test-support/open-codec.js";
 import { type AnyResolver, ask, type Resolver, resolver } from "./resolvers.js";
-import { accept } from "./test-support/answers.js";
-import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
-import { openSecurity, resolverStateOf } from "./test-support/open-codec.js";
 
 /**
  * The keys of `inputRequests` (and of the resolver state) are the names the code gives its
