@@ -2,11 +2,15 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { surfaceLines } from "./test-support/api-surface.js";
 
 /**
  * The public surface of every entry point in package.json's `exports`, written to `api/<entry>.api.txt`:
- * its runtime names, and each exported declaration with its type as TypeScript prints it. A change to
- * the API is a diff in those files, reviewed like code; `vitest run -u` rewrites them.
+ * its runtime names, then each exported declaration as its source writes it, one line per declaration
+ * and one per member (see `surfaceLines`). Every entry's file lists every name that entry exports, once,
+ * whether the entry declares it or re-exports it, so a re-exported declaration appears in each entry that
+ * exports it. A change to the API is a diff in those files, reviewed like code; `vitest run -u` rewrites
+ * them.
  */
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -24,107 +28,6 @@ const entries = Object.entries(manifest.exports).map(([subpath, target]) => ({
   source: sourceOf(target.default),
   file: `${subpath === "." ? "index" : subpath.slice(2).replaceAll("/", "-")}.api.txt`,
 }));
-
-const FLAGS =
-  ts.TypeFormatFlags.NoTruncation |
-  ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType |
-  ts.TypeFormatFlags.WriteArrayAsGenericType;
-
-/**
- * One member per line: a long object type printed on one line is unreadable in a diff. Breaks after
- * `{` and `;` and before `}`, outside string literals, indenting by nesting depth.
- */
-function layout(text: string, indent: string): string {
-  let out = "";
-  let depth = 0;
-  let quote: string | undefined;
-  const newline = () => `\n${indent}${"  ".repeat(depth)}`;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quote) {
-      out += char;
-      if (char === "\\") out += text[++i] ?? "";
-      else if (char === quote) quote = undefined;
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      quote = char;
-      out += char;
-    } else if (char === "{") {
-      depth++;
-      out += `{${newline()}`;
-      if (text[i + 1] === " ") i++;
-    } else if (char === "}") {
-      depth--;
-      out = `${out.trimEnd()}${newline()}}`;
-    } else if (char === ";") {
-      out += `;${newline()}`;
-      if (text[i + 1] === " ") i++;
-    } else {
-      out += char;
-    }
-  }
-  return out.replace(/[ \t]+\n/g, "\n").replace(/\{\n\s*\}/g, "{}");
-}
-
-function surfaceOf(program: ts.Program, source: string): string {
-  const checker = program.getTypeChecker();
-  const file = program.getSourceFile(source);
-  if (!file) throw new Error(`${source} is not part of the program`);
-  const moduleSymbol = checker.getSymbolAtLocation(file);
-  if (!moduleSymbol) throw new Error(`${source} exports nothing`);
-  const lines: string[] = [];
-  const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name));
-  for (const alias of exported) {
-    const symbol = alias.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(alias) : alias;
-    const declaration = symbol.declarations?.[0];
-    if (!declaration) continue;
-    if (symbol.flags & ts.SymbolFlags.Class) {
-      lines.push(`class ${alias.name}`);
-      const instance = checker.getDeclaredTypeOfSymbol(symbol);
-      for (const member of checker.getPropertiesOfType(instance)) {
-        if (member.name.startsWith("#") || member.name.startsWith("__")) continue;
-        const type = checker.getTypeOfSymbolAtLocation(member, declaration);
-        lines.push(`  .${member.name}: ${layout(checker.typeToString(type, declaration, FLAGS), "  ")}`);
-      }
-      continue;
-    }
-    if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)) {
-      const type = checker.getDeclaredTypeOfSymbol(symbol);
-      if (symbol.flags & ts.SymbolFlags.Interface) {
-        lines.push(`interface ${alias.name}`);
-        for (const member of checker.getPropertiesOfType(type)) {
-          const optional = member.flags & ts.SymbolFlags.Optional ? "?" : "";
-          const memberType = checker.getTypeOfSymbolAtLocation(member, declaration);
-          lines.push(
-            `  ${member.name}${optional}: ${layout(checker.typeToString(memberType, declaration, FLAGS), "  ")}`,
-          );
-        }
-      } else {
-        const text = checker.typeToString(type, declaration, FLAGS | ts.TypeFormatFlags.InTypeAlias);
-        lines.push(`type ${alias.name} = ${layout(text, "")}`);
-      }
-    }
-    if (symbol.flags & ts.SymbolFlags.Value) {
-      const type = checker.getTypeOfSymbolAtLocation(symbol, declaration);
-      const kind = symbol.flags & ts.SymbolFlags.Function ? "function" : "const";
-      const text = checker.typeToString(type, declaration, FLAGS);
-      // A schema's shape is the exported type inferred from it, printed in full there.
-      const schema = /^z\.Zod\w+/.exec(text)?.[0];
-      lines.push(`${kind} ${alias.name}: ${schema ?? layout(text, "")}`);
-    }
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-function allNames(program: ts.Program, source: string): string[] {
-  const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(source)!);
-  return checker
-    .getExportsOfModule(moduleSymbol!)
-    .map((symbol) => symbol.name)
-    .sort();
-}
 
 describe("the public surface of @roundtrip/sdk", () => {
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -145,18 +48,12 @@ describe("the public surface of @roundtrip/sdk", () => {
 
   it.each(entries)(
     "$subpath: runtime names and declarations are the reviewed ones",
-    async ({ subpath, source, file }) => {
+    async ({ source, file }) => {
       const runtime = Object.keys(await import(source)).sort();
-      // The root is the union of the layers, whose files carry the declarations; it lists names only.
-      const declarations =
-        subpath === "."
-          ? `all names:\n${allNames(program, source)
-              .map((name) => `  ${name}`)
-              .join("\n")}\n`
-          : surfaceOf(program, source);
+      const declarations = surfaceLines(program, source).join("\n");
       // Types the checker names by file are named relative to the package, wherever it is checked out.
       const text =
-        `runtime names:\n${runtime.map((name) => `  ${name}`).join("\n")}\n\n${declarations}`.replaceAll(
+        `runtime names:\n${runtime.map((name) => `  ${name}`).join("\n")}\n\n${declarations}\n`.replaceAll(
           `import("${packageDir}`,
           'import("',
         );
