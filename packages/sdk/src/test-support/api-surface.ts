@@ -1,33 +1,50 @@
 import ts from "typescript";
 
+/** A name a module exports and the public declarations it resolves to, wherever they live. */
+export interface ExportedName {
+  readonly name: string;
+  readonly declarations: readonly ts.Declaration[];
+}
+
+/** What a module exports, by name, leaving out what is `@internal`. */
+export function exportedNames(program: ts.Program, source: string): ExportedName[] {
+  const checker = program.getTypeChecker();
+  const file = program.getSourceFile(source);
+  if (!file) throw new Error(`${source} is not part of the program`);
+  const moduleSymbol = checker.getSymbolAtLocation(file);
+  if (!moduleSymbol) throw new Error(`${source} exports nothing`);
+  const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name));
+  return exported.flatMap((alias) => {
+    const symbol = alias.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(alias) : alias;
+    const declarations = (symbol.declarations ?? []).filter(
+      (node) => !isInternal(node) && !isOverloadedImplementation(node),
+    );
+    return declarations.length > 0 ? [{ name: alias.name, declarations }] : [];
+  });
+}
+
 /**
  * The declarations a module exports, one line per declaration and one per member, printed as their
  * source writes them: a member's type is the annotation's text, which names the types it uses, so adding
  * an optional field to an interface adds one line instead of rewriting every type that reaches it. Only
  * what has no annotation (an inferred return type, an unannotated constant) is printed by the checker.
  *
- * Each exported name prints once, under the name it is exported as, with the declaration it resolves to
- * wherever that lives: a re-exported name prints in every entry point that exports it, so each entry's
- * listing reads alone. A declaration or member whose doc comment has `@internal` is left out, as
- * `stripInternal` leaves it out of the published declarations.
+ * Each exported name prints under the name it is exported as. A name whose declaration `printedIn` says
+ * is printed in another listing takes one line pointing there, so a declaration prints once however
+ * many entry points export it. A declaration or member whose doc comment has `@internal` is left out,
+ * as `stripInternal` leaves it out of the published declarations.
  */
-export function surfaceLines(program: ts.Program, source: string): string[] {
+export function surfaceLines(
+  program: ts.Program,
+  source: string,
+  printedIn: (declaration: ts.Declaration) => string | undefined = () => undefined,
+): string[] {
   const checker = program.getTypeChecker();
-  const file = program.getSourceFile(source);
-  if (!file) throw new Error(`${source} is not part of the program`);
-  const moduleSymbol = checker.getSymbolAtLocation(file);
-  if (!moduleSymbol) throw new Error(`${source} exports nothing`);
-  const lines: string[] = [];
-  const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name));
-  for (const alias of exported) {
-    const symbol = alias.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(alias) : alias;
-    const declarations = (symbol.declarations ?? []).filter((node) => !isInternal(node));
-    for (const declaration of declarations) {
-      if (isOverloadedImplementation(declaration)) continue;
-      lines.push(...declarationLines(checker, declaration, alias.name));
-    }
-  }
-  return lines;
+  return exportedNames(program, source).flatMap(({ name, declarations }) => {
+    const elsewhere = printedIn(declarations[0]!);
+    if (elsewhere !== undefined) return [`${name}: see ${elsewhere}`];
+    return declarations.flatMap((declaration) => declarationLines(checker, declaration, name));
+  });
 }
 
 /** `@internal` in the node's own doc comment (a variable's sits on its statement). */
