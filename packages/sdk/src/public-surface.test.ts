@@ -99,4 +99,55 @@ describe("the public surface of @roundtrip/sdk", () => {
     // SdkError is the union of the three layers' errors, so only the root can declare it.
     expect(namesOf(".").filter((name) => !layers.has(name))).toEqual(["SdkError"]);
   });
+
+  describe("docs/entry-points.md documents exactly what each entry point exports", () => {
+    const page = parseEntryPointsPage(readFileSync(`${packageDir}docs/entry-points.md`, "utf8"));
+    const specifier = (subpath: string) => `@roundtrip/sdk${subpath.slice(1)}`;
+
+    it("has one section per entry point, in package.json's exports order", () => {
+      expect(page.map((section) => section.entry)).toEqual(entries.map(({ subpath }) => specifier(subpath)));
+    });
+
+    it.each(entries)(
+      "$subpath: the section names every export once, and nothing else",
+      async ({ subpath, source }) => {
+        const section = page.find((candidate) => candidate.entry === specifier(subpath));
+        const listed = section?.rows.map((row) => row.name) ?? [];
+        const exported = exportedNames(program, source).map(({ name }) => name);
+        expect(new Set(listed).size, "a name listed twice").toBe(listed.length);
+        expect(
+          exported.filter((name) => !listed.includes(name)),
+          "exported but not documented",
+        ).toEqual([]);
+        expect(
+          listed.filter((name) => !exported.includes(name)),
+          "documented but not exported",
+        ).toEqual([]);
+        // The page says which names exist at run time; the built module is the judge.
+        const runtime = Object.keys(await import(source)).sort();
+        const documentedRuntime = (section?.rows ?? [])
+          .filter((row) => /^(class|function|const)$/.test(row.kind))
+          .map((row) => row.name)
+          .sort();
+        expect(documentedRuntime).toEqual(runtime);
+      },
+    );
+  });
 });
+
+interface EntrySection {
+  readonly entry: string;
+  readonly rows: readonly { readonly name: string; readonly kind: string }[];
+}
+
+/** `## \`@roundtrip/sdk/x\`` opens a section; each table row under it is `| \`name\` | kind | what it is |`. */
+function parseEntryPointsPage(text: string): EntrySection[] {
+  const sections: { entry: string; rows: { name: string; kind: string }[] }[] = [];
+  for (const line of text.split("\n")) {
+    const heading = /^## `(@roundtrip\/sdk[^`]*)`$/.exec(line);
+    if (heading) sections.push({ entry: heading[1]!, rows: [] });
+    const row = /^\| `([^`]+)` \| ([^|]+?) \|/.exec(line);
+    if (row && sections.length > 0) sections.at(-1)!.rows.push({ name: row[1]!, kind: row[2]! });
+  }
+  return sections;
+}
