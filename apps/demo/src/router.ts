@@ -1,7 +1,7 @@
 // The demo's load balancer: one public URL in front of the instances, which the demo points at one
 // instance or the other between steps, so a flow visibly moves from instance A to instance B.
 import { createServer, request as forward, type Server } from "node:http";
-import { isCarrierMethod } from "@roundtrip/sdk";
+import { isCarrierMethod } from "@roundtrip/sdk/protocol";
 
 /** The header an instance names itself in (INSTANCE_NAME): the balancer only reads it. */
 export const INSTANCE_HEADER = "roundtrip-instance";

@@ -6,15 +6,17 @@ import { createServer } from "node:net";
 import { startLocalAuthServer } from "@roundtrip/local-auth";
 import {
   type CallToolResult,
-  type CarrierMethod,
-  carrierTarget,
   type GetPromptResult,
-  type InputRequests,
-  isCarrierMethod,
   isInputRequiredResult,
   type ReadResourceResult,
-  type ResultObject,
 } from "@roundtrip/sdk";
+import {
+  type CarrierMethod,
+  carrierTarget,
+  type InputRequests,
+  isCarrierMethod,
+} from "@roundtrip/sdk/protocol";
+import type { ResultObject } from "@roundtrip/sdk/server";
 import { buildServer, loadConfig, packageVersion } from "@roundtrip/server";
 import type { FleetServices } from "./fleet-services.js";
 import { emulatorClientConfig } from "./fleet-services.js";

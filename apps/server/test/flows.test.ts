@@ -1,5 +1,6 @@
 import type { LocalAuthServer } from "@roundtrip/local-auth";
-import type { ElicitParams, InputRequestContext } from "@roundtrip/sdk";
+import type { ElicitParams } from "@roundtrip/sdk";
+import type { InputRequestContext } from "@roundtrip/sdk/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
-import { LATEST_LEGACY_PROTOCOL_VERSION, silentLogger } from "@roundtrip/sdk";
+import { LATEST_LEGACY_PROTOCOL_VERSION, silentLogger } from "@roundtrip/sdk/protocol";
 import { AesGcmRequestStateCodec } from "@roundtrip/sealing";
 import { duringStall, RedisServer, type RedisStall, redisStalls } from "@roundtrip/test-services";
 import { callTool } from "@roundtrip/test-support/wire";

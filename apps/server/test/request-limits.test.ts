@@ -1,5 +1,6 @@
 import type { LocalAuthServer } from "@roundtrip/local-auth";
-import { LATEST_PROTOCOL_VERSION, META } from "@roundtrip/sdk";
+import { LATEST_PROTOCOL_VERSION } from "@roundtrip/sdk";
+import { META } from "@roundtrip/sdk/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerBeforeBodyEnds } from "./support/early-answer.js";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";

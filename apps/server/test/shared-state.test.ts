@@ -3,7 +3,8 @@ import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
-import { Client, type InputRequiredResult, McpError, silentLogger } from "@roundtrip/sdk";
+import { Client, type InputRequiredResult, McpError } from "@roundtrip/sdk";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import { RedisServer } from "@roundtrip/test-services";
 import {
   another,

@@ -5,7 +5,8 @@
  * splits the servers' extra CPU per flow into what the SDK around the boundary adds and what only
  * the HTTP path adds (larger bodies on the wire).
  */
-import type { JsonRpcRequest, Server } from "@roundtrip/sdk";
+import type { JsonRpcRequest } from "@roundtrip/sdk/protocol";
+import type { Server } from "@roundtrip/sdk/server";
 import { type BenchSealing, benchLowLevelServer } from "../targets/roundtrip-server.js";
 import { toolsCall } from "../wire/mcp-request.js";
 import { GREET_TOOL, GREETING, greetText, NAME_KEY } from "../wire/scenario.js";

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { McpServer, Server } from "@roundtrip/sdk";
+import type { McpServer } from "@roundtrip/sdk";
+import type { Server } from "@roundtrip/sdk/server";
 import type { FlowKind } from "../driver/flows.js";
 import type { Listening } from "./listen.js";
 import type { BenchSealing } from "./roundtrip-server.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "@roundtrip/sdk";
+import type { Logger } from "@roundtrip/sdk/protocol";
 
 /**
  * Targets refuse tampered state on purpose during the soak, and each refusal is a warning; writing

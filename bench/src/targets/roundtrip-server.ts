@@ -1,15 +1,14 @@
 import {
-  type CallToolParams,
   type CallToolResult,
   elicitForm,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
   McpError,
-  requestStateBoundary,
-  Server,
   type Tool,
 } from "@roundtrip/sdk";
+import type { CallToolParams } from "@roundtrip/sdk/protocol";
+import { requestStateBoundary, Server } from "@roundtrip/sdk/server";
 import { RequestStateSecurity } from "@roundtrip/sealing";
 import {
   ADD_INPUT_SCHEMA,

@@ -1,6 +1,7 @@
-import { Client, silentLogger } from "@roundtrip/sdk";
+import { Client } from "@roundtrip/sdk";
 import { jwtVerifier } from "@roundtrip/sdk/auth";
 import { oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAuthServer, startLocalAuthServer } from "../src/index.js";
 import { type ProtectedMcp, startProtectedMcp } from "./support/protected-mcp.js";

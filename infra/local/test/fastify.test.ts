@@ -5,7 +5,6 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Server } from "@roundtrip/sdk";
 import {
   bearerAuth,
   jwtVerifier,
@@ -14,6 +13,7 @@ import {
 } from "@roundtrip/sdk/auth";
 import { protectedResourceMetadataFastify } from "@roundtrip/sdk/auth/fastify";
 import { mcpFastify } from "@roundtrip/sdk/fastify";
+import { Server } from "@roundtrip/sdk/server";
 import { callTool, principalFrom } from "@roundtrip/test-support/wire";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,55 @@
-// @roundtrip/sdk: every public name of its three layers. Each layer lists its names once, in its own
-// entry point (also importable alone: @roundtrip/sdk/protocol, /server, /client). SdkError, the union
-// of the errors of all three, is the one name that only the whole SDK can declare.
-export * from "./client/index.js";
-export * from "./protocol/index.js";
+// @roundtrip/sdk: what a first program needs, a server that asks its user for input and a client that
+// answers, by name. Everything else stays on the entry point of its layer (@roundtrip/sdk/protocol,
+// /server, /client) and the others in package.json; docs/entry-points.md lists each. SdkError, the
+// union of the errors of all three layers, is the one name only the whole SDK can declare.
+export {
+  type CallOptions,
+  Client,
+  type ClientOptions,
+  type ElicitParams,
+  HttpClientTransport,
+  MemoryResultCacheStore,
+  PaginationError,
+  type ProtocolEra,
+  type RoundTrace,
+  type SavedRound,
+  StdioClientTransport,
+  StructuredContentError,
+} from "./client/index.js";
+export {
+  type CallToolResult,
+  type CreateMessageResult,
+  createMessage,
+  type ElicitationSchema,
+  type ElicitResult,
+  ErrorCode,
+  elicitForm,
+  elicitUrl,
+  type GetPromptResult,
+  type InputRequest,
+  type InputRequiredResult,
+  type InputResponses,
+  inputRequired,
+  isInputRequiredResult,
+  LATEST_PROTOCOL_VERSION,
+  listRoots,
+  McpError,
+  type ReadResourceResult,
+  type Tool,
+} from "./protocol/index.js";
 export type { SdkError } from "./sdk-error.js";
-export * from "./server/index.js";
+export {
+  acceptedContent,
+  ask,
+  createFetchHandler,
+  createNodeHandler,
+  InMemoryEventStore,
+  inputResponse,
+  type McpContext,
+  McpServer,
+  type McpServerOptions,
+  resolver,
+  serveStdio,
+  ToolError,
+  toElicitationSchema,
+} from "./server/index.js";

@@ -2,11 +2,17 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { exportedNames, surfaceLines } from "./test-support/api-surface.js";
 
 /**
  * The public surface of every entry point in package.json's `exports`, written to `api/<entry>.api.txt`:
- * its runtime names, and each exported declaration with its type as TypeScript prints it. A change to
- * the API is a diff in those files, reviewed like code; `vitest run -u` rewrites them.
+ * its runtime names, then each name it exports with its declaration as the source writes it, one line
+ * per declaration and one per member (see `surfaceLines`). One rule for re-exports: a declaration prints
+ * once in the whole folder, in the first entry point of `exports` order, the root last, that exports it;
+ * every other entry that exports it lists the name with a pointer there (`AuthInfo: see server.api.txt`).
+ * So the root, which picks its names from the layers, is a list of pointers, and a changed declaration
+ * is a diff in one file. A change to the API is a diff in those files, reviewed like code;
+ * `vitest run -u` rewrites them.
  */
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -25,107 +31,6 @@ const entries = Object.entries(manifest.exports).map(([subpath, target]) => ({
   file: `${subpath === "." ? "index" : subpath.slice(2).replaceAll("/", "-")}.api.txt`,
 }));
 
-const FLAGS =
-  ts.TypeFormatFlags.NoTruncation |
-  ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType |
-  ts.TypeFormatFlags.WriteArrayAsGenericType;
-
-/**
- * One member per line: a long object type printed on one line is unreadable in a diff. Breaks after
- * `{` and `;` and before `}`, outside string literals, indenting by nesting depth.
- */
-function layout(text: string, indent: string): string {
-  let out = "";
-  let depth = 0;
-  let quote: string | undefined;
-  const newline = () => `\n${indent}${"  ".repeat(depth)}`;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quote) {
-      out += char;
-      if (char === "\\") out += text[++i] ?? "";
-      else if (char === quote) quote = undefined;
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      quote = char;
-      out += char;
-    } else if (char === "{") {
-      depth++;
-      out += `{${newline()}`;
-      if (text[i + 1] === " ") i++;
-    } else if (char === "}") {
-      depth--;
-      out = `${out.trimEnd()}${newline()}}`;
-    } else if (char === ";") {
-      out += `;${newline()}`;
-      if (text[i + 1] === " ") i++;
-    } else {
-      out += char;
-    }
-  }
-  return out.replace(/[ \t]+\n/g, "\n").replace(/\{\n\s*\}/g, "{}");
-}
-
-function surfaceOf(program: ts.Program, source: string): string {
-  const checker = program.getTypeChecker();
-  const file = program.getSourceFile(source);
-  if (!file) throw new Error(`${source} is not part of the program`);
-  const moduleSymbol = checker.getSymbolAtLocation(file);
-  if (!moduleSymbol) throw new Error(`${source} exports nothing`);
-  const lines: string[] = [];
-  const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name));
-  for (const alias of exported) {
-    const symbol = alias.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(alias) : alias;
-    const declaration = symbol.declarations?.[0];
-    if (!declaration) continue;
-    if (symbol.flags & ts.SymbolFlags.Class) {
-      lines.push(`class ${alias.name}`);
-      const instance = checker.getDeclaredTypeOfSymbol(symbol);
-      for (const member of checker.getPropertiesOfType(instance)) {
-        if (member.name.startsWith("#") || member.name.startsWith("__")) continue;
-        const type = checker.getTypeOfSymbolAtLocation(member, declaration);
-        lines.push(`  .${member.name}: ${layout(checker.typeToString(type, declaration, FLAGS), "  ")}`);
-      }
-      continue;
-    }
-    if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)) {
-      const type = checker.getDeclaredTypeOfSymbol(symbol);
-      if (symbol.flags & ts.SymbolFlags.Interface) {
-        lines.push(`interface ${alias.name}`);
-        for (const member of checker.getPropertiesOfType(type)) {
-          const optional = member.flags & ts.SymbolFlags.Optional ? "?" : "";
-          const memberType = checker.getTypeOfSymbolAtLocation(member, declaration);
-          lines.push(
-            `  ${member.name}${optional}: ${layout(checker.typeToString(memberType, declaration, FLAGS), "  ")}`,
-          );
-        }
-      } else {
-        const text = checker.typeToString(type, declaration, FLAGS | ts.TypeFormatFlags.InTypeAlias);
-        lines.push(`type ${alias.name} = ${layout(text, "")}`);
-      }
-    }
-    if (symbol.flags & ts.SymbolFlags.Value) {
-      const type = checker.getTypeOfSymbolAtLocation(symbol, declaration);
-      const kind = symbol.flags & ts.SymbolFlags.Function ? "function" : "const";
-      const text = checker.typeToString(type, declaration, FLAGS);
-      // A schema's shape is the exported type inferred from it, printed in full there.
-      const schema = /^z\.Zod\w+/.exec(text)?.[0];
-      lines.push(`${kind} ${alias.name}: ${schema ?? layout(text, "")}`);
-    }
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-function allNames(program: ts.Program, source: string): string[] {
-  const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(source)!);
-  return checker
-    .getExportsOfModule(moduleSymbol!)
-    .map((symbol) => symbol.name)
-    .sort();
-}
-
 describe("the public surface of @roundtrip/sdk", () => {
   const config = ts.getParsedCommandLineOfConfigFile(
     `${packageDir}tsconfig.build.json`,
@@ -143,20 +48,30 @@ describe("the public surface of @roundtrip/sdk", () => {
     config.options,
   );
 
+  // The root goes last: its names are the layers', so their declarations print in the layers' files.
+  const printedIn = new Map<ts.Declaration, string>();
+  const rootLast = [
+    ...entries.filter(({ subpath }) => subpath !== "."),
+    ...entries.filter(({ subpath }) => subpath === "."),
+  ];
+  for (const { source, file } of rootLast) {
+    for (const { declarations } of exportedNames(program, source)) {
+      if (!printedIn.has(declarations[0]!)) printedIn.set(declarations[0]!, file);
+    }
+  }
+
   it.each(entries)(
     "$subpath: runtime names and declarations are the reviewed ones",
-    async ({ subpath, source, file }) => {
+    async ({ source, file }) => {
       const runtime = Object.keys(await import(source)).sort();
-      // The root is the union of the layers, whose files carry the declarations; it lists names only.
-      const declarations =
-        subpath === "."
-          ? `all names:\n${allNames(program, source)
-              .map((name) => `  ${name}`)
-              .join("\n")}\n`
-          : surfaceOf(program, source);
+      const elsewhere = (declaration: ts.Declaration) => {
+        const home = printedIn.get(declaration);
+        return home === file ? undefined : home;
+      };
+      const declarations = surfaceLines(program, source, elsewhere).join("\n");
       // Types the checker names by file are named relative to the package, wherever it is checked out.
       const text =
-        `runtime names:\n${runtime.map((name) => `  ${name}`).join("\n")}\n\n${declarations}`.replaceAll(
+        `runtime names:\n${runtime.map((name) => `  ${name}`).join("\n")}\n\n${declarations}\n`.replaceAll(
           `import("${packageDir}`,
           'import("',
         );
@@ -164,18 +79,75 @@ describe("the public surface of @roundtrip/sdk", () => {
     },
   );
 
-  it("exports by name only: no entry point re-exports a whole module it does not curate", () => {
+  it("exports by name only: no entry point re-exports a whole module", () => {
     for (const { source } of entries) {
-      const text = readFileSync(source, "utf8");
-      const stars = [...text.matchAll(/^export \* from "(.+)";$/gm)].map((match) => match[1]);
-      // The root is the one exception: it is the union of the three layers' curated entry points.
-      const allowed = source.endsWith("src/index.ts")
-        ? ["./client/index.js", "./protocol/index.js", "./server/index.js"]
-        : [];
+      const stars = [...readFileSync(source, "utf8").matchAll(/^export \* from "(.+)";$/gm)];
       expect(
-        stars.filter((star) => !allowed.includes(star!)),
+        stars.map((match) => match[1]),
         source,
       ).toEqual([]);
     }
   });
+
+  it("the root picks from the layers: each of its names is also on /protocol, /server or /client", () => {
+    const checker = program.getTypeChecker();
+    const namesOf = (subpath: string) => {
+      const file = program.getSourceFile(entries.find((entry) => entry.subpath === subpath)!.source)!;
+      return checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).map((symbol) => symbol.name);
+    };
+    const layers = new Set(["./protocol", "./server", "./client"].flatMap(namesOf));
+    // SdkError is the union of the three layers' errors, so only the root can declare it.
+    expect(namesOf(".").filter((name) => !layers.has(name))).toEqual(["SdkError"]);
+  });
+
+  describe("docs/entry-points.md documents exactly what each entry point exports", () => {
+    const page = parseEntryPointsPage(readFileSync(`${packageDir}docs/entry-points.md`, "utf8"));
+    const specifier = (subpath: string) => `@roundtrip/sdk${subpath.slice(1)}`;
+
+    it("has one section per entry point, in package.json's exports order", () => {
+      expect(page.map((section) => section.entry)).toEqual(entries.map(({ subpath }) => specifier(subpath)));
+    });
+
+    it.each(entries)(
+      "$subpath: the section names every export once, and nothing else",
+      async ({ subpath, source }) => {
+        const section = page.find((candidate) => candidate.entry === specifier(subpath));
+        const listed = section?.rows.map((row) => row.name) ?? [];
+        const exported = exportedNames(program, source).map(({ name }) => name);
+        expect(new Set(listed).size, "a name listed twice").toBe(listed.length);
+        expect(
+          exported.filter((name) => !listed.includes(name)),
+          "exported but not documented",
+        ).toEqual([]);
+        expect(
+          listed.filter((name) => !exported.includes(name)),
+          "documented but not exported",
+        ).toEqual([]);
+        // The page says which names exist at run time; the built module is the judge.
+        const runtime = Object.keys(await import(source)).sort();
+        const documentedRuntime = (section?.rows ?? [])
+          .filter((row) => /^(class|function|const)$/.test(row.kind))
+          .map((row) => row.name)
+          .sort();
+        expect(documentedRuntime).toEqual(runtime);
+      },
+    );
+  });
 });
+
+interface EntrySection {
+  readonly entry: string;
+  readonly rows: readonly { readonly name: string; readonly kind: string }[];
+}
+
+/** `## \`@roundtrip/sdk/x\`` opens a section; each table row under it is `| \`name\` | kind | what it is |`. */
+function parseEntryPointsPage(text: string): EntrySection[] {
+  const sections: { entry: string; rows: { name: string; kind: string }[] }[] = [];
+  for (const line of text.split("\n")) {
+    const heading = /^## `(@roundtrip\/sdk[^`]*)`$/.exec(line);
+    if (heading) sections.push({ entry: heading[1]!, rows: [] });
+    const row = /^\| `([^`]+)` \| ([^|]+?) \|/.exec(line);
+    if (row && sections.length > 0) sections.at(-1)!.rows.push({ name: row[1]!, kind: row[2]! });
+  }
+  return sections;
+}

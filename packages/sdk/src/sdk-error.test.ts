@@ -1,5 +1,4 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { OAuthError, type OAuthErrorCode } from "./client/oauth/index.js";
 import {
   ConnectionFailedError,
   HttpStatusError,
@@ -7,25 +6,23 @@ import {
   InputRequestUnsupportedError,
   InputRequiredNotAllowedError,
   InputRequiredRoundsExceededError,
-  InputResponseError,
-  McpError,
   PaginationError,
   ProtocolViolationError,
   RedirectRefusedError,
   RequestTimeoutError,
   ResponseStreamClosedError,
   ResponseTooLargeError,
-  RoundtripError,
-  type SdkError,
-  type SdkErrorCode,
   SessionExpiredError,
   StructuredContentError,
   SubscriptionLostError,
-  ToolError,
   ToolRejectedError,
   VersionNegotiationError,
-} from "./index.js";
+} from "./client/index.js";
+import { OAuthError, type OAuthErrorCode } from "./client/oauth/index.js";
+import type { SdkError } from "./index.js";
+import { McpError, RoundtripError, type SdkErrorCode } from "./protocol/index.js";
 import { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./server/auth/index.js";
+import { InputResponseError, ToolError } from "./server/index.js";
 import { ResolverFailure } from "./server/mcp/resolvers/resolver-failure.js";
 import { HttpError } from "./server/transport/http-errors.js";
 
@@ -143,6 +140,9 @@ describe("SDK error codes", () => {
   it("has a row for every error class an entry point exports, McpError aside", async () => {
     const entries = await Promise.all([
       import("./index.js"),
+      import("./protocol/index.js"),
+      import("./server/index.js"),
+      import("./client/index.js"),
       import("./server/fastify.js"),
       import("./server/auth/index.js"),
       import("./server/auth/fastify.js"),

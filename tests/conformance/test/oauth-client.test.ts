@@ -5,7 +5,8 @@ import {
   requestToken,
   startLocalAuthServer,
 } from "@roundtrip/local-auth";
-import { Client, HttpStatusError } from "@roundtrip/sdk";
+import { Client } from "@roundtrip/sdk";
+import { HttpStatusError } from "@roundtrip/sdk/client";
 import {
   type AuthorizationRedirect,
   memoryTokenStore,

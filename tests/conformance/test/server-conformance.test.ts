@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { silentLogger } from "@roundtrip/sdk";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Check, checksWith, type ScenarioResult } from "../src/conformance-cli.js";
 import { listRequirements } from "../src/requirements.js";

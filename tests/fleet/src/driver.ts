@@ -11,9 +11,8 @@ import {
   type InputRequiredResult,
   type InputResponses,
   isInputRequiredResult,
-  type ListRootsResult,
-  silentLogger,
 } from "@roundtrip/sdk";
+import { type ListRootsResult, silentLogger } from "@roundtrip/sdk/protocol";
 import { UPSTREAM_HEADER } from "./proxy.js";
 
 /** The three example tools that ask the client for something: elicitation, sampling and roots. */

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { silentLogger } from "@roundtrip/sdk";
-import { LATEST_PROTOCOL_VERSION, META } from "@roundtrip/sdk/protocol";
+import { LATEST_PROTOCOL_VERSION, META, silentLogger } from "@roundtrip/sdk/protocol";
 import type { RedisNotificationBus } from "@roundtrip/sdk/redis";
 import { createNodeHandler, McpServer } from "@roundtrip/sdk/server";
 import { AesGcmRequestStateCodec } from "@roundtrip/sealing";

@@ -1,5 +1,6 @@
 import { DevelopmentBrowser, firstPostForm } from "@roundtrip/local-auth";
-import { Client, type ClientOptions, type InputRequiredResult, McpError, silentLogger } from "@roundtrip/sdk";
+import { Client, type ClientOptions, type InputRequiredResult, McpError } from "@roundtrip/sdk";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import { useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
 import { RedisServer } from "@roundtrip/test-services";
 import {

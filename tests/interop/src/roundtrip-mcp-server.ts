@@ -7,8 +7,8 @@ import {
   listRoots,
   McpServer,
   resolver,
-  silentLogger,
 } from "@roundtrip/sdk";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import * as z from "zod";
 import { PROMPT, TEMPLATE, TOOL } from "./ask-flow.js";
 import {

@@ -1,4 +1,6 @@
-import { createNodeHandler, McpError, Server, silentLogger } from "@roundtrip/sdk";
+import { createNodeHandler, McpError } from "@roundtrip/sdk";
+import { silentLogger } from "@roundtrip/sdk/protocol";
+import { Server } from "@roundtrip/sdk/server";
 import { PROMPT, TEMPLATE, TOOL } from "./ask-flow.js";
 import { type Listening, listen } from "./listen.js";
 import { askStep as step } from "./roundtrip-ask.js";

@@ -1,4 +1,4 @@
-import { LATEST_LEGACY_PROTOCOL_VERSION } from "@roundtrip/sdk";
+import { LATEST_LEGACY_PROTOCOL_VERSION } from "@roundtrip/sdk/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { elicitAnswer, expectedText, PROMPT, TOOL } from "../src/ask-flow.js";
 import {

@@ -1,9 +1,5 @@
-import {
-  Client,
-  type ClientOptions,
-  type ElicitParams,
-  LATEST_LEGACY_PROTOCOL_VERSION,
-} from "@roundtrip/sdk";
+import { Client, type ClientOptions, type ElicitParams } from "@roundtrip/sdk";
+import { LATEST_LEGACY_PROTOCOL_VERSION } from "@roundtrip/sdk/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { elicitAnswer, expectedText, PROMPT, sampleAnswer, TOOL } from "../src/ask-flow.js";
 import {

@@ -1,11 +1,6 @@
-import {
-  Client,
-  type ElicitParams,
-  type InputResponse,
-  type InputResponses,
-  isInputRequiredResult,
-  type SampleCallback,
-} from "@roundtrip/sdk";
+import { Client, type ElicitParams, type InputResponses, isInputRequiredResult } from "@roundtrip/sdk";
+import type { SampleCallback } from "@roundtrip/sdk/client";
+import type { InputResponse } from "@roundtrip/sdk/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { elicitAnswer, expectedText, PROMPT, questionAt, sampleAnswer, TOOL } from "../src/ask-flow.js";
 import { type OfficialServer, startOfficialServer } from "../src/official-server.js";

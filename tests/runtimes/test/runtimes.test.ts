@@ -1,4 +1,5 @@
-import { Client, isInputRequiredResult, McpError, silentLogger } from "@roundtrip/sdk";
+import { Client, isInputRequiredResult, McpError } from "@roundtrip/sdk";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RuntimeName } from "../src/runtime-binary.js";
 import { type RuntimeServer, startRuntimeServer } from "../src/runtime-server.js";

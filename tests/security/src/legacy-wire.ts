@@ -1,4 +1,4 @@
-import { LATEST_LEGACY_PROTOCOL_VERSION } from "@roundtrip/sdk";
+import { LATEST_LEGACY_PROTOCOL_VERSION } from "@roundtrip/sdk/protocol";
 
 /**
  * A 2025-11-25 Streamable HTTP client at the wire, with nothing checked on its side: attacks need to

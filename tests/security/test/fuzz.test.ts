@@ -1,4 +1,5 @@
-import { LATEST_LEGACY_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, META } from "@roundtrip/sdk";
+import { LATEST_PROTOCOL_VERSION } from "@roundtrip/sdk";
+import { LATEST_LEGACY_PROTOCOL_VERSION, META } from "@roundtrip/sdk/protocol";
 import { callTool } from "@roundtrip/test-support/wire";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-import { LATEST_PROTOCOL_VERSION, META } from "@roundtrip/sdk";
+import { LATEST_PROTOCOL_VERSION } from "@roundtrip/sdk";
+import { META } from "@roundtrip/sdk/protocol";
 
 export interface ToolReply {
   status: number;

@@ -1,4 +1,4 @@
-import type { Logger } from "@roundtrip/sdk";
+import type { Logger } from "@roundtrip/sdk/protocol";
 import { InvalidRequestState, openValue, type RequestStateCodec, sealValue } from "@roundtrip/sealing";
 import * as z from "zod";
 import type { ApprovalLedger } from "./approval-ledger.js";

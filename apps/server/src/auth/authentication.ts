@@ -1,5 +1,4 @@
 import type { IncomingMessage } from "node:http";
-import type { AuthInfo } from "@roundtrip/sdk";
 import {
   type AuthenticateHook,
   bearerAuth,
@@ -11,7 +10,7 @@ import {
   protectedResourceMetadataUrl,
   type TokenVerifier,
 } from "@roundtrip/sdk/auth";
-import { HttpError } from "@roundtrip/sdk/server";
+import { type AuthInfo, HttpError } from "@roundtrip/sdk/server";
 import type { ServerConfig } from "../config/server-config.js";
 import { BodyTools } from "./body-tools.js";
 import { causeOf, type IssuerHealth } from "./issuer-health.js";

@@ -1,5 +1,5 @@
-import type { Logger } from "@roundtrip/sdk";
 import { fetchAuthorizationServerMetadata } from "@roundtrip/sdk/auth";
+import type { Logger } from "@roundtrip/sdk/protocol";
 import type { AuthConfig } from "../config/server-config.js";
 
 export type IssuerStatus =

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { isLoopbackHost } from "@roundtrip/sdk";
+import { isLoopbackHost } from "@roundtrip/sdk/protocol";
 /**
  * Parsers for single environment values. Each throws InvalidValue with a message that completes the
  * sentence "<VARIABLE> ...": the loader prefixes the variable's name, so a user sees which one to fix.

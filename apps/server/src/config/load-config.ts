@@ -1,4 +1,4 @@
-import { isLoopbackHost } from "@roundtrip/sdk";
+import { isLoopbackHost } from "@roundtrip/sdk/protocol";
 import { type Env, EnvSchema } from "./env-schema.js";
 import type { AuthConfig, HttpConfig, KeySourceConfig, ServerConfig } from "./server-config.js";
 

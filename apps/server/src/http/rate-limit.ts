@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import fastifyRateLimit from "@fastify/rate-limit";
-import type { AuthInfo } from "@roundtrip/sdk";
+import type { AuthInfo } from "@roundtrip/sdk/server";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 export interface RateLimitOptions {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { KMSClientConfig } from "@aws-sdk/client-kms";
-import type { Logger } from "@roundtrip/sdk";
+import type { Logger } from "@roundtrip/sdk/protocol";
 import { AesGcmRequestStateCodec, type RequestStateCodec } from "@roundtrip/sealing";
 import type { KeySourceConfig } from "../config/server-config.js";
 import { readKeyFile } from "./key-file.js";

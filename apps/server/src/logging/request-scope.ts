@@ -6,7 +6,7 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import { carrierTarget, decodeHeaderValue, HEADER } from "@roundtrip/sdk";
+import { carrierTarget, decodeHeaderValue, HEADER } from "@roundtrip/sdk/protocol";
 
 /**
  * What every log line written while a request is served says about it: its id, and for an MCP request

@@ -1,4 +1,5 @@
-import { type Logger, McpServer } from "@roundtrip/sdk";
+import { McpServer } from "@roundtrip/sdk";
+import type { Logger } from "@roundtrip/sdk/protocol";
 import type { NotificationBus, OnceStore, SessionRegistry } from "@roundtrip/sdk/server";
 import type { RequestStateSecurity } from "@roundtrip/sealing";
 import type { ApprovalStore } from "../approvals/approval-store.js";

@@ -1,4 +1,4 @@
-import type { Logger } from "@roundtrip/sdk";
+import type { Logger } from "@roundtrip/sdk/protocol";
 import { RedisNotificationBus, RedisOnceStore, RedisSessionRegistry } from "@roundtrip/sdk/redis";
 import {
   MemoryOnceStore,

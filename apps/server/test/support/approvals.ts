@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type Logger, silentLogger } from "@roundtrip/sdk";
+import { type Logger, silentLogger } from "@roundtrip/sdk/protocol";
 import { AesGcmRequestStateCodec, type RequestStateCodec } from "@roundtrip/sealing";
 import type { ApprovalLedger } from "../../src/approvals/approval-ledger.js";
 import { SealedApprovalStore } from "../../src/approvals/sealed-approval-store.js";

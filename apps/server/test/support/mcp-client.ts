@@ -1,4 +1,5 @@
-import { Client, type ClientOptions, silentLogger } from "@roundtrip/sdk";
+import { Client, type ClientOptions } from "@roundtrip/sdk";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import type { Retry } from "@roundtrip/test-support/rounds";
 import type { LeakWatch } from "./leak-watch.js";
 

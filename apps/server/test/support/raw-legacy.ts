@@ -1,4 +1,4 @@
-import { LATEST_LEGACY_PROTOCOL_VERSION } from "@roundtrip/sdk";
+import { LATEST_LEGACY_PROTOCOL_VERSION } from "@roundtrip/sdk/protocol";
 
 /**
  * A 2025-era client at the wire, for what a well-behaved host never does (drop a call's SSE response

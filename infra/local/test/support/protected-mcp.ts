@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type AuthInfo, createNodeHandler, Server } from "@roundtrip/sdk";
+import { createNodeHandler } from "@roundtrip/sdk";
 import {
   type BearerAuthOptions,
   bearerAuth,
@@ -9,6 +9,7 @@ import {
   protectedResourceMetadataUrl,
   type TokenVerifier,
 } from "@roundtrip/sdk/auth";
+import { type AuthInfo, Server } from "@roundtrip/sdk/server";
 
 export const SCOPES = ["mcp:tools", "mcp:deploy"] as const;
 

@@ -9,20 +9,12 @@ export {
   carrierTarget,
   isCarrierMethod,
 } from "./carriers.js";
-export { isLegacyProtocolVersion, LEGACY_VERSIONS_WITHOUT_VERSION_HEADER } from "./eras.js";
 export {
   ErrorCode,
   type JsonRpcErrorObject,
   McpError,
 } from "./errors.js";
-export {
-  decodeHeaderValue,
-  encodeHeaderValue,
-  HEADER,
-  type HeaderParam,
-  headerParamsOf,
-  paramHeaders,
-} from "./http-headers.js";
+export { decodeHeaderValue, HEADER } from "./http-headers.js";
 export type { InProcessServer } from "./in-process-server.js";
 export {
   createMessage,
@@ -44,7 +36,7 @@ export type {
   JsonRpcResultResponse,
   ServerMessage,
 } from "./jsonrpc.js";
-export { describeError, type Logger, silentLogger, stderrLogger } from "./logger.js";
+export { type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { isLoopbackHost } from "./loopback.js";
 export { type AbortSource, RequestAbort } from "./request-abort.js";
 export { RoundtripError, type SdkErrorCode } from "./roundtrip-error.js";
@@ -114,19 +106,12 @@ export {
   type SamplingMessage,
 } from "./schemas/input-required.js";
 export {
-  ClientAnswerSchemaByMethod,
   type ElicitationCompleteParams,
-  ElicitationCompleteParamsSchema,
   type InitializeParams,
-  InitializeParamsSchema,
   type InitializeResult,
-  InitializeResultSchema,
   LegacyMethod,
-  MODERN_ONLY_RESULT_FIELDS,
   type SetLevelParams,
-  SetLevelParamsSchema,
   type SubscribeParams,
-  SubscribeParamsSchema,
 } from "./schemas/legacy.js";
 export {
   type CancelledParams,

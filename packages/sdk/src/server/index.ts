@@ -27,7 +27,6 @@ export {
   type ElicitAnswer,
   type ElicitationSchemaLike,
   type ElicitContent,
-  parseElicitContent,
   toElicitationSchema,
 } from "./mcp/elicitation-schema.js";
 export {
@@ -41,7 +40,6 @@ export {
   type McpServerInfo,
   type McpServerOptions,
   type Registration,
-  UNNAMED_SERVER,
 } from "./mcp/mcp-server.js";
 export type { OnceOptions } from "./mcp/once-rounds.js";
 export type { PromptConfig, PromptHandler, PromptReturn } from "./mcp/prompts.js";
@@ -86,11 +84,7 @@ export type {
 } from "./mcp/tools.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
 export { DEFAULT_PARAMS_LIMITS, type ParamsLimits } from "./params-limits.js";
-export {
-  invalidRequestStateError,
-  type RequestStateBoundaryOptions,
-  requestStateBoundary,
-} from "./request-state-boundary.js";
+export { type RequestStateBoundaryOptions, requestStateBoundary } from "./request-state-boundary.js";
 export {
   type BroadcastListener,
   type CachePolicy,
@@ -99,7 +93,6 @@ export {
   Server,
   type ServerOptions,
   type ServerSource,
-  serverOf,
   type ToolLookup,
 } from "./server.js";
 export type { SubscriptionLimits } from "./subscriptions.js";

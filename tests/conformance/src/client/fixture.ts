@@ -2,17 +2,17 @@ import {
   Client,
   type ElicitParams,
   type ElicitResult,
-  HttpStatusError,
   type InputResponses,
   isInputRequiredResult,
-  silentLogger,
   type Tool,
 } from "@roundtrip/sdk";
+import { HttpStatusError } from "@roundtrip/sdk/client";
 import {
   discoverProtectedResource,
   type OAuthClientOptions,
   oauthClientProvider,
 } from "@roundtrip/sdk/oauth";
+import { silentLogger } from "@roundtrip/sdk/protocol";
 
 /**
  * The client the official conformance suite drives: `conformance client --command "<this>"` starts it

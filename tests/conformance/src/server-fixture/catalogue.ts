@@ -1,14 +1,6 @@
-import type {
-  CallToolParams,
-  CallToolResult,
-  Complete,
-  GetPromptParams,
-  GetPromptResult,
-  InputRequiredResult,
-  Prompt,
-  RequestContext,
-  Tool,
-} from "@roundtrip/sdk";
+import type { CallToolResult, GetPromptResult, InputRequiredResult, Tool } from "@roundtrip/sdk";
+import type { CallToolParams, GetPromptParams, Prompt } from "@roundtrip/sdk/protocol";
+import type { Complete, RequestContext } from "@roundtrip/sdk/server";
 
 type Awaitable<T> = T | Promise<T>;
 

@@ -1,4 +1,5 @@
-import type { Complete, CompleteParams, CompleteResult } from "@roundtrip/sdk";
+import type { CompleteParams, CompleteResult } from "@roundtrip/sdk/protocol";
+import type { Complete } from "@roundtrip/sdk/server";
 
 /** Argument suggestions for the fixture's prompt and template, filtered by what the user typed so far. */
 

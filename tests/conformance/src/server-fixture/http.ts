@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createNodeHandler, LOOPBACK_HOST_NAMES, type Server } from "@roundtrip/sdk";
+import { createNodeHandler } from "@roundtrip/sdk";
+import { LOOPBACK_HOST_NAMES, type Server } from "@roundtrip/sdk/server";
 import { createFixtureServer, type FixtureOptions } from "./server.js";
 
 export interface FixtureListenOptions extends FixtureOptions {

@@ -1,4 +1,5 @@
-import { type GetPromptParams, inputRequired, McpError } from "@roundtrip/sdk";
+import { inputRequired, McpError } from "@roundtrip/sdk";
+import type { GetPromptParams } from "@roundtrip/sdk/protocol";
 import type { FixturePrompt } from "./catalogue.js";
 import { acceptedContent } from "./input-responses.js";
 import { PNG_BASE64 } from "./media.js";

@@ -1,11 +1,5 @@
-import {
-  createMessage,
-  type ElicitationSchema,
-  type ElicitRequest,
-  elicitForm,
-  type InputRequest,
-  type PrimitiveSchemaDefinition,
-} from "@roundtrip/sdk";
+import { createMessage, type ElicitationSchema, elicitForm, type InputRequest } from "@roundtrip/sdk";
+import type { ElicitRequest, PrimitiveSchemaDefinition } from "@roundtrip/sdk/protocol";
 
 /** The questions the input-required tools and prompt ask, each built once and reused by name. */
 

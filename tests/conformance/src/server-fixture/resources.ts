@@ -1,4 +1,5 @@
-import { McpError, type Resource, type ResourceContents, type ResourceTemplate } from "@roundtrip/sdk";
+import { McpError } from "@roundtrip/sdk";
+import type { Resource, ResourceContents, ResourceTemplate } from "@roundtrip/sdk/protocol";
 import { PNG_BASE64 } from "./media.js";
 
 /** The fixture's resources: three fixed ones and one template. */

@@ -1,4 +1,6 @@
-import { type Logger, McpError, requestStateBoundary, Server } from "@roundtrip/sdk";
+import { McpError } from "@roundtrip/sdk";
+import type { Logger } from "@roundtrip/sdk/protocol";
+import { requestStateBoundary, Server } from "@roundtrip/sdk/server";
 import { RequestStateSecurity } from "@roundtrip/sealing";
 import type { FixturePrompt, FixtureTool } from "./catalogue.js";
 import { completeArgument } from "./completion.js";

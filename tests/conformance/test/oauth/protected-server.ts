@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createNodeHandler, Server } from "@roundtrip/sdk";
+import { createNodeHandler } from "@roundtrip/sdk";
 import {
   bearerAuth,
   jwtVerifier,
@@ -8,6 +8,7 @@ import {
   protectedResourceMetadataHandler,
   protectedResourceMetadataUrl,
 } from "@roundtrip/sdk/auth";
+import { Server } from "@roundtrip/sdk/server";
 
 export interface ProtectedServer {
   /** The MCP endpoint and canonical resource URI. */

@@ -1,4 +1,6 @@
-import { ask, type Logger, type McpServer, type ResolverInput, resolver } from "@roundtrip/sdk";
+import { ask, type McpServer, resolver } from "@roundtrip/sdk";
+import type { Logger } from "@roundtrip/sdk/protocol";
+import type { ResolverInput } from "@roundtrip/sdk/server";
 import * as z from "zod";
 
 const Input = z.object({

@@ -2,13 +2,13 @@ import {
   acceptedContent,
   elicitForm,
   elicitUrl,
-  type InputContext,
   inputRequired,
   inputResponse,
-  type Logger,
   type McpServer,
   toElicitationSchema,
 } from "@roundtrip/sdk";
+import type { Logger } from "@roundtrip/sdk/protocol";
+import type { InputContext } from "@roundtrip/sdk/server";
 import * as z from "zod";
 import type { ApprovalStore, Requester } from "../../approvals/approval-store.js";
 import { newRelease } from "../../approvals/release-id.js";

@@ -16,15 +16,13 @@ export {
   type AuthorizationServerDiscoveryOptions,
   discoverAuthorizationServer,
 } from "./authorization-server-discovery.js";
-export {
-  type ClientCredentials,
-  type ClientPrivateKey,
-  chooseTokenEndpointAuthMethod,
-  type TokenEndpointAuthMethod,
+export type {
+  ClientCredentials,
+  ClientPrivateKey,
+  TokenEndpointAuthMethod,
 } from "./client-authentication.js";
 export {
   type ClientRegistration,
-  checkClientMetadataUrl,
   type RegistrationOptions,
   registerClient,
 } from "./client-registration.js";
@@ -38,10 +36,8 @@ export {
   type DiscoveryOptions,
   discoverProtectedResource,
   type ProtectedResource,
-  protectedResourceMetadataCandidates,
 } from "./protected-resource-discovery.js";
 export { resourceCovers } from "./resource-match.js";
-export { type ScopeInputs, selectScope, splitScope } from "./scope-selection.js";
 export {
   requestToken,
   type TokenGrant,

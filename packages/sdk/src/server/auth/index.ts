@@ -2,7 +2,6 @@ export {
   type AuthorizationServerMetadata,
   fetchAuthorizationServerMetadata,
   type MetadataFetchOptions,
-  metadataUrls,
 } from "../../protocol/auth/authorization-server-metadata.js";
 export { type BearerChallenge, bearerChallenge } from "../../protocol/auth/challenge.js";
 export {
@@ -10,7 +9,6 @@ export {
   type ProtectedResourceMetadata,
   type ProtectedResourceMetadataOptions,
   protectedResourceMetadata,
-  protectedResourceMetadataPaths,
   protectedResourceMetadataUrl,
 } from "../../protocol/auth/resource-metadata.js";
 export type { AuthInfo } from "../auth-info.js";
@@ -32,11 +30,11 @@ export {
 export { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./errors.js";
 export { type IntrospectionVerifierOptions, introspectionVerifier } from "./introspection-verifier.js";
 export { DEFAULT_JWT_ALGORITHMS, type JwtVerifierOptions, jwtVerifier } from "./jwt-verifier.js";
-export { type RequestTarget, requestTargetOf } from "./request-target.js";
+export type { RequestTarget } from "./request-target.js";
 export {
   protectedResourceMetadataHandler,
   type ResourceMetadataHandler,
   type ResourceMetadataHandlerOptions,
 } from "./resource-metadata-handler.js";
-export { effectiveScopes, grantedScopes, missingScopes, type ScopeHierarchy } from "./scopes.js";
+export { grantedScopes, missingScopes, type ScopeHierarchy } from "./scopes.js";
 export type { TokenVerifier } from "./token-verifier.js";

@@ -15,6 +15,8 @@ function single(value: string | string[] | undefined): string | undefined {
 /**
  * Read before the body: the transport later rejects (400, -32020) any request whose body disagrees with
  * these headers, before a handler runs, so a policy decided on them cannot be dodged by lying in them.
+ * Users meet the target as `scopesForRequest`'s argument, never this reader, which `bearerAuth` owns.
+ * @internal
  */
 export function requestTargetOf(headers: HeaderRecord): RequestTarget {
   const method = single(headers[HEADER.method]);
