@@ -1,6 +1,6 @@
 /**
- * The TypeScript examples of a README, as programs to compile. The convention, also stated at the top
- * of each README:
+ * The TypeScript examples of a README or a docs page, as programs to compile. The convention, also
+ * stated at the top of each README:
  *
  * - a fenced block tagged `ts` is a complete program (its own imports), type-checked on its own;
  * - a block tagged `ts run` is also compiled and run with node, and must exit 0 on its own;
@@ -10,7 +10,7 @@
  */
 
 export interface CodeBlock {
-  /** The README, as given to readmeBlocks, for messages. */
+  /** The page (a README or a docs page), as given to readmeBlocks, for messages. */
   readonly readme: string;
   /** 1-based README line of the block's first line of code. */
   readonly line: number;
@@ -20,7 +20,7 @@ export interface CodeBlock {
 
 const OPENING_FENCE = /^( *)(`{3,}|~{3,})([^`]*)$/;
 
-/** Every `ts` block of a README, with its indentation (blocks inside list items) removed. */
+/** Every `ts` block of a page, with its indentation (blocks inside list items) removed. */
 export function readmeBlocks(readme: string, text: string): CodeBlock[] {
   const lines = text.split("\n");
   const blocks: CodeBlock[] = [];
@@ -51,8 +51,8 @@ export function readmeBlocks(readme: string, text: string): CodeBlock[] {
 }
 
 /**
- * The block as a module of its own whose line numbers are the README's, so that a compiler error
- * points at the README line to fix. `export {}` keeps a block without imports out of the global scope.
+ * The block as a module of its own whose line numbers are the page's, so that a compiler error
+ * points at the page line to fix. `export {}` keeps a block without imports out of the global scope.
  */
 export function moduleSource(block: CodeBlock): string {
   return `${"\n".repeat(block.line - 1)}${block.code}\nexport {};\n`;

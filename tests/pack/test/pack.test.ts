@@ -3,15 +3,16 @@
  * published (`pnpm pack`, after turbo has built them: this package's devDependencies on both put their
  * `build` before its `test`), checks what the tarballs hold, installs them with npm into a scratch
  * project outside the workspace next to the app's own zod (another minor than the workspace's), and
- * compiles and runs both READMEs' examples there.
+ * compiles and runs the examples of both READMEs and of the SDK's docs/ pages there.
  *
- * README convention (see src/readme-blocks.ts): a block tagged `ts` is a complete program and is
+ * Page convention (see src/readme-blocks.ts): a block tagged `ts` is a complete program and is
  * type-checked on its own (strict, NodeNext); one tagged `ts run` is also compiled and run with node
  * and must exit 0 on its own; `console.log(...); // "text"` names a line it must print. Blocks in
- * other languages are not checked.
+ * other languages are not checked. The SDK's blocks copy its docs/examples/ files, which its own
+ * test/docs.test.ts holds them to, so these are the files, compiled against the tarball.
  */
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
@@ -133,10 +134,19 @@ interface Packed {
   readonly manifest: Manifest;
 }
 
-const blocks: CodeBlock[] = PACKAGES.flatMap(({ dir }) =>
-  readmeBlocks(`${dir}/README.md`, readFileSync(join(repoRoot, dir, "README.md"), "utf8")),
+/** A package's pages with examples, relative to the repository: its README and its docs/*.md. */
+function pagesOf(dir: string): string[] {
+  const docs = join(repoRoot, dir, "docs");
+  const pages = existsSync(docs) ? readdirSync(docs).filter((name) => name.endsWith(".md")) : [];
+  return [`${dir}/README.md`, ...pages.sort().map((name) => `${dir}/docs/${name}`)];
+}
+
+const blocks: CodeBlock[] = PACKAGES.flatMap(({ dir }) => pagesOf(dir)).flatMap((page) =>
+  readmeBlocks(page, readFileSync(join(repoRoot, page), "utf8")),
 );
-const fileOf = (block: CodeBlock) => `${block.readme.split("/")[1]}-readme-L${block.line}`;
+/** packages/sdk/docs/client.md, line 18: packages-sdk-docs-client-L18. */
+const fileOf = (block: CodeBlock) =>
+  `${block.readme.replace(/\.md$/, "").replace(/[^A-Za-z0-9]+/g, "-")}-L${block.line}`;
 
 let scratch: string;
 let appDir: string;
@@ -204,15 +214,20 @@ describe("@roundtrip/sealing and @roundtrip/sdk as published", () => {
     },
   );
 
-  it.each(PACKAGES)("$name ships the workspace's MIT LICENSE and its README", async ({ name, dir }) => {
-    const { root } = packed.get(name)!;
-    expect(await readFile(join(root, "LICENSE"), "utf8")).toBe(
-      await readFile(join(repoRoot, "LICENSE"), "utf8"),
-    );
-    expect(await readFile(join(root, "README.md"), "utf8")).toBe(
-      await readFile(join(repoRoot, dir, "README.md"), "utf8"),
-    );
-  });
+  it.each(PACKAGES)(
+    "$name ships the workspace's MIT LICENSE, its README and the docs pages it links",
+    async ({ name, dir }) => {
+      const { root } = packed.get(name)!;
+      expect(await readFile(join(root, "LICENSE"), "utf8")).toBe(
+        await readFile(join(repoRoot, "LICENSE"), "utf8"),
+      );
+      for (const page of pagesOf(dir)) {
+        const shipped = join(root, page.slice(dir.length + 1));
+        expect(existsSync(shipped), `${page} is not in the tarball`).toBe(true);
+        expect(await readFile(shipped, "utf8"), page).toBe(await readFile(join(repoRoot, page), "utf8"));
+      }
+    },
+  );
 
   it.each(PACKAGES)(
     "$name ships types for its JavaScript, and every file its exports and bin name",
@@ -339,7 +354,7 @@ describe("an npm app that installs the tarballs", () => {
     expect(`zod@${zod.version}`).toBe(APP_DEPENDENCIES[0]);
   });
 
-  it("type-checks every TypeScript example of both READMEs, and an import of every entry point", async () => {
+  it("type-checks every TypeScript example of both READMEs and the SDK's docs, and an import of every entry point", async () => {
     for (const { dir } of PACKAGES) {
       expect(blocks.filter((block) => block.readme.startsWith(`${dir}/`)).length, dir).toBeGreaterThan(0);
     }

@@ -10,7 +10,11 @@ import { ask, resolver } from "./resolvers/resolvers.js";
 import { accept, scriptedUser } from "./test-support/answers.js";
 import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
 
-/** The examples of packages/sdk/README.md, verbatim apart from imports: keep the two in step. */
+/**
+ * Examples of the SDK's documentation, verbatim apart from imports, run over every wire: the servers of
+ * packages/sdk/docs/examples/asking-the-user/ and server/raw-json-schema.ts, and the job of
+ * client/save-and-resume.ts. Keep the two in step.
+ */
 
 const Region = z.object({ region: z.enum(["eu-west-1", "us-east-1"]) });
 const Audience = z.object({ audience: z.enum(["executives", "engineers"]) });

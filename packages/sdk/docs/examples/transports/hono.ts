@@ -1,0 +1,10 @@
+import { createFetchHandler, McpServer } from "@roundtrip/sdk/server";
+import { Hono } from "hono";
+
+const mcp = new McpServer({ name: "infra", version: "1.0.0" });
+mcp.tool("hello", {}, () => "hello");
+const handler = createFetchHandler(mcp);
+
+const app = new Hono();
+app.all("/mcp", (c) => handler(c.req.raw));
+export default app;
