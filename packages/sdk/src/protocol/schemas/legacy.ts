@@ -1,7 +1,7 @@
 import * as z from "zod";
+import { methodFacts, SERVER_REQUESTS, type ServerRequestMethod } from "../methods.js";
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from "./capabilities.js";
 import { ImplementationSchema, LoggingLevelSchema } from "./common.js";
-import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from "./input-required.js";
 
 /**
  * The 2025-era (2025-11-25, 2025-06-18, 2025-03-26) wire facts that 2026-07-28 removed: a session
@@ -53,8 +53,33 @@ export const MODERN_ONLY_RESULT_FIELDS: readonly string[] = ["resultType", "ttlM
  * What a 2025-era client must answer to each server-to-client request a dual-era server sends for an
  * input-required result: the answer becomes one `inputResponses` entry, so its shape is checked first.
  */
-export const ClientAnswerSchemaByMethod = {
-  "elicitation/create": ElicitResultSchema,
-  "sampling/createMessage": CreateMessageResultSchema,
-  "roots/list": ListRootsResultSchema,
-} as const;
+export const ClientAnswerSchemaByMethod: {
+  readonly [M in ServerRequestMethod]: (typeof SERVER_REQUESTS)[M]["result"];
+} = Object.freeze(
+  Object.fromEntries(Object.entries(SERVER_REQUESTS).map(([method, facts]) => [method, facts.result])) as {
+    [M in ServerRequestMethod]: (typeof SERVER_REQUESTS)[M]["result"];
+  },
+);
+
+/**
+ * Whether each 2025-era client request 2026-07-28 removed changes nothing on the server, so that a
+ * session whose connection reset may send it again; the requests both eras share say it in the method
+ * table.
+ */
+const LEGACY_REPEATABLE_ON_SESSION: Readonly<
+  Record<Exclude<(typeof LegacyMethod)[keyof typeof LegacyMethod], `notifications/${string}`>, boolean>
+> = {
+  [LegacyMethod.initialize]: true,
+  [LegacyMethod.ping]: true,
+  [LegacyMethod.setLevel]: false,
+  [LegacyMethod.subscribe]: false,
+  [LegacyMethod.unsubscribe]: false,
+};
+
+/** Whether a request on a 2025-era session may go again after its connection reset. */
+export function isRepeatableOnSession(method: string): boolean {
+  if (Object.hasOwn(LEGACY_REPEATABLE_ON_SESSION, method)) {
+    return LEGACY_REPEATABLE_ON_SESSION[method as keyof typeof LEGACY_REPEATABLE_ON_SESSION];
+  }
+  return methodFacts(method)?.repeatableOnSession === true;
+}
