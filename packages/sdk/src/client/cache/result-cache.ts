@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { JsonRpcNotification } from "../../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../../protocol/logger.js";
+import { isCacheable } from "../../protocol/methods.js";
 import { NotificationMethod } from "../../protocol/schemas/notifications.js";
-import { CACHEABLE_METHODS } from "../../protocol/schemas/requests.js";
 import { MemoryResultCacheStore, type ResultCacheStore } from "./result-cache-store.js";
 
 export interface ResultCacheOptions {
@@ -65,7 +65,7 @@ export class ResultCache {
 
   /** A fresh result for this request, with the `ttlMs` it has left; undefined when there is none. */
   async read(method: string, params: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
-    if (!CACHEABLE_METHODS.has(method)) return undefined;
+    if (!isCacheable(method)) return undefined;
     const request = this.#requestKey(method, params);
     for (const scope of [`private:${this.#context}`, "public"]) {
       const entry = await this.#safely("read", () => this.#store.get(`${request}${scope}`));
@@ -81,7 +81,7 @@ export class ResultCache {
     params: Record<string, unknown>,
     result: Record<string, unknown>,
   ): Promise<void> {
-    if (!CACHEABLE_METHODS.has(method)) return;
+    if (!isCacheable(method)) return;
     const { ttlMs, cacheScope } = result;
     if (result.resultType !== "complete" || typeof ttlMs !== "number" || ttlMs <= 0) return;
     const scope = cacheScope === "public" ? "public" : `private:${this.#context}`;
