@@ -211,6 +211,13 @@ export function methodsWhere(fact: (facts: ClientRequestFacts) => boolean): Clie
   );
 }
 
+/** The schema of a request's complete result, typed as that request's. */
+export function resultSchemaOf<M extends ClientRequestMethod>(
+  method: M,
+): (typeof CLIENT_REQUESTS)[M]["result"] {
+  return CLIENT_REQUESTS[method].result;
+}
+
 export function isPaginated(method: string): boolean {
   return methodFacts(method)?.paginated === true;
 }
