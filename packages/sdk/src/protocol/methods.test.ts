@@ -122,6 +122,15 @@ describe("the method table", () => {
     }
   });
 
+  it("names a change notification only for results a client may keep, each one the official schema has", () => {
+    const official = Object.values(defs).map((type) => type.properties?.method?.const);
+    for (const [method, facts] of rows) {
+      if (facts.changedBy === null) continue;
+      expect(facts.cacheable, method).toBe(true);
+      expect(official, method).toContain(facts.changedBy);
+    }
+  });
+
   it("repeats on a reset session only requests that change nothing, of both eras", () => {
     expect(methodsWhere((facts) => facts.repeatableOnSession)).not.toContain("tools/call");
     // A session carries no 2026-07-28-only request at all.

@@ -11,6 +11,7 @@ import {
   ListRootsRequestSchema,
   ListRootsResultSchema,
 } from "./schemas/input-required.js";
+import { NotificationMethod } from "./schemas/notifications.js";
 import { GetPromptResultSchema, ListPromptsResultSchema } from "./schemas/prompts.js";
 import {
   CallToolParamsSchema,
@@ -50,6 +51,11 @@ export interface ClientRequestFacts {
   /** It takes a `cursor` and may answer with a `nextCursor`. */
   readonly paginated: boolean;
   /**
+   * The notification that says its result changed, so that a kept one is stale: a list's list_changed,
+   * or for a carrier one naming its target (resources/updated and the uri); null when none does.
+   */
+  readonly changedBy: (typeof NotificationMethod)[keyof typeof NotificationMethod] | null;
+  /**
    * It changes nothing on the server, so that a 2025-era session whose connection reset may send it
    * again (the server may have acted on it once already).
    */
@@ -66,6 +72,7 @@ export const CLIENT_REQUESTS = {
     carrier: null,
     cacheable: true,
     paginated: false,
+    changedBy: null,
     repeatableOnSession: false,
   },
   "tools/list": {
@@ -76,6 +83,7 @@ export const CLIENT_REQUESTS = {
     carrier: null,
     cacheable: true,
     paginated: true,
+    changedBy: NotificationMethod.toolsListChanged,
     repeatableOnSession: true,
   },
   "tools/call": {
@@ -86,6 +94,7 @@ export const CLIENT_REQUESTS = {
     carrier: { target: "name" },
     cacheable: false,
     paginated: false,
+    changedBy: null,
     repeatableOnSession: false,
   },
   "prompts/list": {
@@ -96,6 +105,7 @@ export const CLIENT_REQUESTS = {
     carrier: null,
     cacheable: true,
     paginated: true,
+    changedBy: NotificationMethod.promptsListChanged,
     repeatableOnSession: true,
   },
   "prompts/get": {
@@ -106,6 +116,7 @@ export const CLIENT_REQUESTS = {
     carrier: { target: "name" },
     cacheable: false,
     paginated: false,
+    changedBy: null,
     repeatableOnSession: true,
   },
   "resources/list": {
@@ -116,6 +127,7 @@ export const CLIENT_REQUESTS = {
     carrier: null,
     cacheable: true,
     paginated: true,
+    changedBy: NotificationMethod.resourcesListChanged,
     repeatableOnSession: true,
   },
   "resources/templates/list": {
@@ -126,6 +138,7 @@ export const CLIENT_REQUESTS = {
     carrier: null,
     cacheable: true,
     paginated: true,
+    changedBy: NotificationMethod.resourcesListChanged,
     repeatableOnSession: true,
   },
   "resources/read": {
@@ -136,6 +149,7 @@ export const CLIENT_REQUESTS = {
     carrier: { target: "uri" },
     cacheable: true,
     paginated: false,
+    changedBy: NotificationMethod.resourceUpdated,
     repeatableOnSession: true,
   },
   "completion/complete": {
@@ -146,6 +160,7 @@ export const CLIENT_REQUESTS = {
     carrier: null,
     cacheable: false,
     paginated: false,
+    changedBy: null,
     repeatableOnSession: true,
   },
   "subscriptions/listen": {
@@ -156,6 +171,7 @@ export const CLIENT_REQUESTS = {
     carrier: null,
     cacheable: false,
     paginated: false,
+    changedBy: null,
     repeatableOnSession: false,
   },
 } as const satisfies Readonly<Record<string, ClientRequestFacts>>;

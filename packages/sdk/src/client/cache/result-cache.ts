@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JsonRpcNotification } from "../../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../../protocol/logger.js";
-import { isCacheable } from "../../protocol/methods.js";
-import { NotificationMethod } from "../../protocol/schemas/notifications.js";
+import { isCacheable, methodFacts, methodsWhere } from "../../protocol/methods.js";
 import { MemoryResultCacheStore, type ResultCacheStore } from "./result-cache-store.js";
 
 export interface ResultCacheOptions {
@@ -22,13 +21,6 @@ export interface ResultCacheOptions {
 
 /** How one request uses the cache: read and write ("default"), write only ("reload"), or neither. */
 export type CacheMode = "default" | "reload" | "no-store";
-
-/** Which cached lists a notification makes stale. */
-const STALE_LISTS: Record<string, readonly string[]> = {
-  [NotificationMethod.toolsListChanged]: ["tools/list"],
-  [NotificationMethod.promptsListChanged]: ["prompts/list"],
-  [NotificationMethod.resourcesListChanged]: ["resources/list", "resources/templates/list"],
-};
 
 /** The params that decide a result, in one spelling: the envelope and progress token are not among them. */
 function paramsKey(params: Record<string, unknown>): string {
@@ -91,11 +83,13 @@ export class ResultCache {
 
   /** Forgets what a change notification makes stale. */
   async observe(message: JsonRpcNotification): Promise<void> {
-    const prefixes = (STALE_LISTS[message.method] ?? []).map((method) => `${this.#methodKey(method)}`);
-    const uri = message.params?.uri;
-    if (message.method === NotificationMethod.resourceUpdated && typeof uri === "string") {
-      prefixes.push(this.#requestKey("resources/read", { uri }));
-    }
+    const prefixes = methodsWhere((facts) => facts.changedBy === message.method).flatMap((method) => {
+      const target = methodFacts(method).carrier?.target;
+      if (target === undefined) return [this.#methodKey(method)];
+      // A carrier's change names the one target that changed: resources/updated its uri.
+      const value = message.params?.[target];
+      return typeof value === "string" ? [this.#requestKey(method, { [target]: value })] : [];
+    });
     for (const prefix of prefixes) await this.#safely("invalidate", () => this.#store.deletePrefix(prefix));
   }
 
