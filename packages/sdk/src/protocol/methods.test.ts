@@ -12,7 +12,7 @@ import {
   methodsWhere,
   SERVER_REQUESTS,
 } from "./methods.js";
-import { isRepeatableOnSession, LegacyMethod } from "./schemas/legacy.js";
+import { isRepeatableOnSession, LEGACY_CLIENT_REQUESTS, LegacyMethod } from "./schemas/legacy.js";
 import { META } from "./versions.js";
 
 interface Def {
@@ -128,6 +128,13 @@ describe("the method table", () => {
       if (facts.changedBy === null) continue;
       expect(facts.cacheable, method).toBe(true);
       expect(official, method).toContain(facts.changedBy);
+    }
+  });
+
+  it("leaves to the legacy table only the requests 2026-07-28 removed, so no request has two rows", () => {
+    for (const method of Object.keys(LEGACY_CLIENT_REQUESTS)) {
+      expect(methodFacts(method), method).toBeUndefined();
+      expect(schemaClientRequests().has(method), method).toBe(false);
     }
   });
 

@@ -61,25 +61,33 @@ export const ClientAnswerSchemaByMethod: {
   },
 );
 
+/** The 2025-era client requests 2026-07-28 removed: those only a session has. */
+export type LegacyRequestMethod = Exclude<
+  (typeof LegacyMethod)[keyof typeof LegacyMethod],
+  `notifications/${string}`
+>;
+
 /**
- * Whether each 2025-era client request 2026-07-28 removed changes nothing on the server, so that a
- * session whose connection reset may send it again; the requests both eras share say it in the method
- * table.
+ * The facts of each 2025-era client request 2026-07-28 removed; the requests both eras share say theirs
+ * in the method table (`../methods.ts`).
  */
-const LEGACY_REPEATABLE_ON_SESSION: Readonly<
-  Record<Exclude<(typeof LegacyMethod)[keyof typeof LegacyMethod], `notifications/${string}`>, boolean>
+export const LEGACY_CLIENT_REQUESTS: Readonly<
+  Record<LegacyRequestMethod, { readonly repeatableOnSession: boolean }>
 > = {
-  [LegacyMethod.initialize]: true,
-  [LegacyMethod.ping]: true,
-  [LegacyMethod.setLevel]: false,
-  [LegacyMethod.subscribe]: false,
-  [LegacyMethod.unsubscribe]: false,
+  [LegacyMethod.initialize]: { repeatableOnSession: true },
+  [LegacyMethod.ping]: { repeatableOnSession: true },
+  [LegacyMethod.setLevel]: { repeatableOnSession: false },
+  [LegacyMethod.subscribe]: { repeatableOnSession: false },
+  [LegacyMethod.unsubscribe]: { repeatableOnSession: false },
 };
 
-/** Whether a request on a 2025-era session may go again after its connection reset. */
+/**
+ * Whether a request on a 2025-era session may go again after its connection reset: only one that
+ * changes nothing on the server, which may have acted on it once already.
+ */
 export function isRepeatableOnSession(method: string): boolean {
-  if (Object.hasOwn(LEGACY_REPEATABLE_ON_SESSION, method)) {
-    return LEGACY_REPEATABLE_ON_SESSION[method as keyof typeof LEGACY_REPEATABLE_ON_SESSION];
+  if (Object.hasOwn(LEGACY_CLIENT_REQUESTS, method)) {
+    return LEGACY_CLIENT_REQUESTS[method as LegacyRequestMethod].repeatableOnSession;
   }
   return methodFacts(method)?.repeatableOnSession === true;
 }
