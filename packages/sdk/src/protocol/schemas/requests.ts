@@ -46,5 +46,5 @@ export const RequestParamsAfterEnvelope: Readonly<Record<RequestMethod, z.ZodTyp
   ) as Record<RequestMethod, z.ZodType>,
 );
 
-/** Methods whose complete results carry ttlMs/cacheScope, as the method table says. */
+/** Methods whose complete results carry ttlMs/cacheScope, as the method table says: the Server reads it per request. */
 export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(methodsWhere((facts) => facts.cacheable));
