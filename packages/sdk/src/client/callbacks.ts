@@ -1,18 +1,16 @@
 import type * as z from "zod";
+import { SERVER_REQUESTS } from "../protocol/methods.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation } from "../protocol/schemas/common.js";
-import {
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  CreateMessageResultSchema,
-  type ElicitRequestFormParams,
-  type ElicitRequestUrlParams,
-  type ElicitResult,
-  ElicitResultSchema,
-  type InputRequest,
-  type InputResponse,
-  type ListRootsResult,
-  ListRootsResultSchema,
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestUrlParams,
+  ElicitResult,
+  InputRequest,
+  InputResponse,
+  ListRootsResult,
 } from "../protocol/schemas/input-required.js";
 import { callbackName, InputCallbackError, InputRequestUnsupportedError } from "./errors.js";
 
@@ -134,19 +132,19 @@ export async function answerInputRequest(
         );
       }
       const answer = await invoke(key, method, () => onElicit(request.params, context));
-      return checked(ElicitResultSchema, answer, key, method);
+      return checked(SERVER_REQUESTS["elicitation/create"].result, answer, key, method);
     }
     case "sampling/createMessage": {
       const { onSample } = callbacks;
       if (!onSample) throw missing(key, method);
       const answer = await invoke(key, method, () => onSample(request.params, context));
-      return checked(CreateMessageResultSchema, answer, key, method);
+      return checked(SERVER_REQUESTS["sampling/createMessage"].result, answer, key, method);
     }
     case "roots/list": {
       const { onListRoots } = callbacks;
       if (!onListRoots) throw missing(key, method);
       const answer = await invoke(key, method, () => onListRoots(context));
-      return checked(ListRootsResultSchema, answer, key, method);
+      return checked(SERVER_REQUESTS["roots/list"].result, answer, key, method);
     }
   }
 }

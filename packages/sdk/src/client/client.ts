@@ -1,35 +1,22 @@
 import type { CarrierMethod } from "../protocol/carriers.js";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
 import { type Logger, stderrLogger } from "../protocol/logger.js";
+import { resultSchemaOf } from "../protocol/methods.js";
 import type { ClientCapabilities, ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel, RequestId } from "../protocol/schemas/common.js";
-import {
-  type CompleteParams,
-  type CompleteResult,
-  CompleteResultSchema,
-} from "../protocol/schemas/completion.js";
+import type { CompleteParams, CompleteResult } from "../protocol/schemas/completion.js";
 import type {
   LoggingMessageParams,
   ProgressParams,
   SubscriptionFilter,
 } from "../protocol/schemas/notifications.js";
-import {
-  type GetPromptResult,
-  type ListPromptsResult,
-  ListPromptsResultSchema,
-} from "../protocol/schemas/prompts.js";
-import {
-  type ListResourcesResult,
-  ListResourcesResultSchema,
-  type ListResourceTemplatesResult,
-  ListResourceTemplatesResultSchema,
-  type ReadResourceResult,
+import type { GetPromptResult, ListPromptsResult } from "../protocol/schemas/prompts.js";
+import type {
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
 } from "../protocol/schemas/resources.js";
-import {
-  type CallToolResult,
-  type ListToolsResult,
-  ListToolsResultSchema,
-} from "../protocol/schemas/tools.js";
+import type { CallToolResult, ListToolsResult } from "../protocol/schemas/tools.js";
 import { CallCache } from "./cache/call-cache.js";
 import type { ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, ListOptions, RoundsOptions } from "./call-options.js";
@@ -329,28 +316,33 @@ export class Client {
    * x-mcp-header annotations are left out, with a warning.
    */
   listTools(options: ListOptions = {}): Promise<ListToolsResult> {
-    return this.#direct.list("tools/list", "tools", ListToolsResultSchema, options, (page) => {
+    return this.#direct.list("tools/list", "tools", resultSchemaOf("tools/list"), options, (page) => {
       const tools = this.#tools.admit(page.tools, this.#logger);
       this.#outputSchemas?.remember(tools);
       return { ...page, tools };
     });
   }
   listPrompts(options: ListOptions = {}): Promise<ListPromptsResult> {
-    return this.#direct.list("prompts/list", "prompts", ListPromptsResultSchema, options);
+    return this.#direct.list("prompts/list", "prompts", resultSchemaOf("prompts/list"), options);
   }
   listResources(options: ListOptions = {}): Promise<ListResourcesResult> {
-    return this.#direct.list("resources/list", "resources", ListResourcesResultSchema, options);
+    return this.#direct.list("resources/list", "resources", resultSchemaOf("resources/list"), options);
   }
   listResourceTemplates(options: ListOptions = {}): Promise<ListResourceTemplatesResult> {
     return this.#direct.list(
       "resources/templates/list",
       "resourceTemplates",
-      ListResourceTemplatesResultSchema,
+      resultSchemaOf("resources/templates/list"),
       options,
     );
   }
   complete(params: Omit<CompleteParams, "_meta">, options: CallOptions = {}): Promise<CompleteResult> {
-    return this.#direct.call("completion/complete", { ...params }, CompleteResultSchema, options);
+    return this.#direct.call(
+      "completion/complete",
+      { ...params },
+      resultSchemaOf("completion/complete"),
+      options,
+    );
   }
 
   /** Calls a tool, answering the server's input requests until it completes. */

@@ -1,3 +1,4 @@
+import { methodFacts } from "../protocol/methods.js";
 import { RoundtripError } from "../protocol/roundtrip-error.js";
 import type { CallToolResult } from "../protocol/schemas/tools.js";
 
@@ -149,10 +150,9 @@ function list(versions: readonly string[]): string {
   return versions.length === 0 ? "(none named)" : versions.join(", ");
 }
 
+/** The Client method that sends a carrier request: the name the method table gives its handler. */
 function methodName(method: string): string {
-  if (method === "prompts/get") return "getPrompt";
-  if (method === "resources/read") return "readResource";
-  return "callTool";
+  return methodFacts(method)?.handler ?? "callTool";
 }
 
 export function callbackName(method: string): string {

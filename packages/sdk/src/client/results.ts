@@ -1,13 +1,13 @@
 import type * as z from "zod";
+import { isCacheable } from "../protocol/methods.js";
 import { type InputRequiredResult, InputRequiredResultSchema } from "../protocol/schemas/input-required.js";
-import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import { ProtocolViolationError } from "./errors.js";
 
 function normalised(method: string, raw: Record<string, unknown>): Record<string, unknown> {
   // An absent resultType means complete: results from earlier servers have none.
   const result: Record<string, unknown> = { ...raw, resultType: raw.resultType ?? "complete" };
-  if (CACHEABLE_METHODS.has(method)) {
+  if (isCacheable(method)) {
     const ttl = result.ttlMs;
     result.ttlMs = typeof ttl === "number" && Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl) : 0;
     if (result.cacheScope !== "public" && result.cacheScope !== "private") result.cacheScope = "private";

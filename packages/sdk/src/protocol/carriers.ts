@@ -1,15 +1,20 @@
+import { CLIENT_REQUESTS, type ClientRequestMethod, methodFacts, methodsWhere } from "./methods.js";
+
 /**
- * The three methods that may answer with an InputRequiredResult and be retried with `inputResponses`
- * and `requestState`: the "carriers" of multi round-trip requests.
+ * The methods that may answer with an InputRequiredResult and be retried with `inputResponses` and
+ * `requestState`: the "carriers" of multi round-trip requests, as the method table marks them.
  */
-export const CARRIER_METHODS = ["tools/call", "prompts/get", "resources/read"] as const;
+export type CarrierMethod = {
+  [M in ClientRequestMethod]: (typeof CLIENT_REQUESTS)[M]["carrier"] extends null ? never : M;
+}[ClientRequestMethod];
 
-export type CarrierMethod = (typeof CARRIER_METHODS)[number];
-
-const CARRIERS: ReadonlySet<string> = new Set(CARRIER_METHODS);
+/** The carrier methods in the table's order (tools/call, prompts/get, resources/read). */
+export const CARRIER_METHODS: readonly CarrierMethod[] = Object.freeze(
+  methodsWhere((facts) => facts.carrier !== null) as CarrierMethod[],
+);
 
 export function isCarrierMethod(method: string): method is CarrierMethod {
-  return CARRIERS.has(method);
+  return methodFacts(method)?.carrier != null;
 }
 
 /**
@@ -22,11 +27,11 @@ export function carrierTarget(
   params: Readonly<Record<string, unknown>> | undefined,
 ): string | undefined {
   if (!isCarrierMethod(method)) return undefined;
-  const value = method === "resources/read" ? params?.uri : params?.name;
+  const value = params?.[carrierTargetField(method)];
   return typeof value === "string" ? value : undefined;
 }
 
 /** The params field `carrierTarget` reads, for messages that name it. */
 export function carrierTargetField(method: CarrierMethod): "uri" | "name" {
-  return method === "resources/read" ? "uri" : "name";
+  return CLIENT_REQUESTS[method].carrier.target;
 }

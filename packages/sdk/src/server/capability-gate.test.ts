@@ -8,6 +8,7 @@ import {
   listRoots,
 } from "../protocol/input-required.js";
 import { errorResponse } from "../protocol/jsonrpc.js";
+import { SERVER_REQUESTS } from "../protocol/methods.js";
 import type { ClientCapabilities } from "../protocol/schemas/capabilities.js";
 import type { InputRequest } from "../protocol/schemas/input-required.js";
 import {
@@ -45,6 +46,15 @@ const sampleWithToolChoice = createMessage({
 const roots = listRoots();
 
 describe("missingCapabilityFor", () => {
+  it("asks a client that declared nothing for the capability the method table names for the request", () => {
+    for (const request of [form, url, sample, sampleWithTools, roots]) {
+      const missing = missingCapabilityFor(request, {});
+      expect(Object.keys(missing ?? {}), request.method).toEqual([
+        SERVER_REQUESTS[request.method].capability,
+      ]);
+    }
+  });
+
   it.each<[string, InputRequest, ClientCapabilities, ClientCapabilities | undefined]>([
     ["form, nothing declared", form, {}, { elicitation: { form: {} } }],
     ["form, bare elicitation {} counts as form", form, { elicitation: {} }, undefined],

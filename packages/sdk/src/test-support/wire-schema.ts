@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import ajvFormats from "ajv-formats";
-import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
+import { isCarrierMethod } from "../protocol/carriers.js";
+import { isCacheable } from "../protocol/methods.js";
 
 /**
  * Validation of what a Roundtrip server puts on the wire, against the official MCP 2026-07-28 JSON
@@ -31,6 +32,8 @@ const SCHEMA_ID = "mcp-2026-07-28";
 interface Compiled {
   ajv: Ajv2020;
   defs: ReadonlySet<string>;
+  /** Each client request's method and the name of its `$defs` type, less "Request" (`tools/list`: `ListTools`). */
+  clientRequests: ReadonlyMap<string, string>;
   validators: Map<string, ValidateFunction>;
 }
 
@@ -42,8 +45,30 @@ function load(): Compiled {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   ajvFormats.default(ajv);
   ajv.addSchema(schema, SCHEMA_ID);
-  compiled = { ajv, defs: new Set(Object.keys(schema.$defs)), validators: new Map() };
+  compiled = {
+    ajv,
+    defs: new Set(Object.keys(schema.$defs)),
+    clientRequests: clientRequestTypes(schema.$defs),
+    validators: new Map(),
+  };
   return compiled;
+}
+
+/** The `ClientRequest` union, read as method to type name: the official schema's list of client requests. */
+function clientRequestTypes(defs: Json): Map<string, string> {
+  const union = defs.ClientRequest as { anyOf: { $ref: string }[] };
+  const types = new Map<string, string>();
+  for (const { $ref } of union.anyOf) {
+    const name = $ref.slice("#/$defs/".length);
+    const method = (defs[name] as { properties: { method: { const: string } } }).properties.method.const;
+    types.set(method, name.replace(/Request$/, ""));
+  }
+  return types;
+}
+
+/** Each client request of 2026-07-28 the official schema names, and its `$defs` type name less "Request". */
+export function schemaClientRequests(): ReadonlyMap<string, string> {
+  return load().clientRequests;
 }
 
 function validatorFor(def: string): ValidateFunction {
@@ -102,27 +127,6 @@ function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The `*ResultResponse` type of each client request of 2026-07-28. */
-const RESULT_RESPONSE: Readonly<Record<string, string>> = {
-  "server/discover": "DiscoverResultResponse",
-  "tools/list": "ListToolsResultResponse",
-  "tools/call": "CallToolResultResponse",
-  "prompts/list": "ListPromptsResultResponse",
-  "prompts/get": "GetPromptResultResponse",
-  "resources/list": "ListResourcesResultResponse",
-  "resources/templates/list": "ListResourceTemplatesResultResponse",
-  "resources/read": "ReadResourceResultResponse",
-  "completion/complete": "CompleteResultResponse",
-  "subscriptions/listen": "SubscriptionsListenResultResponse",
-};
-
-/** The complete-result type of the three methods whose result may also be an InputRequiredResult. */
-const CARRIER_COMPLETE: Readonly<Record<string, string>> = {
-  "tools/call": "CallToolResult",
-  "prompts/get": "GetPromptResult",
-  "resources/read": "ReadResourceResult",
-};
-
 /**
  * A successful response to `method`, validated against its `*ResultResponse` type, plus the rules the
  * schema cannot express:
@@ -135,12 +139,12 @@ const CARRIER_COMPLETE: Readonly<Record<string, string>> = {
  */
 export function assertResultResponse(method: string, message: unknown): void {
   assertSchema("JSONRPCResultResponse", message);
-  const responseDef = RESULT_RESPONSE[method];
-  if (responseDef) assertSchema(responseDef, message);
+  const type = schemaClientRequests().get(method);
+  if (type) assertSchema(`${type}ResultResponse`, message);
   const result = (message as { result: Json }).result;
   const { resultType } = result;
   if (resultType === "input_required") {
-    if (!CARRIER_COMPLETE[method]) {
+    if (!isCarrierMethod(method)) {
       fail(
         `${method} answered with input_required: only tools/call, prompts/get, resources/read may`,
         message,
@@ -157,9 +161,8 @@ export function assertResultResponse(method: string, message: unknown): void {
     return;
   }
   if (resultType !== "complete") fail(`unexpected resultType ${JSON.stringify(resultType)}`, message);
-  const completeDef = CARRIER_COMPLETE[method];
-  if (completeDef) assertSchema(completeDef, result);
-  if (CACHEABLE_METHODS.has(method)) assertSchema("CacheableResult", result);
+  if (type && isCarrierMethod(method)) assertSchema(`${type}Result`, result);
+  if (isCacheable(method)) assertSchema("CacheableResult", result);
 }
 
 /** The typed error of the schema for each code the protocol defines. */

@@ -5,6 +5,7 @@ import { Server } from "../../server/server.js";
 import { Client, type ClientOptions } from "../client.js";
 import { type HttpPeer, serveOverHttp } from "../test-support/http-peer.js";
 import { FakeClock } from "../test-support/recording.js";
+import { ResultCache } from "./result-cache.js";
 import { MemoryResultCacheStore, type ResultCacheStore } from "./result-cache-store.js";
 
 /** A clock the cache reads; tests move it instead of waiting. */
@@ -179,5 +180,34 @@ describe("the client's result cache", () => {
     store.set("c", entry);
     expect([store.get("a"), store.get("b") !== undefined, store.size]).toEqual([undefined, true, 2]);
     expect(() => new MemoryResultCacheStore({ maxEntries: 0 })).toThrow(RangeError);
+  });
+
+  it.each([
+    ["notifications/tools/list_changed", {}, ["tools/list"]],
+    ["notifications/prompts/list_changed", {}, ["prompts/list"]],
+    ["notifications/resources/list_changed", {}, ["resources/list", "resources/templates/list"]],
+    ["notifications/resources/updated", { uri: "docs://a" }, ["resources/read docs://a"]],
+    ["notifications/resources/updated", {}, []],
+    ["notifications/message", { uri: "docs://a" }, []],
+  ])("on %s %j, forgets exactly %j", async (method, params, forgotten) => {
+    const cache = new ResultCache({ now: () => 0 }, "server", silentLogger);
+    const kept: [string, Record<string, string>][] = [
+      ["server/discover", {}],
+      ["tools/list", {}],
+      ["prompts/list", {}],
+      ["resources/list", {}],
+      ["resources/templates/list", {}],
+      ["resources/read", { uri: "docs://a" }],
+      ["resources/read", { uri: "docs://b" }],
+    ];
+    const result = { resultType: "complete", ttlMs: 60_000, cacheScope: "public" };
+    for (const [kind, request] of kept) await cache.write(kind, request, result);
+    await cache.observe({ jsonrpc: "2.0", method, params });
+    const gone: string[] = [];
+    for (const [kind, request] of kept) {
+      if ((await cache.read(kind, request)) === undefined)
+        gone.push([kind, ...Object.values(request)].join(" "));
+    }
+    expect(gone).toEqual(forgotten);
   });
 });

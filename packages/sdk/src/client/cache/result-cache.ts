@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { JsonRpcNotification } from "../../protocol/jsonrpc.js";
 import { describeError, type Logger } from "../../protocol/logger.js";
-import { NotificationMethod } from "../../protocol/schemas/notifications.js";
-import { CACHEABLE_METHODS } from "../../protocol/schemas/requests.js";
+import { isCacheable, methodFacts, methodsWhere } from "../../protocol/methods.js";
 import { MemoryResultCacheStore, type ResultCacheStore } from "./result-cache-store.js";
 
 export interface ResultCacheOptions {
@@ -22,13 +21,6 @@ export interface ResultCacheOptions {
 
 /** How one request uses the cache: read and write ("default"), write only ("reload"), or neither. */
 export type CacheMode = "default" | "reload" | "no-store";
-
-/** Which cached lists a notification makes stale. */
-const STALE_LISTS: Record<string, readonly string[]> = {
-  [NotificationMethod.toolsListChanged]: ["tools/list"],
-  [NotificationMethod.promptsListChanged]: ["prompts/list"],
-  [NotificationMethod.resourcesListChanged]: ["resources/list", "resources/templates/list"],
-};
 
 /** The params that decide a result, in one spelling: the envelope and progress token are not among them. */
 function paramsKey(params: Record<string, unknown>): string {
@@ -65,7 +57,7 @@ export class ResultCache {
 
   /** A fresh result for this request, with the `ttlMs` it has left; undefined when there is none. */
   async read(method: string, params: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
-    if (!CACHEABLE_METHODS.has(method)) return undefined;
+    if (!isCacheable(method)) return undefined;
     const request = this.#requestKey(method, params);
     for (const scope of [`private:${this.#context}`, "public"]) {
       const entry = await this.#safely("read", () => this.#store.get(`${request}${scope}`));
@@ -81,7 +73,7 @@ export class ResultCache {
     params: Record<string, unknown>,
     result: Record<string, unknown>,
   ): Promise<void> {
-    if (!CACHEABLE_METHODS.has(method)) return;
+    if (!isCacheable(method)) return;
     const { ttlMs, cacheScope } = result;
     if (result.resultType !== "complete" || typeof ttlMs !== "number" || ttlMs <= 0) return;
     const scope = cacheScope === "public" ? "public" : `private:${this.#context}`;
@@ -91,11 +83,13 @@ export class ResultCache {
 
   /** Forgets what a change notification makes stale. */
   async observe(message: JsonRpcNotification): Promise<void> {
-    const prefixes = (STALE_LISTS[message.method] ?? []).map((method) => `${this.#methodKey(method)}`);
-    const uri = message.params?.uri;
-    if (message.method === NotificationMethod.resourceUpdated && typeof uri === "string") {
-      prefixes.push(this.#requestKey("resources/read", { uri }));
-    }
+    const prefixes = methodsWhere((facts) => facts.changedBy === message.method).flatMap((method) => {
+      const target = methodFacts(method).carrier?.target;
+      if (target === undefined) return [this.#methodKey(method)];
+      // A carrier's change names the one target that changed: resources/updated its uri.
+      const value = message.params?.[target];
+      return typeof value === "string" ? [this.#requestKey(method, { [target]: value })] : [];
+    });
     for (const prefix of prefixes) await this.#safely("invalidate", () => this.#store.deletePrefix(prefix));
   }
 

@@ -2,9 +2,9 @@ import { ALL_PROTOCOL_VERSIONS, ERAS, eraOfVersion, type ProtocolEra } from "../
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import type { Logger } from "../../protocol/logger.js";
 import { describeError } from "../../protocol/logger.js";
+import { resultSchemaOf } from "../../protocol/methods.js";
 import type { ClientCapabilities, ServerCapabilities } from "../../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel } from "../../protocol/schemas/common.js";
-import { DiscoverResultSchema } from "../../protocol/schemas/discover.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { LATEST_PROTOCOL_VERSION, META, SUPPORTED_PROTOCOL_VERSIONS } from "../../protocol/versions.js";
 import { ProtocolViolationError, VersionNegotiationError } from "../errors.js";
@@ -268,7 +268,7 @@ export class Negotiation {
   async #discover(): Promise<ServerDescription> {
     this.#era = this.#eras.modern;
     const raw = await this.#peer.send("server/discover", {});
-    const result = readResult("server/discover", raw, DiscoverResultSchema);
+    const result = readResult("server/discover", raw, resultSchemaOf("server/discover"));
     const version = mutualVersion(result.supportedVersions);
     if (!version) throw new VersionNegotiationError(result.supportedVersions, SUPPORTED_PROTOCOL_VERSIONS);
     this.#protocolVersion = version;

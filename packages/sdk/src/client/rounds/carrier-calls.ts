@@ -1,14 +1,12 @@
-import type * as z from "zod";
 import { type CarrierMethod, carrierTarget } from "../../protocol/carriers.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
+import { methodFacts } from "../../protocol/methods.js";
 import type { Implementation } from "../../protocol/schemas/common.js";
 import {
   type InputRequiredResult,
   InputRequiredResultSchema,
 } from "../../protocol/schemas/input-required.js";
-import { GetPromptResultSchema } from "../../protocol/schemas/prompts.js";
-import { ReadResourceResultSchema } from "../../protocol/schemas/resources.js";
-import { type CallToolResult, CallToolResultSchema } from "../../protocol/schemas/tools.js";
+import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { firstIssue } from "../../protocol/zod-issues.js";
 import type { CarrierCallOptions, RoundsOptions } from "../call-options.js";
 import type { CallPeer } from "../call-peer.js";
@@ -40,12 +38,6 @@ export interface CarrierCallsPeer extends CallPeer {
   readonly maxRounds: number;
   readonly clock: Clock;
 }
-
-const CARRIER_SCHEMAS: Record<CarrierMethod, z.ZodType<Record<string, unknown>>> = {
-  "tools/call": CallToolResultSchema,
-  "prompts/get": GetPromptResultSchema,
-  "resources/read": ReadResourceResultSchema,
-};
 
 /**
  * tools/call, prompts/get and resources/read, whose server may answer input_required: run with the
@@ -182,7 +174,7 @@ export class CarrierCalls {
 
   /** What a carrier request answered, read for its era; a complete tool result checked against its outputSchema. */
   #result(method: CarrierMethod, params: Record<string, unknown>, raw: Record<string, unknown>): unknown {
-    const result = readCarrierResult(method, this.#peer.eraResult(method, raw), CARRIER_SCHEMAS[method]);
+    const result = readCarrierResult(method, this.#peer.eraResult(method, raw), methodFacts(method).result);
     if (method === "tools/call" && !isInputRequiredResult(result)) {
       this.#peer.outputSchemas?.check(String(params.name), result as CallToolResult);
     }

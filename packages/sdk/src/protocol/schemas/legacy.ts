@@ -1,7 +1,7 @@
 import * as z from "zod";
+import { methodFacts, SERVER_REQUESTS, type ServerRequestMethod } from "../methods.js";
 import { ClientCapabilitiesSchema, ServerCapabilitiesSchema } from "./capabilities.js";
 import { ImplementationSchema, LoggingLevelSchema } from "./common.js";
-import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema } from "./input-required.js";
 
 /**
  * The 2025-era (2025-11-25, 2025-06-18, 2025-03-26) wire facts that 2026-07-28 removed: a session
@@ -53,8 +53,41 @@ export const MODERN_ONLY_RESULT_FIELDS: readonly string[] = ["resultType", "ttlM
  * What a 2025-era client must answer to each server-to-client request a dual-era server sends for an
  * input-required result: the answer becomes one `inputResponses` entry, so its shape is checked first.
  */
-export const ClientAnswerSchemaByMethod = {
-  "elicitation/create": ElicitResultSchema,
-  "sampling/createMessage": CreateMessageResultSchema,
-  "roots/list": ListRootsResultSchema,
-} as const;
+export const ClientAnswerSchemaByMethod: {
+  readonly [M in ServerRequestMethod]: (typeof SERVER_REQUESTS)[M]["result"];
+} = Object.freeze(
+  Object.fromEntries(Object.entries(SERVER_REQUESTS).map(([method, facts]) => [method, facts.result])) as {
+    [M in ServerRequestMethod]: (typeof SERVER_REQUESTS)[M]["result"];
+  },
+);
+
+/** The 2025-era client requests 2026-07-28 removed: those only a session has. */
+export type LegacyRequestMethod = Exclude<
+  (typeof LegacyMethod)[keyof typeof LegacyMethod],
+  `notifications/${string}`
+>;
+
+/**
+ * The facts of each 2025-era client request 2026-07-28 removed; the requests both eras share say theirs
+ * in the method table (`../methods.ts`).
+ */
+export const LEGACY_CLIENT_REQUESTS: Readonly<
+  Record<LegacyRequestMethod, { readonly repeatableOnSession: boolean }>
+> = {
+  [LegacyMethod.initialize]: { repeatableOnSession: true },
+  [LegacyMethod.ping]: { repeatableOnSession: true },
+  [LegacyMethod.setLevel]: { repeatableOnSession: false },
+  [LegacyMethod.subscribe]: { repeatableOnSession: false },
+  [LegacyMethod.unsubscribe]: { repeatableOnSession: false },
+};
+
+/**
+ * Whether a request on a 2025-era session may go again after its connection reset: only one that
+ * changes nothing on the server, which may have acted on it once already.
+ */
+export function isRepeatableOnSession(method: string): boolean {
+  if (Object.hasOwn(LEGACY_CLIENT_REQUESTS, method)) {
+    return LEGACY_CLIENT_REQUESTS[method as LegacyRequestMethod].repeatableOnSession;
+  }
+  return methodFacts(method)?.repeatableOnSession === true;
+}

@@ -1,55 +1,37 @@
-import * as z from "zod";
-import { CompleteParamsSchema } from "./completion.js";
-import { PaginatedParamsSchema, RequestMetaSchema, RequestParamsSchema } from "./envelope.js";
-import { retryFields } from "./input-required.js";
-import { SubscriptionFilterSchema } from "./notifications.js";
+import type * as z from "zod";
+import {
+  CLIENT_REQUESTS,
+  type ClientRequestFacts,
+  type ClientRequestMethod,
+  methodsWhere,
+} from "../methods.js";
 
-export const CallToolParamsSchema = z.looseObject({
-  _meta: RequestMetaSchema,
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  ...retryFields,
-});
-export type CallToolParams = z.infer<typeof CallToolParamsSchema>;
+// The method table's params column and cacheable rows, in the shapes their readers name, and the
+// request schemas re-exported for the entry point.
 
-export const GetPromptParamsSchema = z.looseObject({
-  _meta: RequestMetaSchema,
-  name: z.string(),
-  arguments: z.record(z.string(), z.string()).optional(),
-  ...retryFields,
-});
-export type GetPromptParams = z.infer<typeof GetPromptParamsSchema>;
+export {
+  type CallToolParams,
+  CallToolParamsSchema,
+  type GetPromptParams,
+  GetPromptParamsSchema,
+  type ListenParams,
+  ListenParamsSchema,
+  type PaginatedParams,
+  type ReadResourceParams,
+  ReadResourceParamsSchema,
+  type RequestParams,
+} from "./request-params.js";
 
-export const ReadResourceParamsSchema = z.looseObject({
-  _meta: RequestMetaSchema,
-  uri: z.string(),
-  ...retryFields,
-});
-export type ReadResourceParams = z.infer<typeof ReadResourceParamsSchema>;
+/** The client-to-server requests of 2026-07-28. */
+export type RequestMethod = ClientRequestMethod;
 
-export const ListenParamsSchema = z.looseObject({
-  _meta: RequestMetaSchema,
-  notifications: SubscriptionFilterSchema,
-});
-export type ListenParams = z.infer<typeof ListenParamsSchema>;
-
-export type PaginatedParams = z.infer<typeof PaginatedParamsSchema>;
-export type RequestParams = z.infer<typeof RequestParamsSchema>;
-
-/** The client-to-server requests of 2026-07-28 and the schema of their params. */
-export const RequestParamsByMethod = {
-  "server/discover": RequestParamsSchema,
-  "tools/list": PaginatedParamsSchema,
-  "tools/call": CallToolParamsSchema,
-  "prompts/list": PaginatedParamsSchema,
-  "prompts/get": GetPromptParamsSchema,
-  "resources/list": PaginatedParamsSchema,
-  "resources/templates/list": PaginatedParamsSchema,
-  "resources/read": ReadResourceParamsSchema,
-  "completion/complete": CompleteParamsSchema,
-  "subscriptions/listen": ListenParamsSchema,
-} as const;
-export type RequestMethod = keyof typeof RequestParamsByMethod;
+/** The schema of each request's params, read from the method table. */
+export const RequestParamsByMethod: { readonly [M in RequestMethod]: (typeof CLIENT_REQUESTS)[M]["params"] } =
+  Object.freeze(
+    Object.fromEntries(Object.entries(CLIENT_REQUESTS).map(([method, facts]) => [method, facts.params])) as {
+      [M in RequestMethod]: (typeof CLIENT_REQUESTS)[M]["params"];
+    },
+  );
 
 /**
  * The same schemas without `_meta`, for params whose envelope the server has already validated:
@@ -57,26 +39,12 @@ export type RequestMethod = keyof typeof RequestParamsByMethod;
  */
 export const RequestParamsAfterEnvelope: Readonly<Record<RequestMethod, z.ZodType>> = Object.freeze(
   Object.fromEntries(
-    Object.entries(RequestParamsByMethod).map(([method, schema]): [string, z.ZodType] => [
+    Object.entries<ClientRequestFacts>(CLIENT_REQUESTS).map(([method, facts]): [string, z.ZodType] => [
       method,
-      (schema as z.ZodObject<{ _meta: z.ZodType }>).omit({ _meta: true }),
+      facts.params.omit({ _meta: true }),
     ]),
   ) as Record<RequestMethod, z.ZodType>,
 );
 
-/** The list methods that take a `cursor` and may answer with a `nextCursor`. */
-export const PAGINATED_METHODS: ReadonlySet<string> = new Set(
-  Object.entries(RequestParamsByMethod)
-    .filter(([, schema]) => schema === PaginatedParamsSchema)
-    .map(([method]) => method),
-);
-
-/** Methods whose complete results carry ttlMs/cacheScope. */
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-]);
+/** Methods whose complete results carry ttlMs/cacheScope, as the method table says: the Server reads it per request. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(methodsWhere((facts) => facts.cacheable));

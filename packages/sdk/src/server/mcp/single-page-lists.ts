@@ -1,5 +1,5 @@
 import { McpError } from "../../protocol/errors.js";
-import { PAGINATED_METHODS } from "../../protocol/schemas/requests.js";
+import { isPaginated } from "../../protocol/methods.js";
 import type { Middleware } from "../middleware.js";
 
 /**
@@ -10,7 +10,7 @@ import type { Middleware } from "../middleware.js";
 export function singlePageLists(): Middleware {
   return (request, next) => {
     const cursor = request.params.cursor;
-    if (cursor === undefined || !PAGINATED_METHODS.has(request.method)) return next();
+    if (cursor === undefined || !isPaginated(request.method)) return next();
     return Promise.reject(
       McpError.invalidParams(
         `Invalid cursor: this server did not issue it; ${request.method} returns every entry in one page, so send it without a cursor`,
