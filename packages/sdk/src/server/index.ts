@@ -1,6 +1,7 @@
 // The server side of @roundtrip/sdk: the low-level Server, McpServer and its resolvers, the
 // request-state boundary and the server transports. Named exports only.
 export type { AuthInfo } from "./auth-info.js";
+export type { CachePolicy } from "./cache-policy.js";
 export type { NotificationSink, RequestContext, TransportInfo } from "./context.js";
 export { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./fleet/memory-once-store.js";
@@ -93,7 +94,6 @@ export {
 } from "./request-state-boundary.js";
 export {
   type BroadcastListener,
-  type CachePolicy,
   type HandledResponse,
   type HandleOptions,
   Server,

@@ -1,4 +1,3 @@
-import { isCarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import {
   errorResponse,
@@ -9,11 +8,10 @@ import {
 import { describeError, type Logger, stackOf, stderrLogger } from "../protocol/logger.js";
 import { type AbortSource, RequestAbort } from "../protocol/request-abort.js";
 import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
-import type { CacheScope, Implementation } from "../protocol/schemas/common.js";
+import type { Implementation } from "../protocol/schemas/common.js";
 import { type RequestMeta, RequestMetaSchema } from "../protocol/schemas/envelope.js";
 import { NotificationMethod } from "../protocol/schemas/notifications.js";
 import {
-  CACHEABLE_METHODS,
   type ListenParams,
   type RequestMethod,
   RequestParamsAfterEnvelope,
@@ -23,7 +21,7 @@ import type { Tool } from "../protocol/schemas/tools.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import type { AuthInfo } from "./auth-info.js";
-import { assertCapabilitiesFor, withDeclaredContext } from "./capability-gate.js";
+import { type CachePolicy, withCachePolicy } from "./cache-policy.js";
 import {
   createRequestContext,
   type NotificationSink,
@@ -33,18 +31,14 @@ import {
 import { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
 import type { NotificationBus } from "./fleet/notification-bus.js";
 import type { Handlers } from "./handlers.js";
-import { checkInputRequest } from "./input-request-check.js";
 import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./legacy/options.js";
 import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
 import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
+import { checkedResult } from "./result-checks.js";
 import { honouredFilter, type SubscriptionLimits, SubscriptionRegistry } from "./subscriptions.js";
+import { ToolDirectory } from "./tool-directory.js";
 import { ToolError } from "./tool-error.js";
-
-export interface CachePolicy {
-  ttlMs: number;
-  cacheScope: CacheScope;
-}
 
 export interface ServerOptions {
   instructions?: string;
@@ -171,7 +165,7 @@ export class Server {
   readonly #legacy: ResolvedLegacyOptions | undefined;
   readonly #bus: NotificationBus;
   readonly #unsubscribe: () => void;
-  #toolCache: Map<string, Tool> | undefined;
+  readonly #tools = new ToolDirectory();
   #capabilities: ServerCapabilities | undefined;
 
   constructor(info: Implementation, options: ServerOptions = {}) {
@@ -220,7 +214,7 @@ export class Server {
 
   #deliver(method: string, params: Record<string, unknown> | undefined): void {
     // Another instance changed its tools: this one's list may be stale too.
-    if (method === NotificationMethod.toolsListChanged) this.#toolCache = undefined;
+    if (method === NotificationMethod.toolsListChanged) this.#tools.forget();
     this.#subscriptions.deliver(method, params);
     for (const listener of this.#broadcast) listener.notify(method, params);
   }
@@ -263,7 +257,7 @@ export class Server {
   #set<K extends keyof Handlers>(key: K, handler: Handlers[K]): this {
     this.#handlers[key] = handler;
     this.#capabilities = undefined;
-    if (key === "listTools") this.#toolCache = undefined;
+    if (key === "listTools") this.#tools.forget();
     return this;
   }
 
@@ -283,7 +277,7 @@ export class Server {
   }
 
   notifyToolsListChanged(): void {
-    this.#toolCache = undefined;
+    this.#tools.forget();
     this.#announce(NotificationMethod.toolsListChanged);
   }
   notifyPromptsListChanged(): void {
@@ -355,12 +349,16 @@ export class Server {
       );
     }
     const meta = this.#readEnvelope(params);
-    await options.checkTransport?.(request, meta, (name) => this.#lookupTool(name, request, meta, options));
+    await options.checkTransport?.(request, meta, (name) =>
+      this.#tools.lookup(name, this.#toolPageReader(request, meta, options)),
+    );
     const version = meta[META.protocolVersion];
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       throw refuse(McpError.unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
     }
-    if (method === "server/discover") return this.#withServerInfo(this.#cacheable(method, this.#discover()));
+    if (method === "server/discover") {
+      return this.#withServerInfo(withCachePolicy(method, this.#discover(), this.#options.cache));
+    }
     if (method === "subscriptions/listen") {
       return this.#withServerInfo(await this.#listen(this.#context(request, meta, options), params));
     }
@@ -454,8 +452,8 @@ export class Server {
       // A tool that fails reports it to the model as a tool result, not as a protocol error.
       return this.#toolFailure(context, error);
     }
-    if (key === "listTools") this.#rememberTools(result);
-    return this.#checkResult(context, result, params);
+    if (key === "listTools") this.#tools.remember(result);
+    return checkedResult(context, result, params, { logger: this.logger, cache: this.#options.cache });
   }
 
   #toolFailure(context: RequestContext, error: unknown): ResultObject {
@@ -471,88 +469,16 @@ export class Server {
     return { resultType: "complete", content: [{ type: "text", text }], isError: true };
   }
 
-  #checkResult(context: RequestContext, result: ResultObject, params: Record<string, unknown>): ResultObject {
-    if (typeof result !== "object" || result === null) {
-      this.logger.error({ method: context.method }, "handler returned a non-object result");
-      throw McpError.internal();
-    }
-    const resultType = result.resultType ?? "complete";
-    if (resultType === "input_required") {
-      this.#checkInputRequired(context, result);
-      const inputRequests = withDeclaredContext(result.inputRequests, context.clientCapabilities);
-      return inputRequests === result.inputRequests ? result : { ...result, inputRequests };
-    }
-    const complete = result.resultType === undefined ? { ...result, resultType } : result;
-    if (!CACHEABLE_METHODS.has(context.method)) return complete;
-    // A retry's result answers one user's answers: it must never be served from a cache.
-    const isRetry = params.requestState != null || params.inputResponses != null;
-    return isRetry
-      ? { ...complete, ttlMs: 0, cacheScope: "private" }
-      : this.#cacheable(context.method, complete);
-  }
-
-  #checkInputRequired(context: RequestContext, result: ResultObject): void {
-    const fail = (reason: string): never => {
-      this.logger.error(
-        { method: context.method, reason },
-        "handler returned an invalid InputRequiredResult",
-      );
-      throw McpError.internal();
-    };
-    if (!isCarrierMethod(context.method)) {
-      fail("only tools/call, prompts/get and resources/read may return input_required");
-    }
-    const requests = result.inputRequests as Record<string, unknown> | undefined;
-    const hasRequests = requests !== undefined && Object.keys(requests).length > 0;
-    if (!hasRequests && result.requestState === undefined) fail("neither inputRequests nor requestState");
-    if (result.requestState !== undefined && typeof result.requestState !== "string") {
-      fail("requestState is not a string");
-    }
-    if (!hasRequests) return;
-    const parsed = [];
-    for (const key of Object.keys(requests)) {
-      const request = checkInputRequest(requests[key]);
-      if (request === undefined)
-        fail(`inputRequests.${key} is not an elicitation, sampling or roots request`);
-      else parsed.push(request);
-    }
-    assertCapabilitiesFor(parsed, context.clientCapabilities);
-  }
-
-  #cacheable(method: string, result: ResultObject): ResultObject {
-    if (!CACHEABLE_METHODS.has(method)) return result;
-    const configured = this.#options.cache;
-    return {
-      ...result,
-      ttlMs: result.ttlMs ?? configured?.ttlMs ?? 0,
-      cacheScope: result.cacheScope ?? configured?.cacheScope ?? "private",
-    };
-  }
-
   #withServerInfo(result: ResultObject): ResultObject {
     const meta = result._meta as Record<string, unknown> | undefined;
     return { ...result, _meta: { ...meta, [META.serverInfo]: this.info } };
   }
 
-  #rememberTools(result: ResultObject): void {
-    const tools = result.tools as Tool[] | undefined;
-    if (!Array.isArray(tools)) return;
-    this.#toolCache ??= new Map();
-    for (const tool of tools) this.#toolCache.set(tool.name, tool);
-  }
-
-  /** The tool definition the transport checks `Mcp-Param-*` headers against: what tools/list says. */
-  async #lookupTool(
-    name: string,
-    request: JsonRpcRequest,
-    meta: RequestMeta,
-    options: HandleOptions,
-  ): Promise<Tool | undefined> {
-    const cached = this.#toolCache?.get(name);
-    if (cached || !this.#handlers.listTools) return cached;
-    let cursor: string | undefined;
-    const seen = new Set<string>();
-    do {
+  /** Pages of this server's own tools/list, read for the transport's header checks. */
+  #toolPageReader(request: JsonRpcRequest, meta: RequestMeta, options: HandleOptions) {
+    const listTools = this.#handlers.listTools;
+    if (!listTools) return undefined;
+    return async (cursor: string | undefined): Promise<ResultObject> => {
       const context = createRequestContext({
         requestId: request.id,
         method: "tools/list",
@@ -562,16 +488,9 @@ export class Server {
         transport: options.transport ?? { kind: "memory" },
         sink: undefined,
       });
-      const page = await this.#handlers.listTools(
-        context,
-        cursor === undefined ? { _meta: meta } : { _meta: meta, cursor },
-      );
-      this.#rememberTools(page as ResultObject);
-      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
-      if (cursor !== undefined && seen.has(cursor)) break;
-      if (cursor !== undefined) seen.add(cursor);
-    } while (cursor !== undefined && !this.#toolCache?.has(name));
-    return this.#toolCache?.get(name);
+      const page = await listTools(context, cursor === undefined ? { _meta: meta } : { _meta: meta, cursor });
+      return page as ResultObject;
+    };
   }
 }
 
