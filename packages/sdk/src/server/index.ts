@@ -100,7 +100,6 @@ export {
   type ServerOptions,
   type ServerSource,
   serverOf,
-  type ToolLookup,
 } from "./server.js";
 export type { SubscriptionLimits } from "./subscriptions.js";
 export { ToolError } from "./tool-error.js";

@@ -88,15 +88,19 @@ export interface HandleOptions {
    * Transport checks that run after the envelope is read and before the version check (on HTTP, the
    * header/body agreement), in the order the reference implementations use.
    */
-  checkTransport?: (request: JsonRpcRequest, meta: RequestMeta, tools: ToolLookup) => void | Promise<void>;
+  checkTransport?: (request: JsonRpcRequest, meta: RequestMeta) => void | Promise<void>;
+  /**
+   * The transport's check of a tools/call against the called tool's definition (on HTTP, the
+   * `Mcp-Param-*` headers), run once dispatch has found the method's handler and the tool, before any
+   * middleware or handler. Not run for a tool the server does not know.
+   */
+  checkToolCall?: (tool: Tool, args: Record<string, unknown> | undefined) => void;
   /**
    * A 2025-era session's request: its RequestMeta is built from the session (no envelope, version or
    * header checks), and everything after that is the modern path.
    */
   legacy?: LegacySessionFacts;
 }
-
-export type ToolLookup = (name: string) => Promise<Tool | undefined>;
 
 export interface HandledResponse {
   message: JsonRpcResponse;
@@ -254,6 +258,16 @@ export class Server {
     return this.#set("complete", handler);
   }
 
+  /**
+   * Where a tools/call finds the called tool's definition for the transport's checks (its `Mcp-Param-*`
+   * headers), without running a handler; McpServer points it at its registered tools. Without it, the
+   * server uses what its tools/list answered, reading the list itself when it has not listed the tool.
+   */
+  describeTools(describe: (name: string) => Tool | undefined): this {
+    this.#tools.describeWith(describe);
+    return this;
+  }
+
   #set<K extends keyof Handlers>(key: K, handler: Handlers[K]): this {
     this.#handlers[key] = handler;
     this.#capabilities = undefined;
@@ -349,9 +363,7 @@ export class Server {
       );
     }
     const meta = this.#readEnvelope(params);
-    await options.checkTransport?.(request, meta, (name) =>
-      this.#tools.lookup(name, this.#toolPageReader(request, meta, options)),
-    );
+    await options.checkTransport?.(request, meta);
     const version = meta[META.protocolVersion];
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       throw refuse(McpError.unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
@@ -394,6 +406,10 @@ export class Server {
     }
     const tooLarge = checkParamsLimits(params, this.#options.paramsLimits);
     if (tooLarge) throw refuse(tooLarge);
+    if (method === "tools/call" && options.checkToolCall && typeof params.name === "string") {
+      const tool = await this.#tools.find(params.name, this.#toolPageReader(request, meta, options));
+      if (tool) options.checkToolCall(tool, params.arguments as Record<string, unknown> | undefined);
+    }
     const mwRequest = { method, params: withoutNullRetryFields(params), context };
     const result = await runMiddleware(this.#middleware, mwRequest, () =>
       this.#invoke(entry.handler, mwRequest.params, context, params._meta),
@@ -474,7 +490,7 @@ export class Server {
     return { ...result, _meta: { ...meta, [META.serverInfo]: this.info } };
   }
 
-  /** Pages of this server's own tools/list, read for the transport's header checks. */
+  /** Pages of this server's own tools/list, read when no registry describes its tools. */
   #toolPageReader(request: JsonRpcRequest, meta: RequestMeta, options: HandleOptions) {
     const listTools = this.#handlers.listTools;
     if (!listTools) return undefined;

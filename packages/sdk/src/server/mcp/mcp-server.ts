@@ -195,6 +195,7 @@ export class McpServer {
     if (this.#installed.tools) return;
     this.#installed.tools = true;
     this.server.onListTools(() => ({ tools: this.#tools.list() }));
+    this.server.describeTools((name) => this.#tools.definition(name));
     this.server.onCallTool(
       (ctx, params) =>
         (this.#tools.isOnce(params.name)

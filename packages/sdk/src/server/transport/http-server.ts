@@ -9,7 +9,7 @@ import type { RequestTarget } from "../auth/request-target.js";
 import type { AuthInfo } from "../auth-info.js";
 import { type Server, type ServerSource, serverOf } from "../server.js";
 import { type Accepted, acceptNegotiator, answersAsEvent } from "./accept-negotiation.js";
-import { checkHeaderAgreement } from "./header-agreement.js";
+import { checkHeaderAgreement, checkParamAgreement } from "./header-agreement.js";
 import { HttpError, statusForError } from "./http-errors.js";
 import { inboundOrRefuse, sendHttpError, sendJson } from "./json-response.js";
 import { isLegacyPost, LegacyHttp } from "./legacy-http.js";
@@ -217,7 +217,8 @@ async function serveMessage(
     auth,
     notify,
     transport: { kind: "http", headers: req.headers },
-    checkTransport: (r, meta, lookupTool) => checkHeaderAgreement(req.headers, r, meta, lookupTool),
+    checkTransport: (r, meta) => checkHeaderAgreement(req.headers, r, meta),
+    checkToolCall: (tool, args) => checkParamAgreement(req.headers, tool, args),
   });
   if (abort.aborted) return;
   if (stream) return stream.end(handled.message);
