@@ -9,13 +9,9 @@ export type { BusEvent, BusListener, NotificationBus } from "./fleet/notificatio
 export type { OnceRecord, OnceStore, OnceTtl } from "./fleet/once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "./fleet/session-registry.js";
 export type { CacheableBody, Complete, Handlers } from "./handlers.js";
-export {
-  type EventStore,
-  InMemoryEventStore,
-  type InMemoryEventStoreOptions,
-} from "./legacy/event-store.js";
-export type { LegacyBridgeOptions, LegacyOptions } from "./legacy/options.js";
-export type { LegacySessionFacts } from "./legacy/session-facts.js";
+// The 2025 era is composed here: the Server and McpServer exported are the core's, with that era in.
+export { McpServer, Server } from "./legacy/both-eras.js";
+export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./legacy/event-store.js";
 export type { CacheHint } from "./mcp/cache-hints.js";
 export type { Completer, Completers, CompletionReturn } from "./mcp/completions.js";
 export type {
@@ -38,7 +34,6 @@ export {
   inputResponse,
 } from "./mcp/input-responses.js";
 export {
-  McpServer,
   type McpServerInfo,
   type McpServerOptions,
   type Registration,
@@ -96,7 +91,6 @@ export {
   type BroadcastListener,
   type HandledResponse,
   type HandleOptions,
-  Server,
   type ServerOptions,
   type ServerSource,
   serverOf,
@@ -119,3 +113,9 @@ export {
 export { hostAllowed, LOOPBACK_HOST_NAMES, type OriginPolicy } from "./transport/origin-policy.js";
 export type { HeaderRecord, RequestHead } from "./transport/request-head.js";
 export { type StdioServerOptions, serveStdio } from "./transport/stdio-server.js";
+export type {
+  EventStore,
+  LegacyBridgeOptions,
+  LegacyOptions,
+  LegacySessionFacts,
+} from "./unenveloped-era.js";

@@ -20,7 +20,7 @@ import {
   start,
 } from "../test-support/in-process.js";
 import { envelope, rpcRequest } from "../test-support/messages.js";
-import { Server } from "./server.js";
+import { Server } from "./index.js";
 
 const INFO = { name: "roundtrip-unit", version: "9.9.9" };
 

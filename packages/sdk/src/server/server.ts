@@ -31,14 +31,18 @@ import {
 import { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
 import type { NotificationBus } from "./fleet/notification-bus.js";
 import type { Handlers } from "./handlers.js";
-import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./legacy/options.js";
-import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
 import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
 import { checkedResult } from "./result-checks.js";
 import { honouredFilter, type SubscriptionLimits, SubscriptionRegistry } from "./subscriptions.js";
 import { ToolDirectory } from "./tool-directory.js";
 import { ToolError } from "./tool-error.js";
+import {
+  type LegacyOptions,
+  type LegacySessionFacts,
+  sessionMeta,
+  type UnenvelopedEra,
+} from "./unenveloped-era.js";
 
 export interface ServerOptions {
   instructions?: string;
@@ -126,22 +130,6 @@ function refuse(error: McpError): RefusedBeforeDispatch {
   return new RefusedBeforeDispatch(error.code, error.message, error.data);
 }
 
-/**
- * The RequestMeta a 2025-era request would have carried: the session's version, capabilities, client
- * and log level, and the progressToken the request itself asked for.
- */
-function legacyMeta(session: LegacySessionFacts, params: Record<string, unknown>): RequestMeta {
-  const meta: RequestMeta = {
-    [META.protocolVersion]: session.protocolVersion,
-    [META.clientCapabilities]: session.clientCapabilities,
-  };
-  if (session.clientInfo !== undefined) meta[META.clientInfo] = session.clientInfo;
-  if (session.logLevel !== undefined) meta[META.logLevel] = session.logLevel;
-  const token = (params._meta as Record<string, unknown> | undefined)?.progressToken;
-  if (typeof token === "string" || typeof token === "number") meta.progressToken = token;
-  return meta;
-}
-
 /** `"requestState": null` (or a null `inputResponses`) means absent, as the reference SDK reads it. */
 function withoutNullRetryFields(params: Record<string, unknown>): Record<string, unknown> {
   if (params.requestState !== null && params.inputResponses !== null) return params;
@@ -166,17 +154,22 @@ export class Server {
   readonly #middleware: Middleware[] = [];
   readonly #subscriptions: SubscriptionRegistry;
   readonly #broadcast = new Set<BroadcastListener>();
-  readonly #legacy: ResolvedLegacyOptions | undefined;
+  readonly #era: UnenvelopedEra | undefined;
   readonly #bus: NotificationBus;
   readonly #unsubscribe: () => void;
   readonly #tools = new ToolDirectory();
   #capabilities: ServerCapabilities | undefined;
 
-  constructor(info: Implementation, options: ServerOptions = {}) {
+  /**
+   * `composeEra` brings in the 2025 era, given the `legacy` option; the Server that
+   * `@roundtrip/sdk/server` exports passes it (see UnenvelopedEra). Without it, this server and its
+   * transports serve 2026-07-28 only.
+   */
+  constructor(info: Implementation, options: ServerOptions = {}, composeEra?: EraComposer) {
     this.info = info;
     this.#options = options;
     this.logger = options.logger ?? stderrLogger;
-    this.#legacy = resolveLegacyOptions(options.legacy);
+    this.#era = composeEra?.(this, options.legacy);
     this.#subscriptions = new SubscriptionRegistry(options.subscriptions);
     this.#bus = options.bus ?? new InProcessNotificationBus();
     this.#unsubscribe = this.#bus.subscribe((event) => {
@@ -189,9 +182,9 @@ export class Server {
     return this.#bus;
   }
 
-  /** How 2025-era clients are served; undefined when that era is switched off. */
-  get legacy(): ResolvedLegacyOptions | undefined {
-    return this.#legacy;
+  /** The 2025 era its transports hand unenveloped traffic to; undefined when that era is switched off. */
+  get legacy(): UnenvelopedEra | undefined {
+    return this.#era;
   }
 
   get instructions(): string | undefined {
@@ -340,13 +333,13 @@ export class Server {
       if (method === "server/discover" || method === "subscriptions/listen") {
         throw refuse(McpError.methodNotFound(method));
       }
-      const meta = legacyMeta(options.legacy, params);
+      const meta = sessionMeta(options.legacy, params);
       return this.#dispatchCall(request, { ...params, _meta: meta }, meta, options);
     }
     // Only a legacy client's opening (no modern envelope) learns which versions to use instead; an
     // `initialize` carrying the 2026-07-28 envelope is a modern request for a removed method (-32601).
     if (method === "initialize" && !RequestMetaSchema.safeParse(params._meta).success) {
-      if (this.#legacy) {
+      if (this.#era) {
         throw refuse(
           McpError.invalidRequest(
             "initialize opens a 2025-era session, which a transport keeps: connect over Streamable HTTP (createNodeHandler) or stdio (serveStdio)",
@@ -509,6 +502,12 @@ export class Server {
     };
   }
 }
+
+/** Brings the 2025 era into a server being made, given its `legacy` option; undefined for none. */
+export type EraComposer = (
+  server: Server,
+  option: boolean | LegacyOptions | undefined,
+) => UnenvelopedEra | undefined;
 
 /** What transports serve: a low-level Server, or an object that owns one (such as McpServer). */
 export type ServerSource = Server | { readonly server: Server };
