@@ -488,14 +488,9 @@ export class Server {
     const listTools = this.#handlers.listTools;
     if (!listTools) return undefined;
     return async (cursor: string | undefined): Promise<ResultObject> => {
-      const context = createRequestContext({
-        requestId: request.id,
-        method: "tools/list",
-        meta,
-        signal: options.signal ?? new RequestAbort(),
-        auth: options.auth,
-        transport: options.transport ?? { kind: "memory" },
-        sink: undefined,
+      const context = this.#context({ id: request.id, method: "tools/list" }, meta, {
+        ...options,
+        notify: undefined,
       });
       const page = await listTools(context, cursor === undefined ? { _meta: meta } : { _meta: meta, cursor });
       return page as ResultObject;
