@@ -20,7 +20,7 @@ import { errorOf, handle, recordingLogger, resultOf } from "../test-support/in-p
 import { rpcRequest } from "../test-support/messages.js";
 import { assertErrorResponse } from "../test-support/wire-schema.js";
 import { assertCapabilitiesFor, missingCapabilityFor } from "./capability-gate.js";
-import { Server } from "./index.js";
+import { Server } from "./server.js";
 
 const form = elicitForm("Name?", { type: "object", properties: { name: { type: "string" } } });
 const modeless: InputRequest = {

@@ -19,9 +19,9 @@ import { handle, type LogRecord, recordingLogger } from "../test-support/in-proc
 import { envelope, rpcRequest } from "../test-support/messages.js";
 import type { AuthInfo } from "./auth-info.js";
 import { createRequestContext } from "./context.js";
-import { Server } from "./index.js";
 import type { MiddlewareRequest, ResultObject } from "./middleware.js";
 import { requestStateBoundary } from "./request-state-boundary.js";
+import { Server } from "./server.js";
 import { HttpError } from "./transport/http-errors.js";
 
 /**

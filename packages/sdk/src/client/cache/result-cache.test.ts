@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import { type Logger, silentLogger } from "../../protocol/logger.js";
-import { Server } from "../../server/index.js";
+import { Server } from "../../server/server.js";
 import { Client, type ClientOptions } from "../client.js";
 import { type HttpPeer, serveOverHttp } from "../test-support/http-peer.js";
 import { FakeClock } from "../test-support/recording.js";

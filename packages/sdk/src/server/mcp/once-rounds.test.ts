@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Logger } from "../../protocol/logger.js";
 import { MemoryOnceStore } from "../fleet/memory-once-store.js";
 import type { OnceStore } from "../fleet/once-store.js";
-import { McpServer } from "../index.js";
+import { McpServer } from "./mcp-server.js";
 import {
   CONFIRMED,
   deploy,

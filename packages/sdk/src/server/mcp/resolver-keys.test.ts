@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import type { InputRequiredResult } from "../../protocol/schemas/input-required.js";
-import { McpServer } from "../index.js";
+import { McpServer } from "./mcp-server.js";
 import { type AnyResolver, ask, type Resolver, resolver } from "./resolvers.js";
 import { accept } from "./test-support/answers.js";
 import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";

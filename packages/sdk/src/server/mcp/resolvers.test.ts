@@ -5,7 +5,7 @@ import { McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { assertResultResponse } from "../../test-support/wire-schema.js";
-import { McpServer } from "../index.js";
+import { McpServer } from "./mcp-server.js";
 import { ask, resolver } from "./resolvers.js";
 import { accept, scriptedUser } from "./test-support/answers.js";
 import { connectionsClosedAfterEach, resultOf, WIRES } from "./test-support/connections.js";

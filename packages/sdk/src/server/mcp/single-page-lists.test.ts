@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../protocol/logger.js";
 import { errorOf, post, type RunningHttpServer, resultOf, startHttpServer } from "../../test-support/http.js";
 import { rpcRequest } from "../../test-support/messages.js";
-import { McpServer } from "../index.js";
+import { McpServer } from "./mcp-server.js";
 
 let http: RunningHttpServer;
 beforeAll(async () => {
