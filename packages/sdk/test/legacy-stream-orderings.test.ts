@@ -2,10 +2,10 @@ import * as fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 import { elicitForm, inputRequired } from "../src/protocol/input-required.js";
+import { McpServer } from "../src/server/index.js";
 import { RawStream, rawPost, rawSession } from "../src/server/legacy/test-support/raw-session.js";
 import { toElicitationSchema } from "../src/server/mcp/elicitation-schema.js";
 import { acceptedContent } from "../src/server/mcp/input-responses.js";
-import { McpServer } from "../src/server/mcp/mcp-server.js";
 import { type RunningHttpServer, startHttpServer } from "../src/test-support/http.js";
 import { recordingLogger } from "../src/test-support/in-process.js";
 

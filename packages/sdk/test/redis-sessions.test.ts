@@ -9,6 +9,7 @@ import { RedisNotificationBus } from "../src/server/fleet/redis/redis-notificati
 import { RedisSessionRegistry } from "../src/server/fleet/redis/redis-session-registry.js";
 import { connectedClient } from "../src/server/fleet/redis/test-support/connected-client.js";
 import { fleetCodec } from "../src/server/fleet/test-support/fleet-codec.js";
+import { McpServer } from "../src/server/index.js";
 import { MAX_SESSION_FACTS_BYTES } from "../src/server/legacy/session-facts.js";
 import {
   initializeMessage,
@@ -18,7 +19,6 @@ import {
 } from "../src/server/legacy/test-support/raw-session.js";
 import { toElicitationSchema } from "../src/server/mcp/elicitation-schema.js";
 import { acceptedContent } from "../src/server/mcp/input-responses.js";
-import { McpServer } from "../src/server/mcp/mcp-server.js";
 import { until } from "../src/server/mcp/test-support/once.js";
 import { type RunningHttpServer, startHttpServer } from "../src/test-support/http.js";
 import { recordingLogger } from "../src/test-support/in-process.js";

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -18,8 +19,12 @@ afterAll(async () => {
 });
 
 let probes = 0;
-async function lint(folder: string, source: string): Promise<{ failed: boolean; output: string }> {
-  const path = join(scratch, folder, `probe-${++probes}.ts`);
+async function lint(
+  folder: string,
+  source: string,
+  file = `probe-${++probes}.ts`,
+): Promise<{ failed: boolean; output: string }> {
+  const path = join(scratch, folder, file);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, source);
   const biome = join(repoRoot, "node_modules", ".bin", "biome");
@@ -95,6 +100,26 @@ describe("lint keeps the SDK's layers", () => {
       "server/ never imports client/",
     ],
     [
+      "packages/sdk/src/server",
+      'import { resolveLegacyOptions } from "./legacy/options.js";',
+      "The core server never imports server/legacy/",
+    ],
+    [
+      "packages/sdk/src/server/transport",
+      'import { LegacyHttp } from "../legacy/legacy-http.js";',
+      "The core server never imports server/legacy/",
+    ],
+    [
+      "packages/sdk/src/server/mcp",
+      'import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";',
+      "The core server never imports server/legacy/",
+    ],
+    [
+      "packages/sdk/src/server/legacy",
+      'import { Client } from "../../client/client.js";',
+      "server/ never imports client/",
+    ],
+    [
       "packages/sdk/src/server/fleet/redis",
       'import { connectedClient } from "./test-support/connected-client.js";',
       "production modules never import",
@@ -115,6 +140,9 @@ describe("lint keeps the SDK's layers", () => {
     ["packages/sdk/src/server/mcp", 'import { MemoryOnceStore } from "../fleet/memory-once-store.js";'],
     ["packages/sdk/src/server/fleet/redis", 'import { sendWithDeadline } from "./command-deadline.js";'],
     ["packages/sdk/src/server/fleet/redis", 'import { LocalListeners } from "../local-listeners.js";'],
+    ["packages/sdk/src/server/transport", 'import { LegacyMethod } from "../../protocol/schemas/legacy.js";'],
+    ["packages/sdk/src/server/legacy", 'import { Server } from "../server.js";'],
+    ["packages/sdk/src/server/fleet", 'import { LegacySession } from "../legacy/session.js";'],
   ])("a module in %s that does %s passes", async (folder, line) => {
     const { failed, output } = await lint(
       folder,
@@ -122,5 +150,22 @@ describe("lint keeps the SDK's layers", () => {
     );
     expect(output).not.toContain("noRestrictedImports");
     expect(failed).toBe(false);
+  });
+
+  it("lets the server's entry compose the 2025 era, and only the entry", async () => {
+    const line = 'import { McpServer } from "./legacy/both-eras.js";\nexport const probe = [McpServer];\n';
+    const entry = await lint("packages/sdk/src/server", line, "index.ts");
+    expect(entry.output).not.toContain("noRestrictedImports");
+    expect(entry.failed).toBe(false);
+    const other = await lint("packages/sdk/src/server", line, "fastify.ts");
+    expect(other.failed).toBe(true);
+    expect(other.output).toContain("The core server never imports server/legacy/");
+  });
+});
+
+describe("the server's folders", () => {
+  it("has no server/once folder: once-rounds live in server/mcp/, what a fleet shares of them in server/fleet/", () => {
+    expect(existsSync(join(repoRoot, "packages/sdk/src/server/once"))).toBe(false);
+    expect(existsSync(join(repoRoot, "packages/sdk/src/server/mcp/once-rounds.ts"))).toBe(true);
   });
 });

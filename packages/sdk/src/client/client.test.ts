@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { McpError } from "../protocol/errors.js";
 import { isInputRequiredResult } from "../protocol/input-required.js";
 import type { JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.js";
-import { Server } from "../server/server.js";
+import { Server } from "../server/index.js";
 import { assertClientRequest } from "../test-support/wire-schema.js";
 import type { ElicitParams } from "./callbacks.js";
 import { Client } from "./client.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../protocol/logger.js";
-import { Server } from "../server/server.js";
+import { Server } from "../server/index.js";
 import { type RunningHttpServer, startHttpServer } from "../test-support/http.js";
 import { Client } from "./client.js";
 import { SubscriptionLostError } from "./errors.js";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { elicitForm, inputRequired } from "../protocol/input-required.js";
 import type { Tool } from "../protocol/schemas/tools.js";
-import { Server } from "../server/server.js";
+import { Server } from "../server/index.js";
 import { Client } from "./client.js";
 import { StructuredContentError } from "./errors.js";
 import { type HttpPeer, serveOverHttp } from "./test-support/http-peer.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpError } from "../protocol/errors.js";
-import { Server } from "../server/server.js";
+import { Server } from "../server/index.js";
 import { Client } from "./client.js";
 import { PaginationError } from "./errors.js";
 import { type HttpPeer, serveOverHttp } from "./test-support/http-peer.js";

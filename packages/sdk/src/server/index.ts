@@ -1,6 +1,7 @@
 // The server side of @roundtrip/sdk: the low-level Server, McpServer and its resolvers, the
 // request-state boundary and the server transports. Named exports only.
 export type { AuthInfo } from "./auth-info.js";
+export type { CachePolicy } from "./cache-policy.js";
 export type { NotificationSink, RequestContext, TransportInfo } from "./context.js";
 export { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./fleet/memory-once-store.js";
@@ -8,13 +9,9 @@ export type { BusEvent, BusListener, NotificationBus } from "./fleet/notificatio
 export type { OnceRecord, OnceStore, OnceTtl } from "./fleet/once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "./fleet/session-registry.js";
 export type { CacheableBody, Complete, Handlers } from "./handlers.js";
-export {
-  type EventStore,
-  InMemoryEventStore,
-  type InMemoryEventStoreOptions,
-} from "./legacy/event-store.js";
-export type { LegacyBridgeOptions, LegacyOptions } from "./legacy/options.js";
-export type { LegacySessionFacts } from "./legacy/session-facts.js";
+// The 2025 era is composed here: the Server and McpServer exported are the core's, with that era in.
+export { McpServer, Server } from "./legacy/both-eras.js";
+export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./legacy/event-store.js";
 export type { CacheHint } from "./mcp/cache-hints.js";
 export type { Completer, Completers, CompletionReturn } from "./mcp/completions.js";
 export type {
@@ -35,11 +32,10 @@ export {
   type InputResponseView,
   inputResponse,
 } from "./mcp/input-responses.js";
-export {
-  McpServer,
-  type McpServerInfo,
-  type McpServerOptions,
-  type Registration,
+export type {
+  McpServerInfo,
+  McpServerOptions,
+  Registration,
 } from "./mcp/mcp-server.js";
 export type { OnceOptions } from "./mcp/once-rounds.js";
 export type { PromptConfig, PromptHandler, PromptReturn } from "./mcp/prompts.js";
@@ -85,15 +81,12 @@ export type {
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
 export { DEFAULT_PARAMS_LIMITS, type ParamsLimits } from "./params-limits.js";
 export { type RequestStateBoundaryOptions, requestStateBoundary } from "./request-state-boundary.js";
-export {
-  type BroadcastListener,
-  type CachePolicy,
-  type HandledResponse,
-  type HandleOptions,
-  Server,
-  type ServerOptions,
-  type ServerSource,
-  type ToolLookup,
+export type {
+  BroadcastListener,
+  HandledResponse,
+  HandleOptions,
+  ServerOptions,
+  ServerSource,
 } from "./server.js";
 export type { SubscriptionLimits } from "./subscriptions.js";
 export { ToolError } from "./tool-error.js";
@@ -113,3 +106,9 @@ export {
 export { hostAllowed, LOOPBACK_HOST_NAMES, type OriginPolicy } from "./transport/origin-policy.js";
 export type { HeaderRecord, RequestHead } from "./transport/request-head.js";
 export { type StdioServerOptions, serveStdio } from "./transport/stdio-server.js";
+export type {
+  EventStore,
+  LegacyBridgeOptions,
+  LegacyOptions,
+  LegacySessionFacts,
+} from "./unenveloped-era.js";

@@ -3,8 +3,8 @@ import { McpError } from "../protocol/errors.js";
 import { META } from "../protocol/versions.js";
 import { errorOf, handle, recordingLogger, resultOf } from "../test-support/in-process.js";
 import { rpcRequest } from "../test-support/messages.js";
+import { Server } from "./index.js";
 import type { Middleware } from "./middleware.js";
-import { Server } from "./server.js";
 
 function echoServer(calls: string[]): Server {
   return new Server({ name: "mw", version: "1" }, { logger: recordingLogger() }).onCallTool(

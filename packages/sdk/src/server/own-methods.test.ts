@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordingLogger } from "../test-support/in-process.js";
 import { mcpHeaders, rpcRequest } from "../test-support/messages.js";
-import { Server } from "./server.js";
+import { Server } from "./index.js";
 import { createNodeHandler } from "./transport/http-server.js";
 
 let url = "";

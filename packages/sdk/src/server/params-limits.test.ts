@@ -3,7 +3,7 @@ import { ErrorCode } from "../protocol/errors.js";
 import { silentLogger } from "../protocol/logger.js";
 import { errorOf, type RunningHttpServer, resultOf, send, startHttpServer } from "../test-support/http.js";
 import { mcpHeaders, rpcRequest } from "../test-support/messages.js";
-import { McpServer } from "./mcp/mcp-server.js";
+import { McpServer } from "./index.js";
 
 /** `{"a":{"a":...1...}}` as JSON text, `depth` objects deep: a hostile peer writes it, no serializer could. */
 function nestedJson(depth: number): string {

@@ -4,8 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { Client } from "../client/client.js";
 import { silentLogger } from "../protocol/logger.js";
-import { McpServer } from "./mcp/mcp-server.js";
-import { Server, serverOf } from "./server.js";
+import { McpServer, Server } from "./index.js";
+import { serverOf } from "./server.js";
 import { createNodeHandler } from "./transport/http-server.js";
 
 function greeter(): McpServer {

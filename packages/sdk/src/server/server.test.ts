@@ -20,7 +20,7 @@ import {
   start,
 } from "../test-support/in-process.js";
 import { envelope, rpcRequest } from "../test-support/messages.js";
-import { Server } from "./server.js";
+import { Server } from "./index.js";
 
 const INFO = { name: "roundtrip-unit", version: "9.9.9" };
 
@@ -144,6 +144,80 @@ describe("Server: the per-request envelope", () => {
       },
     );
     expect(errorOf(handled).code).toBe(-32020);
+  });
+});
+
+describe("Server: the transport's check of a tools/call against its tool", () => {
+  const TOOL = { name: "t", inputSchema: { type: "object" as const } };
+  const mismatch = () => {
+    throw McpError.headerMismatch("Header mismatch: test");
+  };
+
+  function countingServer() {
+    const counts = { listed: 0, called: 0, middleware: 0 };
+    const server = quietServer()
+      .use(async (_request, next) => {
+        counts.middleware += 1;
+        return next();
+      })
+      .onListTools(() => {
+        counts.listed += 1;
+        return { tools: [TOOL] };
+      })
+      .onCallTool(() => {
+        counts.called += 1;
+        return { content: [] };
+      });
+    return { server, counts };
+  }
+
+  it("finds the tool through the registry that describes it, running no list handler, middleware or call", async () => {
+    const { server, counts } = countingServer();
+    const seen: unknown[] = [];
+    server.describeTools((name) => (name === TOOL.name ? TOOL : undefined));
+    const handled = await handle(server, rpcRequest("tools/call", { name: "t", arguments: { a: 1 } }), {
+      checkToolCall: (tool, args) => {
+        seen.push(tool, args);
+        mismatch();
+      },
+    });
+    expect(errorOf(handled).code).toBe(-32020);
+    expect(seen).toEqual([TOOL, { a: 1 }]);
+    expect(counts).toEqual({ listed: 0, called: 0, middleware: 0 });
+  });
+
+  it("skips the check for a tool its registry does not describe", async () => {
+    const { server, counts } = countingServer();
+    server.describeTools(() => undefined);
+    const handled = await handle(server, rpcRequest("tools/call", { name: "t" }), {
+      checkToolCall: mismatch,
+    });
+    expect(resultOf(handled).content).toEqual([]);
+    expect(counts).toEqual({ listed: 0, called: 1, middleware: 1 });
+  });
+
+  it("refuses a request the server cannot serve before it reads any list for the check", async () => {
+    const { server, counts } = countingServer();
+    const handled = await handle(
+      server,
+      rpcRequest("tools/call", { name: "t" }, { protocolVersion: "1999-01-01" }),
+      {
+        checkToolCall: mismatch,
+      },
+    );
+    expect(errorOf(handled).code).toBe(-32022);
+    expect(counts.listed).toBe(0);
+  });
+
+  it("without a registry, reads its own list once and then checks against what it listed", async () => {
+    const { server, counts } = countingServer();
+    for (let i = 0; i < 2; i++) {
+      const handled = await handle(server, rpcRequest("tools/call", { name: "t" }), {
+        checkToolCall: mismatch,
+      });
+      expect(errorOf(handled).code).toBe(-32020);
+    }
+    expect(counts).toEqual({ listed: 1, called: 0, middleware: 0 });
   });
 });
 

@@ -1,4 +1,3 @@
-import { isCarrierMethod } from "../protocol/carriers.js";
 import { ErrorCode, McpError } from "../protocol/errors.js";
 import {
   errorResponse,
@@ -9,11 +8,10 @@ import {
 import { describeError, type Logger, stackOf, stderrLogger } from "../protocol/logger.js";
 import { type AbortSource, RequestAbort } from "../protocol/request-abort.js";
 import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
-import type { CacheScope, Implementation } from "../protocol/schemas/common.js";
+import type { Implementation } from "../protocol/schemas/common.js";
 import { type RequestMeta, RequestMetaSchema } from "../protocol/schemas/envelope.js";
 import { NotificationMethod } from "../protocol/schemas/notifications.js";
 import {
-  CACHEABLE_METHODS,
   type ListenParams,
   type RequestMethod,
   RequestParamsAfterEnvelope,
@@ -23,7 +21,7 @@ import type { Tool } from "../protocol/schemas/tools.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import type { AuthInfo } from "./auth-info.js";
-import { assertCapabilitiesFor, withDeclaredContext } from "./capability-gate.js";
+import { type CachePolicy, withCachePolicy } from "./cache-policy.js";
 import {
   createRequestContext,
   type NotificationSink,
@@ -33,18 +31,18 @@ import {
 import { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
 import type { NotificationBus } from "./fleet/notification-bus.js";
 import type { Handlers } from "./handlers.js";
-import { checkInputRequest } from "./input-request-check.js";
-import { type LegacyOptions, type ResolvedLegacyOptions, resolveLegacyOptions } from "./legacy/options.js";
-import type { LegacySessionFacts } from "./legacy/session-facts.js";
 import { type Middleware, type ResultObject, runMiddleware } from "./middleware.js";
 import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
+import { checkedResult } from "./result-checks.js";
 import { honouredFilter, type SubscriptionLimits, SubscriptionRegistry } from "./subscriptions.js";
+import { ToolDirectory } from "./tool-directory.js";
 import { ToolError } from "./tool-error.js";
-
-export interface CachePolicy {
-  ttlMs: number;
-  cacheScope: CacheScope;
-}
+import {
+  type LegacyOptions,
+  type LegacySessionFacts,
+  sessionMeta,
+  type UnenvelopedEra,
+} from "./unenveloped-era.js";
 
 export interface ServerOptions {
   instructions?: string;
@@ -94,15 +92,19 @@ export interface HandleOptions {
    * Transport checks that run after the envelope is read and before the version check (on HTTP, the
    * header/body agreement), in the order the reference implementations use.
    */
-  checkTransport?: (request: JsonRpcRequest, meta: RequestMeta, tools: ToolLookup) => void | Promise<void>;
+  checkTransport?: (request: JsonRpcRequest, meta: RequestMeta) => void | Promise<void>;
+  /**
+   * The transport's check of a tools/call against the called tool's definition (on HTTP, the
+   * `Mcp-Param-*` headers), run once dispatch has found the method's handler and the tool, before any
+   * middleware or handler. Not run for a tool the server does not know.
+   */
+  checkToolCall?: (tool: Tool, args: Record<string, unknown> | undefined) => void;
   /**
    * A 2025-era session's request: its RequestMeta is built from the session (no envelope, version or
    * header checks), and everything after that is the modern path.
    */
   legacy?: LegacySessionFacts;
 }
-
-export type ToolLookup = (name: string) => Promise<Tool | undefined>;
 
 export interface HandledResponse {
   message: JsonRpcResponse;
@@ -126,22 +128,6 @@ class RefusedBeforeDispatch extends McpError {}
 
 function refuse(error: McpError): RefusedBeforeDispatch {
   return new RefusedBeforeDispatch(error.code, error.message, error.data);
-}
-
-/**
- * The RequestMeta a 2025-era request would have carried: the session's version, capabilities, client
- * and log level, and the progressToken the request itself asked for.
- */
-function legacyMeta(session: LegacySessionFacts, params: Record<string, unknown>): RequestMeta {
-  const meta: RequestMeta = {
-    [META.protocolVersion]: session.protocolVersion,
-    [META.clientCapabilities]: session.clientCapabilities,
-  };
-  if (session.clientInfo !== undefined) meta[META.clientInfo] = session.clientInfo;
-  if (session.logLevel !== undefined) meta[META.logLevel] = session.logLevel;
-  const token = (params._meta as Record<string, unknown> | undefined)?.progressToken;
-  if (typeof token === "string" || typeof token === "number") meta.progressToken = token;
-  return meta;
 }
 
 /**
@@ -172,17 +158,22 @@ export class Server {
   readonly #middleware: Middleware[] = [];
   readonly #subscriptions: SubscriptionRegistry;
   readonly #broadcast = new Set<BroadcastListener>();
-  readonly #legacy: ResolvedLegacyOptions | undefined;
+  readonly #era: UnenvelopedEra | undefined;
   readonly #bus: NotificationBus;
   readonly #unsubscribe: () => void;
-  #toolCache: Map<string, Tool> | undefined;
+  readonly #tools = new ToolDirectory();
   #capabilities: ServerCapabilities | undefined;
 
-  constructor(info: Implementation, options: ServerOptions = {}) {
+  /**
+   * `composeEra` brings in the 2025 era, given the `legacy` option; the Server that
+   * `@roundtrip/sdk/server` exports passes it (see UnenvelopedEra). Without it, this server and its
+   * transports serve 2026-07-28 only.
+   */
+  constructor(info: Implementation, options: ServerOptions = {}, composeEra?: EraComposer) {
     this.info = info;
     this.#options = options;
     this.logger = options.logger ?? stderrLogger;
-    this.#legacy = resolveLegacyOptions(options.legacy);
+    this.#era = composeEra?.(this, options.legacy);
     this.#subscriptions = new SubscriptionRegistry(options.subscriptions);
     this.#bus = options.bus ?? new InProcessNotificationBus();
     this.#unsubscribe = this.#bus.subscribe((event) => {
@@ -195,9 +186,9 @@ export class Server {
     return this.#bus;
   }
 
-  /** How 2025-era clients are served; undefined when that era is switched off. */
-  get legacy(): ResolvedLegacyOptions | undefined {
-    return this.#legacy;
+  /** The 2025 era its transports hand unenveloped traffic to; undefined when that era is switched off. */
+  get legacy(): UnenvelopedEra | undefined {
+    return this.#era;
   }
 
   get instructions(): string | undefined {
@@ -224,7 +215,7 @@ export class Server {
 
   #deliver(method: string, params: Record<string, unknown> | undefined): void {
     // Another instance changed its tools: this one's list may be stale too.
-    if (method === NotificationMethod.toolsListChanged) this.#toolCache = undefined;
+    if (method === NotificationMethod.toolsListChanged) this.#tools.forget();
     this.#subscriptions.deliver(method, params);
     for (const listener of this.#broadcast) listener.notify(method, params);
   }
@@ -264,10 +255,20 @@ export class Server {
     return this.#set("complete", handler);
   }
 
+  /**
+   * Where a tools/call finds the called tool's definition for the transport's checks (its `Mcp-Param-*`
+   * headers), without running a handler; McpServer points it at its registered tools. Without it, the
+   * server uses what its tools/list answered, reading the list itself when it has not listed the tool.
+   */
+  describeTools(describe: (name: string) => Tool | undefined): this {
+    this.#tools.describeWith(describe);
+    return this;
+  }
+
   #set<K extends keyof Handlers>(key: K, handler: Handlers[K]): this {
     this.#handlers[key] = handler;
     this.#capabilities = undefined;
-    if (key === "listTools") this.#toolCache = undefined;
+    if (key === "listTools") this.#tools.forget();
     return this;
   }
 
@@ -287,7 +288,7 @@ export class Server {
   }
 
   notifyToolsListChanged(): void {
-    this.#toolCache = undefined;
+    this.#tools.forget();
     this.#announce(NotificationMethod.toolsListChanged);
   }
   notifyPromptsListChanged(): void {
@@ -336,13 +337,13 @@ export class Server {
       if (method === "server/discover" || method === "subscriptions/listen") {
         throw refuse(McpError.methodNotFound(method));
       }
-      const meta = legacyMeta(options.legacy, params);
+      const meta = sessionMeta(options.legacy, params);
       return this.#dispatchCall(request, { ...params, _meta: meta }, meta, options);
     }
     // Only a legacy client's opening (no modern envelope) learns which versions to use instead; an
     // `initialize` carrying the 2026-07-28 envelope is a modern request for a removed method (-32601).
     if (method === "initialize" && !RequestMetaSchema.safeParse(params._meta).success) {
-      if (this.#legacy) {
+      if (this.#era) {
         throw refuse(
           McpError.invalidRequest(
             "initialize opens a 2025-era session, which a transport keeps: connect over Streamable HTTP (createNodeHandler) or stdio (serveStdio)",
@@ -359,12 +360,14 @@ export class Server {
       );
     }
     const meta = this.#readEnvelope(params);
-    await options.checkTransport?.(request, meta, (name) => this.#lookupTool(name, request, meta, options));
+    await options.checkTransport?.(request, meta);
     const version = meta[META.protocolVersion];
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       throw refuse(McpError.unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
     }
-    if (method === "server/discover") return this.#withServerInfo(this.#cacheable(method, this.#discover()));
+    if (method === "server/discover") {
+      return this.#withServerInfo(withCachePolicy(method, this.#discover(), this.#options.cache));
+    }
     if (method === "subscriptions/listen") {
       return this.#withServerInfo(await this.#listen(this.#context(request, meta, options), params));
     }
@@ -400,6 +403,10 @@ export class Server {
     }
     const tooLarge = checkParamsLimits(params, this.#options.paramsLimits);
     if (tooLarge) throw refuse(tooLarge);
+    if (method === "tools/call" && options.checkToolCall && typeof params.name === "string") {
+      const tool = await this.#tools.find(params.name, this.#toolPageReader(request, meta, options));
+      if (tool) options.checkToolCall(tool, params.arguments as Record<string, unknown> | undefined);
+    }
     const mwRequest = { method, params: withoutNullRetryFields(params), context };
     const result = await runMiddleware(this.#middleware, mwRequest, () =>
       this.#invoke(entry.handler, mwRequest.params, context, params._meta),
@@ -458,8 +465,8 @@ export class Server {
       // A tool that fails reports it to the model as a tool result, not as a protocol error.
       return this.#toolFailure(context, error);
     }
-    if (key === "listTools") this.#rememberTools(result);
-    return this.#checkResult(context, result, params);
+    if (key === "listTools") this.#tools.remember(result);
+    return checkedResult(context, result, params, { logger: this.logger, cache: this.#options.cache });
   }
 
   #toolFailure(context: RequestContext, error: unknown): ResultObject {
@@ -475,109 +482,31 @@ export class Server {
     return { resultType: "complete", content: [{ type: "text", text }], isError: true };
   }
 
-  #checkResult(context: RequestContext, result: ResultObject, params: Record<string, unknown>): ResultObject {
-    if (typeof result !== "object" || result === null) {
-      this.logger.error({ method: context.method }, "handler returned a non-object result");
-      throw McpError.internal();
-    }
-    const resultType = result.resultType ?? "complete";
-    if (resultType === "input_required") {
-      this.#checkInputRequired(context, result);
-      const inputRequests = withDeclaredContext(result.inputRequests, context.clientCapabilities);
-      return inputRequests === result.inputRequests ? result : { ...result, inputRequests };
-    }
-    const complete = result.resultType === undefined ? { ...result, resultType } : result;
-    if (!CACHEABLE_METHODS.has(context.method)) return complete;
-    // A retry's result answers one user's answers: it must never be served from a cache.
-    const isRetry = params.requestState != null || params.inputResponses != null;
-    return isRetry
-      ? { ...complete, ttlMs: 0, cacheScope: "private" }
-      : this.#cacheable(context.method, complete);
-  }
-
-  #checkInputRequired(context: RequestContext, result: ResultObject): void {
-    const fail = (reason: string): never => {
-      this.logger.error(
-        { method: context.method, reason },
-        "handler returned an invalid InputRequiredResult",
-      );
-      throw McpError.internal();
-    };
-    if (!isCarrierMethod(context.method)) {
-      fail("only tools/call, prompts/get and resources/read may return input_required");
-    }
-    const requests = result.inputRequests as Record<string, unknown> | undefined;
-    const hasRequests = requests !== undefined && Object.keys(requests).length > 0;
-    if (!hasRequests && result.requestState === undefined) fail("neither inputRequests nor requestState");
-    if (result.requestState !== undefined && typeof result.requestState !== "string") {
-      fail("requestState is not a string");
-    }
-    if (!hasRequests) return;
-    const parsed = [];
-    for (const key of Object.keys(requests)) {
-      const request = checkInputRequest(requests[key]);
-      if (request === undefined)
-        fail(`inputRequests.${key} is not an elicitation, sampling or roots request`);
-      else parsed.push(request);
-    }
-    assertCapabilitiesFor(parsed, context.clientCapabilities);
-  }
-
-  #cacheable(method: string, result: ResultObject): ResultObject {
-    if (!CACHEABLE_METHODS.has(method)) return result;
-    const configured = this.#options.cache;
-    return {
-      ...result,
-      ttlMs: result.ttlMs ?? configured?.ttlMs ?? 0,
-      cacheScope: result.cacheScope ?? configured?.cacheScope ?? "private",
-    };
-  }
-
   #withServerInfo(result: ResultObject): ResultObject {
     const meta = result._meta as Record<string, unknown> | undefined;
     return { ...result, _meta: { ...meta, [META.serverInfo]: this.info } };
   }
 
-  #rememberTools(result: ResultObject): void {
-    const tools = result.tools as Tool[] | undefined;
-    if (!Array.isArray(tools)) return;
-    this.#toolCache ??= new Map();
-    for (const tool of tools) this.#toolCache.set(tool.name, tool);
-  }
-
-  /** The tool definition the transport checks `Mcp-Param-*` headers against: what tools/list says. */
-  async #lookupTool(
-    name: string,
-    request: JsonRpcRequest,
-    meta: RequestMeta,
-    options: HandleOptions,
-  ): Promise<Tool | undefined> {
-    const cached = this.#toolCache?.get(name);
-    if (cached || !this.#handlers.listTools) return cached;
-    let cursor: string | undefined;
-    const seen = new Set<string>();
-    do {
-      const context = createRequestContext({
-        requestId: request.id,
-        method: "tools/list",
-        meta,
-        signal: options.signal ?? new RequestAbort(),
-        auth: options.auth,
-        transport: options.transport ?? { kind: "memory" },
-        sink: undefined,
+  /** Pages of this server's own tools/list, read when no registry describes its tools. */
+  #toolPageReader(request: JsonRpcRequest, meta: RequestMeta, options: HandleOptions) {
+    const listTools = this.#handlers.listTools;
+    if (!listTools) return undefined;
+    return async (cursor: string | undefined): Promise<ResultObject> => {
+      const context = this.#context({ id: request.id, method: "tools/list" }, meta, {
+        ...options,
+        notify: undefined,
       });
-      const page = await this.#handlers.listTools(
-        context,
-        cursor === undefined ? { _meta: meta } : { _meta: meta, cursor },
-      );
-      this.#rememberTools(page as ResultObject);
-      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
-      if (cursor !== undefined && seen.has(cursor)) break;
-      if (cursor !== undefined) seen.add(cursor);
-    } while (cursor !== undefined && !this.#toolCache?.has(name));
-    return this.#toolCache?.get(name);
+      const page = await listTools(context, cursor === undefined ? { _meta: meta } : { _meta: meta, cursor });
+      return page as ResultObject;
+    };
   }
 }
+
+/** Brings the 2025 era into a server being made, given its `legacy` option; undefined for none. */
+export type EraComposer = (
+  server: Server,
+  option: boolean | LegacyOptions | undefined,
+) => UnenvelopedEra | undefined;
 
 /** What transports serve: a low-level Server, or an object that owns one (such as McpServer). */
 export type ServerSource = Server | { readonly server: Server };

@@ -6,7 +6,8 @@ import { errorOf, post, type RunningHttpServer, SseReader, startHttpServer } fro
 import { errorOf as handledErrorOf, recordingLogger, resultOf, start } from "../test-support/in-process.js";
 import { rpcRequest } from "../test-support/messages.js";
 import type { AuthInfo } from "./auth-info.js";
-import { Server, type ServerOptions } from "./server.js";
+import { Server } from "./index.js";
+import type { ServerOptions } from "./server.js";
 import type { SubscriptionLimits } from "./subscriptions.js";
 
 const INFO = { name: "limits", version: "1" };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { META } from "../protocol/versions.js";
 import { errorOf, handle, recordingLogger, resultOf, start } from "../test-support/in-process.js";
 import { rpcRequest } from "../test-support/messages.js";
-import { Server } from "./server.js";
+import { Server } from "./index.js";
 import { honouredFilter } from "./subscriptions.js";
 
 const INFO = { name: "subs", version: "1" };

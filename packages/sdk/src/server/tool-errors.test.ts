@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Logger } from "../protocol/logger.js";
 import { post, type RunningHttpServer, resultOf, startHttpServer } from "../test-support/http.js";
 import { rpcRequest } from "../test-support/messages.js";
-import { McpServer } from "./mcp/mcp-server.js";
+import { McpServer } from "./index.js";
 import { ToolError } from "./tool-error.js";
 
 const SECRET = "postgres://roundtrip:s3cret-pw@db.internal/ledger";

@@ -109,4 +109,26 @@ describe("surfaceLines: the snapshot's printer", () => {
     );
     expect(hidden).toEqual(listing(BASE));
   });
+
+  it("prints what a class inherits from a base no entry exports under the class, and only then", () => {
+    const source = `
+class Core {
+  constructor(readonly id: string) {}
+  start(): void {}
+  stop(): void {}
+}
+export class Public extends Core {
+  override stop(): void {}
+}`;
+    expect(listing(source)).toEqual([
+      "class Public extends Core",
+      "  override stop(): void",
+      "  readonly id: string",
+      "  start(): void",
+    ]);
+    const exportedBase = listing(source.replace("class Core", "export class Core"));
+    expect(
+      exportedBase.filter((line) => line.startsWith("class Public") || line === "  start(): void"),
+    ).toEqual(["  start(): void", "class Public extends Core"]);
+  });
 });

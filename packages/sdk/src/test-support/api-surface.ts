@@ -40,10 +40,14 @@ export function surfaceLines(
   printedIn: (declaration: ts.Declaration) => string | undefined = () => undefined,
 ): string[] {
   const checker = program.getTypeChecker();
-  return exportedNames(program, source).flatMap(({ name, declarations }) => {
+  const names = exportedNames(program, source);
+  const here = new Set(names.flatMap(({ declarations }) => declarations));
+  const isPublic = (declaration: ts.Declaration) =>
+    here.has(declaration) || printedIn(declaration) !== undefined;
+  return names.flatMap(({ name, declarations }) => {
     const elsewhere = printedIn(declarations[0]!);
     if (elsewhere !== undefined) return [`${name}: see ${elsewhere}`];
-    return declarations.flatMap((declaration) => declarationLines(checker, declaration, name));
+    return declarations.flatMap((declaration) => declarationLines(checker, declaration, name, isPublic));
   });
 }
 
@@ -124,7 +128,12 @@ function signature(checker: ts.TypeChecker, name: string, node: ts.SignatureDecl
   return `${name}${typeParameters(node)}(${parameters(checker, node)}): ${returnType(checker, node)}`;
 }
 
-function declarationLines(checker: ts.TypeChecker, node: ts.Declaration, name: string): string[] {
+function declarationLines(
+  checker: ts.TypeChecker,
+  node: ts.Declaration,
+  name: string,
+  isPublic: (declaration: ts.Declaration) => boolean,
+): string[] {
   if (ts.isInterfaceDeclaration(node)) {
     return [
       `interface ${name}${typeParameters(node)}${heritage(node)}`,
@@ -145,6 +154,7 @@ function declarationLines(checker: ts.TypeChecker, node: ts.Declaration, name: s
     return [
       `${modifiers(node)}class ${name}${typeParameters(node)}${heritage(node)}`,
       ...memberLines(checker, node.members),
+      ...unexportedBaseMembers(checker, node, isPublic),
     ];
   }
   if (ts.isFunctionDeclaration(node)) return [`function ${signature(checker, name, node)}`];
@@ -189,6 +199,56 @@ function propertyLine(checker: ts.TypeChecker, property: ts.ObjectLiteralElement
     }
   }
   return flat(property);
+}
+
+/**
+ * The members a class inherits from base classes no entry point exports: a user reaches them only
+ * through this class, so they are its surface and print under it (a member the class redeclares prints
+ * once, as the class writes it; constructors are the class's own).
+ */
+function unexportedBaseMembers(
+  checker: ts.TypeChecker,
+  node: ts.ClassDeclaration,
+  isPublic: (declaration: ts.Declaration) => boolean,
+): string[] {
+  const seen = new Set(node.members.flatMap((member) => (member.name ? [member.name.getText()] : [])));
+  const lines: string[] = [];
+  for (let base = baseClassOf(checker, node); base && !isPublic(base); base = baseClassOf(checker, base)) {
+    const inherited = base.members.filter((member) => {
+      if (ts.isConstructorDeclaration(member) || !member.name || seen.has(member.name.getText()))
+        return false;
+      seen.add(member.name.getText());
+      return true;
+    });
+    lines.push(
+      ...parameterProperties(base, seen),
+      ...memberLines(checker, ts.factory.createNodeArray(inherited)),
+    );
+  }
+  return lines;
+}
+
+/** A base constructor's `readonly x: T` parameters are fields of every instance. */
+function parameterProperties(base: ts.ClassDeclaration, seen: Set<string>): string[] {
+  const init = base.members.find(ts.isConstructorDeclaration);
+  return (init?.parameters ?? []).flatMap((parameter) => {
+    const name = parameter.name.getText();
+    const modifiers = ts.getModifiers(parameter) ?? [];
+    if (!ts.isParameterPropertyDeclaration(parameter, init!) || seen.has(name)) return [];
+    if (modifiers.some((modifier) => modifier.kind === ts.SyntaxKind.PrivateKeyword)) return [];
+    seen.add(name);
+    const readonly = modifiers.some((modifier) => modifier.kind === ts.SyntaxKind.ReadonlyKeyword);
+    return [`  ${readonly ? "readonly " : ""}${name}: ${parameter.type ? flat(parameter.type) : "unknown"}`];
+  });
+}
+
+function baseClassOf(checker: ts.TypeChecker, node: ts.ClassDeclaration): ts.ClassDeclaration | undefined {
+  const clause = node.heritageClauses?.find((heritage) => heritage.token === ts.SyntaxKind.ExtendsKeyword);
+  const expression = clause?.types[0]?.expression;
+  if (!expression) return undefined;
+  let symbol = checker.getSymbolAtLocation(expression);
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  return symbol?.declarations?.find(ts.isClassDeclaration);
 }
 
 function memberLines(

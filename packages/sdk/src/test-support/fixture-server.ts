@@ -2,7 +2,8 @@ import { McpError } from "../protocol/errors.js";
 import { elicitForm, inputRequired } from "../protocol/input-required.js";
 import { ElicitResultSchema } from "../protocol/schemas/input-required.js";
 import type { Tool } from "../protocol/schemas/tools.js";
-import { Server, type ServerOptions } from "../server/server.js";
+import { Server } from "../server/index.js";
+import type { ServerOptions } from "../server/server.js";
 import { AsyncQueue, recordingLogger } from "./in-process.js";
 
 /** A tool whose arguments travel in `Mcp-Param-*` headers too: string, integer, boolean, nested. */

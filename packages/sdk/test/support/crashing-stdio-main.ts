@@ -1,4 +1,4 @@
-import { Server } from "../../src/server/server.js";
+import { Server } from "../../src/server/index.js";
 import { serveStdio } from "../../src/server/transport/stdio-server.js";
 
 // The child process of the stdio restart tests: `pid` tells which process answered, `crash` exits

@@ -5,10 +5,10 @@ import { elicitForm, inputRequired } from "../../src/protocol/input-required.js"
 import { RedisNotificationBus } from "../../src/server/fleet/redis/redis-notification-bus.js";
 import { RedisSessionRegistry } from "../../src/server/fleet/redis/redis-session-registry.js";
 import { fleetCodec } from "../../src/server/fleet/test-support/fleet-codec.js";
+import { McpServer } from "../../src/server/index.js";
 import { RawStream } from "../../src/server/legacy/test-support/raw-session.js";
 import { toElicitationSchema } from "../../src/server/mcp/elicitation-schema.js";
 import { acceptedContent } from "../../src/server/mcp/input-responses.js";
-import { McpServer } from "../../src/server/mcp/mcp-server.js";
 import { FLEET_KEYS } from "../../src/server/mcp/test-support/once.js";
 import { type RunningHttpServer, startHttpServer } from "../../src/test-support/http.js";
 import { type LogRecord, recordingLogger } from "../../src/test-support/in-process.js";

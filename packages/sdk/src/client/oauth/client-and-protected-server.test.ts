@@ -10,7 +10,7 @@ import { bearerAuth } from "../../server/auth/bearer-auth.js";
 import { jwtVerifier } from "../../server/auth/jwt-verifier.js";
 import { protectedResourceMetadataHandler } from "../../server/auth/resource-metadata-handler.js";
 import { type LocalSigner, localSigner } from "../../server/auth/test-support/issuer-server.js";
-import { McpServer } from "../../server/mcp/mcp-server.js";
+import { McpServer } from "../../server/index.js";
 import { createNodeHandler } from "../../server/transport/http-server.js";
 import { Client } from "../client.js";
 import { HttpStatusError } from "../transport/http-client.js";

@@ -8,7 +8,8 @@ import {
 } from "../../protocol/input-required.js";
 import type { ElicitResult, InputResponses, ListRootsResult } from "../../protocol/schemas/input-required.js";
 import type { Tool } from "../../protocol/schemas/tools.js";
-import { Server, type ServerOptions } from "../../server/server.js";
+import { Server } from "../../server/index.js";
+import type { ServerOptions } from "../../server/server.js";
 
 /**
  * A low-level Server whose tools, prompt and resource template need one, two or three rounds of input.

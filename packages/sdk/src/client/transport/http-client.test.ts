@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpError } from "../../protocol/errors.js";
-import { Server } from "../../server/server.js";
+import { Server } from "../../server/index.js";
 import { assertClientRequest } from "../../test-support/wire-schema.js";
 import type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
 import type { ElicitParams } from "../callbacks.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
-import { Server } from "../../server/server.js";
+import { Server } from "../../server/index.js";
 import { MemoryClientTransport } from "./memory-client.js";
 
 const META = {

@@ -3,7 +3,7 @@ import { silentLogger } from "../../protocol/logger.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
 import { mcpHeaders, rpcRequest } from "../../test-support/messages.js";
 import type { AuthInfo } from "../auth-info.js";
-import { Server } from "../server.js";
+import { Server } from "../index.js";
 import { bearerAuth } from "./bearer-auth.js";
 import { InvalidTokenError } from "./errors.js";
 import type { TokenVerifier } from "./token-verifier.js";

@@ -1,24 +1,5 @@
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
-
-/**
- * Where the messages of a 2025-era session's SSE streams are kept, so a client that lost a stream can
- * reconnect with `Last-Event-ID` and receive what it missed. Event ids are `<streamId>:<sequence>`;
- * stream ids begin with their session's id, so a transport can refuse an id from another session.
- */
-export interface EventStore {
-  /** Records one message sent on a stream and returns the event id it travels under. */
-  append(streamId: string, message: JsonRpcMessage): Promise<string>;
-  /**
-   * Sends, in order, every message recorded on the stream of `lastEventId` after that event, and
-   * returns that stream's id; undefined when the event is unknown (never recorded, or evicted).
-   */
-  replayAfter(
-    lastEventId: string,
-    send: (eventId: string, message: JsonRpcMessage) => void | Promise<void>,
-  ): Promise<string | undefined>;
-  /** Forgets a stream that can no longer be resumed (its session ended). */
-  forget(streamId: string): Promise<void>;
-}
+import type { EventStore } from "../unenveloped-era.js";
 
 /** The stream an event id belongs to, or undefined when the id is not one this SDK minted. */
 export function streamOfEvent(eventId: string): string | undefined {

@@ -9,8 +9,9 @@ import { post, type RunningHttpServer, startHttpServer } from "../../test-suppor
 import { recordingLogger } from "../../test-support/in-process.js";
 import { rpcRequest } from "../../test-support/messages.js";
 import type { AuthInfo } from "../auth-info.js";
+import { McpServer } from "../index.js";
 import { toElicitationSchema } from "../mcp/elicitation-schema.js";
-import { McpServer, type McpServerOptions } from "../mcp/mcp-server.js";
+import type { McpServerOptions } from "../mcp/mcp-server.js";
 import type { HttpHandlerOptions } from "../transport/http-server.js";
 import { InMemoryEventStore } from "./event-store.js";
 import { initializeMessage, RawStream, rawPost, rawSession } from "./test-support/raw-session.js";

@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import { silentLogger } from "../../protocol/logger.js";
+import { McpServer } from "../index.js";
 import { toElicitationSchema } from "../mcp/elicitation-schema.js";
 import { acceptedContent } from "../mcp/input-responses.js";
-import { McpServer } from "../mcp/mcp-server.js";
 import { serveStdio } from "../transport/stdio-server.js";
 import { V1PipeTransport } from "./test-support/v1-stdio.js";
 

@@ -1,37 +1,6 @@
 import type { SessionRegistry } from "../fleet/session-registry.js";
-import { type EventStore, InMemoryEventStore } from "./event-store.js";
-
-export interface LegacyBridgeOptions {
-  /** Input-required rounds one legacy request may take before it fails. Default 10. */
-  maxRounds?: number;
-  /** How long one legacy request may spend asking the client, in ms. Default 600 000 (the requestState TTL). */
-  timeoutMs?: number;
-}
-
-/** How a server serves 2025-era (`initialize`) clients on the endpoint it serves 2026-07-28 on. */
-export interface LegacyOptions {
-  /** A session with no request, open stream or answer for this long ends (404 afterwards). Default 30 min. */
-  sessionIdleMs?: number;
-  /** Open sessions one principal (token issuer, client and subject; or anonymous) may hold. Default 100. */
-  maxSessionsPerPrincipal?: number;
-  /**
-   * Requests one session may have open at once on each instance, each holding its POST response (an
-   * SSE stream while the server asks the client something) until it is answered, a client that
-   * dropped the response included. One more is refused with 429. Default 16.
-   */
-  maxRequestStreamsPerSession?: number;
-  /** Where SSE events are kept for `Last-Event-ID` resumption. Default: an InMemoryEventStore. */
-  eventStore?: EventStore;
-  /**
-   * Session facts shared by a fleet, so any instance serves any session without sticky routing
-   * (a RedisSessionRegistry, with the server's `bus` on the same Redis). Default: this process only.
-   */
-  sessions?: SessionRegistry;
-  /** Bounds on the rounds an input-required result takes when it is asked as real client requests. */
-  bridge?: LegacyBridgeOptions;
-  /** The current time in ms, for session expiry. Defaults to the system clock; tests pin it. */
-  now?: () => number;
-}
+import type { EventStore, LegacyOptions } from "../unenveloped-era.js";
+import { InMemoryEventStore } from "./event-store.js";
 
 export interface ResolvedLegacyOptions {
   readonly sessionIdleMs: number;

@@ -3,7 +3,7 @@ import { ErrorCode } from "../../protocol/errors.js";
 import { silentLogger } from "../../protocol/logger.js";
 import { LATEST_LEGACY_PROTOCOL_VERSION } from "../../protocol/versions.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
-import { McpServer } from "../mcp/mcp-server.js";
+import { McpServer } from "../index.js";
 import { MAX_SESSION_FACTS_BYTES } from "./session-facts.js";
 import { initializeMessage, RawStream, rawPost, rawSession } from "./test-support/raw-session.js";
 

@@ -1,19 +1,7 @@
 import { McpError } from "../../protocol/errors.js";
 import type { ClientCapabilities } from "../../protocol/schemas/capabilities.js";
-import type { Implementation, LoggingLevel } from "../../protocol/schemas/common.js";
+import type { Implementation } from "../../protocol/schemas/common.js";
 import { jsonBytes } from "../params-limits.js";
-
-/**
- * What a 2025-era session settled at `initialize` (and `logging/setLevel` since): the dispatcher builds
- * each legacy request's RequestMeta from it, so middleware, the capability gate and handlers see the
- * same shapes on both eras.
- */
-export interface LegacySessionFacts {
-  readonly protocolVersion: string;
-  readonly clientCapabilities: ClientCapabilities;
-  readonly clientInfo: Implementation | undefined;
-  readonly logLevel: LoggingLevel | undefined;
-}
 
 /** The facts of a session whose size its client chooses; the others are flags and short enumerations. */
 export interface ClientChosenFacts {

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { ClientCapabilities } from "../../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel, RequestId } from "../../protocol/schemas/common.js";
+import type { LegacySessionFacts } from "../unenveloped-era.js";
 import { OutboundRequests } from "./outbound-requests.js";
-import type { LegacySessionFacts } from "./session-facts.js";
 
 /** Where a session's messages go: its own SSE stream on HTTP, stdout on stdio. */
 export type MessageSender = (message: JsonRpcMessage) => void | Promise<void>;

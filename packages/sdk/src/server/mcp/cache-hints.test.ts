@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { recordingLogger } from "../../test-support/in-process.js";
-import { McpServer } from "./mcp-server.js";
+import { McpServer } from "../index.js";
 import { connectionsClosedAfterEach, resultOf } from "./test-support/connections.js";
 
 /** A clock the client's cache reads, moved by hand. */

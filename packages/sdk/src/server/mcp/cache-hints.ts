@@ -1,4 +1,4 @@
-import type { CachePolicy } from "../server.js";
+import type { CachePolicy } from "../cache-policy.js";
 
 /**
  * How long a client may reuse a result (`ttlMs`) and whether clients with other credentials may share

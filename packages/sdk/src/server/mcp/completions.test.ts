@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { recordingLogger } from "../../test-support/in-process.js";
-import { McpServer } from "./mcp-server.js";
+import { McpServer } from "../index.js";
 import { connectionsClosedAfterEach } from "./test-support/connections.js";
 
 const FRAMEWORKS: Record<string, string[]> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { McpServer } from "./mcp-server.js";
+import { McpServer } from "../index.js";
 import { ask, resolver } from "./resolvers/resolvers.js";
 import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
 import { openSecurity } from "./test-support/open-codec.js";

@@ -6,8 +6,8 @@ import type { ElicitResult } from "../../protocol/schemas/input-required.js";
 import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
 import { recordingLogger } from "../../test-support/in-process.js";
+import { McpServer } from "../index.js";
 import { connectV1 } from "../legacy/test-support/v1-peer.js";
-import { McpServer } from "./mcp-server.js";
 import { ask, resolver } from "./resolvers/resolvers.js";
 import { connectionsClosedAfterEach } from "./test-support/connections.js";
 

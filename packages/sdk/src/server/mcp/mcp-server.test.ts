@@ -7,7 +7,7 @@ import type { JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrp
 import { silentLogger } from "../../protocol/logger.js";
 import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { assertResultResponse } from "../../test-support/wire-schema.js";
-import { McpServer } from "./mcp-server.js";
+import { McpServer } from "../index.js";
 import { ask, resolver } from "./resolvers/resolvers.js";
 import { accept } from "./test-support/answers.js";
 import {

@@ -75,7 +75,15 @@ export class McpServer {
   readonly #serverCache: CacheHint | undefined;
   #installed = { tools: false, prompts: false, resources: false, completions: false };
 
-  constructor(info: McpServerInfo = {}, options: McpServerOptions = {}) {
+  /**
+   * `newServer` makes the low-level server: the McpServer that `@roundtrip/sdk/server` exports makes
+   * the one it exports, which serves the 2025 era too (see UnenvelopedEra).
+   */
+  constructor(
+    info: McpServerInfo = {},
+    options: McpServerOptions = {},
+    newServer: (info: Implementation, options: ServerOptions) => Server = (i, o) => new Server(i, o),
+  ) {
     const { requestStateSecurity, once, now, ...serverOptions } = options;
     const named = typeof info.name === "string" && info.name.length > 0;
     if (requestStateSecurity !== undefined) {
@@ -85,7 +93,7 @@ export class McpServer {
       if (!named && requestStateSecurity.audience === undefined) throw new TypeError(MISSING_AUDIENCE);
     }
     const name = named ? (info.name as string) : UNNAMED_SERVER;
-    this.server = new Server({ ...info, name, version: info.version ?? "0.0.0" }, serverOptions);
+    this.server = newServer({ ...info, name, version: info.version ?? "0.0.0" }, serverOptions);
     this.#serverCache = serverOptions.cache;
     const logger = serverOptions.logger ?? stderrLogger;
     const security = requestStateSecurity ?? RequestStateSecurity.ephemeral();
@@ -195,6 +203,7 @@ export class McpServer {
     if (this.#installed.tools) return;
     this.#installed.tools = true;
     this.server.onListTools(() => ({ tools: this.#tools.list() }));
+    this.server.describeTools((name) => this.#tools.definition(name));
     this.server.onCallTool(
       (ctx, params) =>
         (this.#tools.isOnce(params.name)

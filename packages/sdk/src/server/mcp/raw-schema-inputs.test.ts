@@ -3,7 +3,7 @@ import { silentLogger } from "../../protocol/logger.js";
 import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { post, type RunningHttpServer, resultOf, startHttpServer } from "../../test-support/http.js";
 import { rpcRequest } from "../../test-support/messages.js";
-import { McpServer } from "./mcp-server.js";
+import { McpServer } from "../index.js";
 
 /**
  * Raw JSON Schema inputs are validated as JSON Schema (2020-12 unless `$schema` says otherwise), so

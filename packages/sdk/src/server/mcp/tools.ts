@@ -134,6 +134,10 @@ export class ToolRegistry {
     return this.#tools.get(name)?.once === true;
   }
 
+  definition(name: string): Tool | undefined {
+    return this.#tools.get(name)?.definition;
+  }
+
   /** Sorted by name, so every instance of a fleet lists the same tools in the same order. */
   list(): Tool[] {
     return [...this.#tools.values()]

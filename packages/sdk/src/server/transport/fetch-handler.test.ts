@@ -23,8 +23,8 @@ import {
   localSigner,
   startIssuerServer,
 } from "../auth/test-support/issuer-server.js";
+import { Server } from "../index.js";
 import { RawStream, rawPost, rawSession } from "../legacy/test-support/raw-session.js";
-import { Server } from "../server.js";
 import { createFetchHandler, type FetchHandlerOptions } from "./fetch-handler.js";
 
 /**

@@ -4,7 +4,7 @@ import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import type { RequestMeta } from "../../protocol/schemas/envelope.js";
 import type { Tool } from "../../protocol/schemas/tools.js";
 import { mcpHeaders, rpcRequest } from "../../test-support/messages.js";
-import { checkHeaderAgreement } from "./header-agreement.js";
+import { checkHeaderAgreement, checkParamAgreement } from "./header-agreement.js";
 
 const REGION_TOOL: Tool = {
   name: "forecast",
@@ -14,11 +14,14 @@ const REGION_TOOL: Tool = {
   },
 };
 
-const lookup = async (name: string) => (name === REGION_TOOL.name ? REGION_TOOL : undefined);
-
-function check(request: JsonRpcRequest, headers: Record<string, string | undefined>): Promise<void> {
+/** Both checks, as a request meets them: the head first, then the called tool's parameters, when known. */
+async function check(request: JsonRpcRequest, headers: Record<string, string | undefined>): Promise<void> {
   const meta = request.params?._meta as RequestMeta;
-  return checkHeaderAgreement(headers, request, meta, lookup);
+  checkHeaderAgreement(headers, request, meta);
+  const params = request.params ?? {};
+  if (request.method === "tools/call" && params.name === REGION_TOOL.name) {
+    checkParamAgreement(headers, REGION_TOOL, params.arguments as Record<string, unknown> | undefined);
+  }
 }
 
 async function mismatch(request: JsonRpcRequest, headers: Record<string, string | undefined>) {
@@ -28,7 +31,7 @@ async function mismatch(request: JsonRpcRequest, headers: Record<string, string 
   return (error as McpError).message;
 }
 
-describe("checkHeaderAgreement", () => {
+describe("checkHeaderAgreement and checkParamAgreement", () => {
   it("accepts the headers a correct client sends, for each carrier method", async () => {
     for (const request of [
       rpcRequest("tools/list"),

@@ -12,7 +12,6 @@ import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import type { RequestMeta } from "../../protocol/schemas/envelope.js";
 import type { Tool } from "../../protocol/schemas/tools.js";
 import { META } from "../../protocol/versions.js";
-import type { ToolLookup } from "../server.js";
 import type { HeaderRecord } from "./request-head.js";
 
 function requireHeader(headers: HeaderRecord, name: string, label: string): string {
@@ -25,7 +24,6 @@ function requireHeader(headers: HeaderRecord, name: string, label: string): stri
   return value;
 }
 
-const NO_HEADER_PARAMS: readonly HeaderParam[] = [];
 const headerParamsByTool = new WeakMap<Tool, readonly HeaderParam[] | string>();
 
 /** A tool's `x-mcp-header` annotations, walked once per definition rather than once per call. */
@@ -39,15 +37,14 @@ function headerParamsOfTool(tool: Tool): readonly HeaderParam[] | string {
 }
 
 /**
- * The request metadata headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*) must mirror
- * the body, so intermediaries can route on them safely.
+ * The request metadata headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) must mirror the body, so
+ * intermediaries can route on them safely. Run once the envelope is read, before anything else.
  */
-export async function checkHeaderAgreement(
+export function checkHeaderAgreement(
   headers: HeaderRecord,
   request: JsonRpcRequest,
   meta: RequestMeta,
-  lookupTool: ToolLookup,
-): Promise<void> {
+): void {
   const version = requireHeader(headers, HEADER.protocolVersion, "MCP-Protocol-Version");
   if (version !== meta[META.protocolVersion]) {
     throw McpError.headerMismatch(
@@ -60,23 +57,27 @@ export async function checkHeaderAgreement(
       `Header mismatch: Mcp-Method header value '${method}' does not match body value '${request.method}'`,
     );
   }
-  const params = request.params ?? {};
   if (isCarrierMethod(request.method)) {
     const name = requireHeader(headers, HEADER.name, "Mcp-Name");
-    const expected = params[carrierTargetField(request.method)];
+    const expected = request.params?.[carrierTargetField(request.method)];
     if (name !== expected) {
       throw McpError.headerMismatch(
         `Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(expected)}'`,
       );
     }
   }
-  if (request.method === "tools/call" && typeof params.name === "string") {
-    const tool = await lookupTool(params.name);
-    const headerParams = tool ? headerParamsOfTool(tool) : NO_HEADER_PARAMS;
-    // A string names a broken annotation: clients drop such a tool, so no header mirrors its arguments.
-    if (Array.isArray(headerParams) && headerParams.length > 0) {
-      const args = params.arguments as Record<string, unknown> | undefined;
-      checkParamHeaders(headerParams, args, headers);
-    }
-  }
+}
+
+/**
+ * The `Mcp-Param-*` headers of a tools/call must mirror the arguments the called tool's `x-mcp-header`
+ * annotations name. Run where dispatch has found the tool, so no handler runs to learn its definition.
+ */
+export function checkParamAgreement(
+  headers: HeaderRecord,
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
+): void {
+  const headerParams = headerParamsOfTool(tool);
+  // A string names a broken annotation: clients drop such a tool, so no header mirrors its arguments.
+  if (Array.isArray(headerParams) && headerParams.length > 0) checkParamHeaders(headerParams, args, headers);
 }

@@ -29,7 +29,7 @@ import {
 } from "../../test-support/http.js";
 import { recordingLogger } from "../../test-support/in-process.js";
 import { envelope, mcpHeaders, rpcNotification, rpcRequest } from "../../test-support/messages.js";
-import { Server } from "../server.js";
+import { Server } from "../index.js";
 
 let fixture: Fixture;
 let http: RunningHttpServer;

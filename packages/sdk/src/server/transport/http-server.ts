@@ -9,10 +9,9 @@ import type { RequestTarget } from "../auth/request-target.js";
 import type { AuthInfo } from "../auth-info.js";
 import { type Server, type ServerSource, serverOf } from "../server.js";
 import { type Accepted, acceptNegotiator, answersAsEvent } from "./accept-negotiation.js";
-import { checkHeaderAgreement } from "./header-agreement.js";
+import { checkHeaderAgreement, checkParamAgreement } from "./header-agreement.js";
 import { HttpError, statusForError } from "./http-errors.js";
 import { inboundOrRefuse, sendHttpError, sendJson } from "./json-response.js";
-import { isLegacyPost, LegacyHttp } from "./legacy-http.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
 import {
   DEFAULT_MAX_BODY_BYTES,
@@ -111,7 +110,7 @@ export type BodyReader<Req> = (req: Req, limit: number) => Promise<unknown>;
  * and response to this and nothing else. 2026-07-28: POST only; one JSON-RPC message per body; JSON
  * responses, or SSE when the request produces notifications; a client disconnect ("close" before
  * the response finished) aborts the request's handler. 2025-era clients (unless the server's
- * `legacy` option is false) get sessions on the same endpoint: see LegacyHttp.
+ * `legacy` option is false) get sessions on the same endpoint, from the server's UnenvelopedEra.
  */
 export function createHttpExchange<Req extends RequestHead>(
   source: ServerSource,
@@ -122,7 +121,7 @@ export function createHttpExchange<Req extends RequestHead>(
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDepth = options.maxBodyDepth ?? DEFAULT_MAX_BODY_DEPTH;
   const negotiate = acceptNegotiator();
-  const legacy = server.legacy ? new LegacyHttp(server, server.legacy) : undefined;
+  const legacy = server.legacy?.http();
   const admit = headCheck(options, legacy !== undefined);
   return async (req, res, preRead) => {
     try {
@@ -145,7 +144,7 @@ export function createHttpExchange<Req extends RequestHead>(
       }
       const raw = preRead === undefined ? await readBody(req, limit) : withinLimit(preRead, limit);
       const value = decodeJson(raw, maxDepth);
-      if (legacy && isLegacyPost(req.headers, value)) {
+      if (legacy?.claims(req.headers, value)) {
         // A 2025-era request names its tool in the body only: authenticate again, now that the
         // target is known, so a tool's own scopes hold in this era too.
         const target = bodyTargetOf(value);
@@ -217,7 +216,8 @@ async function serveMessage(
     auth,
     notify,
     transport: { kind: "http", headers: req.headers },
-    checkTransport: (r, meta, lookupTool) => checkHeaderAgreement(req.headers, r, meta, lookupTool),
+    checkTransport: (r, meta) => checkHeaderAgreement(req.headers, r, meta),
+    checkToolCall: (tool, args) => checkParamAgreement(req.headers, tool, args),
   });
   if (abort.aborted) return;
   if (stream) return stream.end(handled.message);

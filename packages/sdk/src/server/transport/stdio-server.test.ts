@@ -4,7 +4,7 @@ import { fixtureServer } from "../../test-support/fixture-server.js";
 import { deferred, recordingLogger } from "../../test-support/in-process.js";
 import { rpcNotification, rpcRequest } from "../../test-support/messages.js";
 import { StdioPeer } from "../../test-support/stdio.js";
-import { Server } from "../server.js";
+import { Server } from "../index.js";
 
 let peer: StdioPeer | undefined;
 

@@ -1,20 +1,14 @@
 import type { Readable, Writable } from "node:stream";
 import { McpError } from "../../protocol/errors.js";
-import { isRecord } from "../../protocol/is-record.js";
 import {
   errorResponse,
   type JsonRpcMessage,
-  type JsonRpcRequest,
   parseInboundMessage,
   readRequestId,
 } from "../../protocol/jsonrpc.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
-import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { CancelledParamsSchema, NotificationMethod } from "../../protocol/schemas/notifications.js";
 import { encodeLine, readLines } from "../../protocol/stdio-framing.js";
-import { META } from "../../protocol/versions.js";
-import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";
-import type { LegacySession } from "../legacy/session.js";
 import { type ServerSource, serverOf } from "../server.js";
 
 export interface StdioServerOptions {
@@ -28,8 +22,7 @@ export interface StdioServerOptions {
  * shutdown signal), after in-flight requests have answered.
  *
  * A 2025-era client (unless the server's `legacy` option is false) opens one session for the process
- * with `initialize`; its requests have no envelope, and an input-required result reaches it as real
- * requests on stdout, whose answers arrive on stdin.
+ * with `initialize`; the server's 2025 era (UnenvelopedEra) serves that session's lines.
  */
 export async function serveStdio(source: ServerSource, options: StdioServerOptions = {}): Promise<void> {
   const server = serverOf(source);
@@ -40,8 +33,7 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
   const write = (message: JsonRpcMessage): void => {
     output.write(encodeLine(message));
   };
-  const legacy = server.legacy ? new LegacyEndpoint(server, server.legacy) : undefined;
-  let session: LegacySession | undefined;
+  const era = server.legacy?.stdio(write);
 
   for await (const line of readLines(input)) {
     if (line.trim() === "") continue;
@@ -57,12 +49,7 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       );
       continue;
     }
-    // Before any initialize there is no session to answer: a response is then the invalid request
-    // it is for a 2026-07-28 server.
-    if (legacy && session && isResponse(value)) {
-      legacy.answer(session, value);
-      continue;
-    }
+    if (era?.answer(value)) continue;
     let inbound: ReturnType<typeof parseInboundMessage>;
     try {
       inbound = parseInboundMessage(value);
@@ -71,7 +58,7 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       continue;
     }
     if (inbound.kind === "notification") {
-      if (legacy && session) await legacy.notify(session, inbound.message);
+      await era?.notify(inbound.message);
       if (inbound.message.method === NotificationMethod.cancelled) {
         const params = CancelledParamsSchema.safeParse(inbound.message.params);
         if (params.success) inFlight.get(params.data.requestId)?.abort();
@@ -79,33 +66,9 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
       continue;
     }
     const request = inbound.message;
-    if (legacy && !session && SESSION_ONLY_METHODS.has(request.method) && !hasEnvelope(request.params)) {
-      write(
-        errorResponse(
-          request.id,
-          McpError.invalidRequest(`${request.method} needs a session: send initialize first`).toJSON(),
-        ),
-      );
-      continue;
-    }
-    if (legacy && !hasEnvelope(request.params) && (session || request.method === LegacyMethod.initialize)) {
-      if (request.method === LegacyMethod.initialize) {
-        session = await openSession(legacy, request, session, write);
-        continue;
-      }
-      const current = session as LegacySession;
-      const task = legacy
-        .serve(current, request, {
-          auth: undefined,
-          transport: { kind: "stdio" },
-          channel: write,
-          noChannel: "",
-        })
-        .then((response) => {
-          if (response) write(response);
-        })
-        .finally(() => pending.delete(task));
-      pending.add(task);
+    const served = era?.serve(request);
+    if (served) {
+      await served;
       continue;
     }
     const controller = new AbortController();
@@ -127,43 +90,6 @@ export async function serveStdio(source: ServerSource, options: StdioServerOptio
     pending.add(task);
   }
   server.close();
-  legacy?.close();
-  await Promise.allSettled([...pending]);
-}
-
-/** Methods that exist only on a 2025-era session: before initialize, the client is told to send it. */
-const SESSION_ONLY_METHODS: ReadonlySet<string> = new Set([
-  LegacyMethod.ping,
-  LegacyMethod.setLevel,
-  LegacyMethod.subscribe,
-  LegacyMethod.unsubscribe,
-]);
-
-function isResponse(value: unknown): value is Record<string, unknown> {
-  return isRecord(value) && typeof value.method !== "string" && ("result" in value || "error" in value);
-}
-
-function hasEnvelope(params: Record<string, unknown> | undefined): boolean {
-  const meta = params?._meta;
-  return isRecord(meta) && typeof meta[META.protocolVersion] === "string";
-}
-
-/** `initialize` on stdio: the process has one session, so a second initialize replaces the first. */
-async function openSession(
-  legacy: LegacyEndpoint,
-  request: JsonRpcRequest,
-  previous: LegacySession | undefined,
-  write: (message: JsonRpcMessage) => void,
-): Promise<LegacySession | undefined> {
-  try {
-    const { session, response } = await legacy.open(request, undefined);
-    previous?.close();
-    session.setStandalone(write);
-    write(response);
-    return session;
-  } catch (error) {
-    if (!(error instanceof McpError)) throw error;
-    write(errorResponse(request.id, error.toJSON()));
-    return previous;
-  }
+  const eraClosed = era?.close();
+  await Promise.allSettled(eraClosed ? [...pending, eraClosed] : [...pending]);
 }

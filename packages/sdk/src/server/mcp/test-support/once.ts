@@ -6,9 +6,9 @@ import { type Logger, silentLogger } from "../../../protocol/logger.js";
 import { errorOf, post, resultOf, startHttpServer, type WireReply } from "../../../test-support/http.js";
 import { rpcRequest } from "../../../test-support/messages.js";
 import type { OnceStore } from "../../fleet/once-store.js";
+import { McpServer } from "../../index.js";
 import { toElicitationSchema } from "../elicitation-schema.js";
 import { acceptedContent } from "../input-responses.js";
-import { McpServer } from "../mcp-server.js";
 import type { OnceOptions } from "../once-rounds.js";
 
 const Confirm = z.object({ confirm: z.boolean() });

@@ -7,17 +7,18 @@ import { describeError } from "../../protocol/logger.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { META } from "../../protocol/versions.js";
 import type { AuthInfo } from "../auth-info.js";
-import { streamOfEvent } from "../legacy/event-store.js";
-import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";
-import type { ResolvedLegacyOptions } from "../legacy/options.js";
-import type { LegacySession } from "../legacy/session.js";
-import { SessionLimitExceeded } from "../legacy/session-registry.js";
 import type { Server } from "../server.js";
-import type { Accepted } from "./accept-negotiation.js";
-import { HttpError } from "./http-errors.js";
-import { inboundOrRefuse, sendJson } from "./json-response.js";
-import type { HeaderRecord, RequestHead } from "./request-head.js";
-import type { ResponseWriter } from "./response-writer.js";
+import type { Accepted } from "../transport/accept-negotiation.js";
+import { HttpError } from "../transport/http-errors.js";
+import { inboundOrRefuse, sendJson } from "../transport/json-response.js";
+import type { HeaderRecord, RequestHead } from "../transport/request-head.js";
+import type { ResponseWriter } from "../transport/response-writer.js";
+import type { HttpEra } from "../unenveloped-era.js";
+import { streamOfEvent } from "./event-store.js";
+import { LegacyEndpoint } from "./legacy-endpoint.js";
+import type { ResolvedLegacyOptions } from "./options.js";
+import type { LegacySession } from "./session.js";
+import { SessionLimitExceeded } from "./session-registry.js";
 import { SessionStream } from "./session-stream.js";
 
 const NEEDS_SSE =
@@ -82,7 +83,7 @@ async function orUnavailable<T>(server: Server, step: () => Promise<T>): Promise
  * answers, on which the server's own requests for that request travel), GET (the session's stream
  * for messages not tied to a request, and resumption with Last-Event-ID) and DELETE (ends a session).
  */
-export class LegacyHttp {
+export class LegacyHttp implements HttpEra {
   readonly endpoint: LegacyEndpoint;
   readonly #options: ResolvedLegacyOptions;
   /** Streams per session, kept until the session ends so a lost stream can still be resumed. */
@@ -92,6 +93,10 @@ export class LegacyHttp {
   constructor(server: Server, options: ResolvedLegacyOptions) {
     this.endpoint = new LegacyEndpoint(server, options, (session) => this.#adopt(session));
     this.#options = options;
+  }
+
+  claims(headers: HeaderRecord, value: unknown): boolean {
+    return isLegacyPost(headers, value);
   }
 
   async post(

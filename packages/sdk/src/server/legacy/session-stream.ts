@@ -1,7 +1,7 @@
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
-import type { EventStore } from "../legacy/event-store.js";
-import type { ResponseWriter } from "./response-writer.js";
-import { SseStream } from "./sse.js";
+import type { ResponseWriter } from "../transport/response-writer.js";
+import { SseStream } from "../transport/sse.js";
+import type { EventStore } from "../unenveloped-era.js";
 
 /** Reports a fault of the event store, `what` saying its consequence; the stream carries on without it. */
 export type StreamFaultReporter = (what: string, error: unknown) => void;
