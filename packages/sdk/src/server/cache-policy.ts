@@ -1,5 +1,5 @@
+import { isCacheable } from "../protocol/methods.js";
 import type { CacheScope } from "../protocol/schemas/common.js";
-import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
 import type { ResultObject } from "./middleware.js";
 
 export interface CachePolicy {
@@ -16,7 +16,7 @@ export function withCachePolicy(
   result: ResultObject,
   configured: Partial<CachePolicy> | undefined,
 ): ResultObject {
-  if (!CACHEABLE_METHODS.has(method)) return result;
+  if (!isCacheable(method)) return result;
   return {
     ...result,
     ttlMs: result.ttlMs ?? configured?.ttlMs ?? 0,

@@ -1,7 +1,7 @@
 import { isCarrierMethod } from "../protocol/carriers.js";
 import { McpError } from "../protocol/errors.js";
 import type { Logger } from "../protocol/logger.js";
-import { CACHEABLE_METHODS } from "../protocol/schemas/requests.js";
+import { isCacheable } from "../protocol/methods.js";
 import { type CachePolicy, withCachePolicy } from "./cache-policy.js";
 import { assertCapabilitiesFor, withDeclaredContext } from "./capability-gate.js";
 import type { RequestContext } from "./context.js";
@@ -36,7 +36,7 @@ export function checkedResult(
     return inputRequests === result.inputRequests ? result : { ...result, inputRequests };
   }
   const complete = result.resultType === undefined ? { ...result, resultType } : result;
-  if (!CACHEABLE_METHODS.has(context.method)) return complete;
+  if (!isCacheable(context.method)) return complete;
   // A retry's result answers one user's answers: it must never be served from a cache.
   const isRetry = params.requestState != null || params.inputResponses != null;
   return isRetry

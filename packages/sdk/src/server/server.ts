@@ -6,6 +6,7 @@ import {
   resultResponse,
 } from "../protocol/jsonrpc.js";
 import { describeError, type Logger, stackOf, stderrLogger } from "../protocol/logger.js";
+import { CLIENT_REQUESTS, type ClientRequestMethod } from "../protocol/methods.js";
 import { type AbortSource, RequestAbort } from "../protocol/request-abort.js";
 import type { ServerCapabilities } from "../protocol/schemas/capabilities.js";
 import type { Implementation } from "../protocol/schemas/common.js";
@@ -113,16 +114,13 @@ export interface HandledResponse {
 }
 
 type MethodEntry = { handler: keyof Handlers; capability: keyof ServerCapabilities };
-const HANDLED_METHODS: Record<string, MethodEntry> = {
-  "tools/list": { handler: "listTools", capability: "tools" },
-  "tools/call": { handler: "callTool", capability: "tools" },
-  "prompts/list": { handler: "listPrompts", capability: "prompts" },
-  "prompts/get": { handler: "getPrompt", capability: "prompts" },
-  "resources/list": { handler: "listResources", capability: "resources" },
-  "resources/templates/list": { handler: "listResourceTemplates", capability: "resources" },
-  "resources/read": { handler: "readResource", capability: "resources" },
-  "completion/complete": { handler: "complete", capability: "completions" },
-};
+/** The methods a Server dispatches to a handler, read from the method table (a wrong name is a type error). */
+const HANDLED_METHODS: Readonly<Record<string, MethodEntry>> = Object.fromEntries(
+  (Object.keys(CLIENT_REQUESTS) as ClientRequestMethod[]).flatMap((method) => {
+    const { handler, capability } = CLIENT_REQUESTS[method];
+    return handler === null || capability === null ? [] : [[method, { handler, capability }]];
+  }),
+);
 
 class RefusedBeforeDispatch extends McpError {}
 
@@ -437,7 +435,7 @@ export class Server {
   }
 
   async #listen(context: RequestContext, params: Record<string, unknown>): Promise<ResultObject> {
-    const parsed = RequestParamsByMethod["subscriptions/listen"].safeParse(params);
+    const parsed = CLIENT_REQUESTS["subscriptions/listen"].params.safeParse(params);
     if (!parsed.success) throw refuse(McpError.invalidParams(`Invalid params: ${firstIssue(parsed.error)}`));
     const filter = honouredFilter((parsed.data as ListenParams).notifications, this.capabilities);
     await this.#subscriptions.listen(context, filter);

@@ -1,10 +1,5 @@
 import type * as z from "zod";
-import {
-  CLIENT_REQUESTS,
-  type ClientRequestFacts,
-  type ClientRequestMethod,
-  methodsWhere,
-} from "../methods.js";
+import { CLIENT_REQUESTS, type ClientRequestFacts, type ClientRequestMethod } from "../methods.js";
 
 // The method table's params column and cacheable rows, in the shapes their readers name, and the
 // request schemas re-exported for the entry point.
@@ -45,6 +40,3 @@ export const RequestParamsAfterEnvelope: Readonly<Record<RequestMethod, z.ZodTyp
     ]),
   ) as Record<RequestMethod, z.ZodType>,
 );
-
-/** Methods whose complete results carry ttlMs/cacheScope, as the method table says: the Server reads it per request. */
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(methodsWhere((facts) => facts.cacheable));
