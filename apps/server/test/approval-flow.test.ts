@@ -168,13 +168,13 @@ describe("deploy approval through the approval page", () => {
 /** Alice's deploy, up to the approval URL; the release it names. */
 async function askForApproval(): Promise<{ release: string }> {
   const client = mcpClient(app.url, aliceToken, watch, { onElicit: () => ({ action: "cancel" }) });
-  const first = await client.session.callTool(
+  const first = await client.manualRounds.callTool(
     "deploy",
     { service: "web", env: "staging" },
     { allowInputRequired: true },
   );
   if (!isInputRequiredResult(first)) throw new Error("deploy should ask for confirmation first");
-  const second = await client.session.callTool(
+  const second = await client.manualRounds.callTool(
     "deploy",
     { service: "web", env: "staging" },
     {

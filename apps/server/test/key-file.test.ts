@@ -116,7 +116,7 @@ describe("two instances sharing a key file", () => {
     const token = (await as.authorizationCodeToken("alice", "mcp:tools mcp:deploy")).accessToken;
     const args = { service: "ledger", env: "staging" };
     const manualRounds = (server: RunningServer) =>
-      mcpClient(server.url, token, watch, { onElicit: () => ({ action: "cancel" }) }).session;
+      mcpClient(server.url, token, watch, { onElicit: () => ({ action: "cancel" }) }).manualRounds;
     const asked = await manualRounds(first).callTool("deploy", args, { allowInputRequired: true });
     if (!isInputRequiredResult(asked) || asked.requestState === undefined)
       throw new Error("expected a sealed round");

@@ -35,7 +35,7 @@ async function readiness(server: RunningServer): Promise<{ status: number; body:
 describe("every log line of a request names it", () => {
   it("carries the request id, the MCP method and the tool, on the SDK's own lines too", async () => {
     const refused = await mcpClient(app.url, alice, watch)
-      .session.callTool(
+      .manualRounds.callTool(
         "list_workspace",
         {},
         { allowInputRequired: true, requestState: "v1.not-a-sealed-state" },
@@ -74,7 +74,7 @@ describe("every log line of a request names it", () => {
 
   it("names the prompt of a prompts/get", async () => {
     const refused = await mcpClient(app.url, alice, watch)
-      .session.getPrompt(
+      .manualRounds.getPrompt(
         "incident_brief",
         { service: "api" },
         { allowInputRequired: true, requestState: "v1.not-a-sealed-state" },
@@ -88,7 +88,7 @@ describe("every log line of a request names it", () => {
 
   it("names the URI of a resources/read", async () => {
     const refused = await mcpClient(app.url, alice, watch)
-      .session.readResource("status://checkout", {
+      .manualRounds.readResource("status://checkout", {
         allowInputRequired: true,
         requestState: "v1.not-a-sealed-state",
       })

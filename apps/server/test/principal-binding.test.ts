@@ -34,7 +34,7 @@ function clientOf(who: keyof typeof tokens) {
 
 /** alice's first deploy round: the confirmation question and the sealed state bound to her. */
 async function alicesFirstRound(): Promise<InputRequiredResult> {
-  const result = await clientOf("alice").session.callTool("deploy", ARGS, { allowInputRequired: true });
+  const result = await clientOf("alice").manualRounds.callTool("deploy", ARGS, { allowInputRequired: true });
   if (!isInputRequiredResult(result) || result.requestState === undefined) {
     throw new Error(`expected an InputRequiredResult with state, got ${JSON.stringify(result)}`);
   }
@@ -56,7 +56,7 @@ describe("requestState is bound to the principal of the token that minted it", (
   it("lets alice complete her own round (the control for the refusals below)", async () => {
     const first = await alicesFirstRound();
 
-    const second = await clientOf("alice").session.callTool("deploy", ARGS, {
+    const second = await clientOf("alice").manualRounds.callTool("deploy", ARGS, {
       allowInputRequired: true,
       requestState: first.requestState,
       inputResponses: CONFIRMED,
@@ -70,7 +70,7 @@ describe("requestState is bound to the principal of the token that minted it", (
     const before = app.dispatched.length;
 
     const error = await refusal(
-      clientOf("bob").session.callTool("deploy", ARGS, {
+      clientOf("bob").manualRounds.callTool("deploy", ARGS, {
         allowInputRequired: true,
         requestState: first.requestState,
         inputResponses: CONFIRMED,
@@ -88,7 +88,7 @@ describe("requestState is bound to the principal of the token that minted it", (
     const first = await alicesFirstRound();
 
     const error = await refusal(
-      clientOf("machine").session.callTool("deploy", ARGS, {
+      clientOf("machine").manualRounds.callTool("deploy", ARGS, {
         allowInputRequired: true,
         requestState: first.requestState,
         inputResponses: CONFIRMED,
@@ -102,7 +102,7 @@ describe("requestState is bound to the principal of the token that minted it", (
     const first = await alicesFirstRound();
 
     const error = await refusal(
-      clientOf("alice").session.callTool(
+      clientOf("alice").manualRounds.callTool(
         "deploy",
         { ...ARGS, env: "staging" },
         { allowInputRequired: true, requestState: first.requestState, inputResponses: CONFIRMED },

@@ -226,7 +226,7 @@ export class Driver {
     const tag: FlowTag = { flow: continues ?? this.#flowId(), kind: "create_service", rounds: 0 };
     return new ManualFlow(tag, callOf("create_service", tag.flow), (options) =>
       this.#tags.run(tag, () =>
-        this.#client.session.callTool("create_service", callOf("create_service", tag.flow).args, {
+        this.#client.manualRounds.callTool("create_service", callOf("create_service", tag.flow).args, {
           allowInputRequired: true,
           ...options,
         }),

@@ -64,7 +64,7 @@ function client(url: string, options: Pick<ClientOptions, "onElicit"> = {}) {
 }
 
 function round(url: string, name: string, args: Record<string, unknown>, retry: Retry = {}) {
-  return client(url).mcp.session.callTool(name, args, { allowInputRequired: true, ...retry });
+  return client(url).mcp.manualRounds.callTool(name, args, { allowInputRequired: true, ...retry });
 }
 
 /**

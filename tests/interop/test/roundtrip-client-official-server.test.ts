@@ -83,7 +83,7 @@ describe("Roundtrip client → official server", () => {
     });
   });
 
-  describe("manual loop with client.session, 3 legs", () => {
+  describe("manual loop with client.manualRounds, 3 legs", () => {
     /** Answers a round by hand, exactly as the callbacks would. */
     function answer(inputRequests: Record<string, { method: string; params?: unknown }>): InputResponses {
       return Object.fromEntries(
@@ -104,12 +104,12 @@ describe("Roundtrip client → official server", () => {
 
     it("tool: each round returned, state echoed byte for byte from a saved copy", async () => {
       const { client, bodies } = roundtripClient();
-      let round = await client.session.callTool(TOOL, { rounds: 3 }, { allowInputRequired: true });
+      let round = await client.manualRounds.callTool(TOOL, { rounds: 3 }, { allowInputRequired: true });
       let legs = 1;
       while (isInputRequiredResult(round)) {
         // What a caller would persist between rounds, even across processes.
         const saved = JSON.parse(JSON.stringify(round)) as typeof round;
-        round = await client.session.callTool(
+        round = await client.manualRounds.callTool(
           TOOL,
           { rounds: 3 },
           {
@@ -128,9 +128,9 @@ describe("Roundtrip client → official server", () => {
 
     it("prompt and resource template", async () => {
       const { client } = roundtripClient();
-      let prompt = await client.session.getPrompt(PROMPT, { rounds: "3" }, { allowInputRequired: true });
+      let prompt = await client.manualRounds.getPrompt(PROMPT, { rounds: "3" }, { allowInputRequired: true });
       while (isInputRequiredResult(prompt)) {
-        prompt = await client.session.getPrompt(
+        prompt = await client.manualRounds.getPrompt(
           PROMPT,
           { rounds: "3" },
           {
@@ -142,9 +142,9 @@ describe("Roundtrip client → official server", () => {
       }
       expect(text(prompt)).toBe(expectedText(3));
 
-      let resource = await client.session.readResource("ask://3", { allowInputRequired: true });
+      let resource = await client.manualRounds.readResource("ask://3", { allowInputRequired: true });
       while (isInputRequiredResult(resource)) {
-        resource = await client.session.readResource("ask://3", {
+        resource = await client.manualRounds.readResource("ask://3", {
           allowInputRequired: true,
           inputResponses: answer(resource.inputRequests ?? {}),
           requestState: resource.requestState,
@@ -155,11 +155,15 @@ describe("Roundtrip client → official server", () => {
 
     it("a state the official codec did not mint is refused with its frozen error", async () => {
       const { client } = roundtripClient();
-      const round = await client.session.callTool(TOOL, { rounds: 2 }, { allowInputRequired: true });
+      const round = await client.manualRounds.callTool(TOOL, { rounds: 2 }, { allowInputRequired: true });
       if (!isInputRequiredResult(round)) throw new Error("expected a round");
       const tampered = `${round.requestState}x`;
       await expect(
-        client.session.callTool(TOOL, { rounds: 2 }, { allowInputRequired: true, requestState: tampered }),
+        client.manualRounds.callTool(
+          TOOL,
+          { rounds: 2 },
+          { allowInputRequired: true, requestState: tampered },
+        ),
       ).rejects.toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
     });
   });

@@ -44,7 +44,7 @@ describe.each(RUNTIMES)("createFetchHandler on $runtime", ({ runtime, legacy, re
 
   it("seals the round's state with the runtime's AES-256-GCM and refuses it altered", async () => {
     const manual = client({ capabilities: { elicitation: { form: {} } } });
-    const round = await manual.session.callTool(
+    const round = await manual.manualRounds.callTool(
       "provision",
       { service: "api" },
       { allowInputRequired: true },
@@ -57,12 +57,12 @@ describe.each(RUNTIMES)("createFetchHandler on $runtime", ({ runtime, legacy, re
     const inputResponses = { region: answerRegion() };
     const last = round.requestState.length - 1;
     const altered = round.requestState.slice(0, last) + (round.requestState[last] === "A" ? "Q" : "A");
-    const refused = await manual.session
+    const refused = await manual.manualRounds
       .callTool("provision", { service: "api" }, { requestState: altered, inputResponses })
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).code).toBe(-32602);
-    const done = await manual.session.callTool(
+    const done = await manual.manualRounds.callTool(
       "provision",
       { service: "api" },
       { requestState: round.requestState, inputResponses },

@@ -40,5 +40,5 @@ export function oneRound(
   retry: Retry = {},
 ) {
   const client = mcpClient(url, token, watch, { onElicit: () => ({ action: "cancel" }) });
-  return client.session.callTool(name, args, { allowInputRequired: true, ...retry });
+  return client.manualRounds.callTool(name, args, { allowInputRequired: true, ...retry });
 }

@@ -20,7 +20,7 @@ export interface CallOptions {
   /**
    * How a cacheable request (the lists, resources/read) uses the client's cache, when it has one:
    * "default" reuses a fresh result and keeps the new one, "reload" goes to the server and keeps
-   * what it answers, "no-store" goes to the server and keeps nothing. `client.session` calls, which
+   * what it answers, "no-store" goes to the server and keeps nothing. `client.manualRounds` calls, which
    * hand every answer to the caller, always go to the server and keep nothing.
    */
   cache?: CacheMode;

@@ -196,7 +196,7 @@ describe("Client over an in-memory Server", () => {
     // Driving by hand, the caller declares what it will answer.
     const manual = { capabilities: { elicitation: { form: {} } } };
     const first = new Client(server, manual);
-    const round = await first.session.callTool("greet", {}, { allowInputRequired: true });
+    const round = await first.manualRounds.callTool("greet", {}, { allowInputRequired: true });
     if (!isInputRequiredResult(round)) throw new Error("expected a round");
     const saved = JSON.parse(JSON.stringify({ state: round.requestState })) as { state: string };
 
@@ -212,17 +212,17 @@ describe("Client over an in-memory Server", () => {
     expect(textOf(result)).toBe("Hello, Cy!");
   });
 
-  it("hands rounds to the caller with client.session, and refuses them unless allowed", async () => {
+  it("hands rounds to the caller with client.manualRounds, and refuses them unless allowed", async () => {
     const { client, transport } = connected({ capabilities: { elicitation: { form: {} } } });
-    const refused = await client.session.callTool("greet").catch((e: unknown) => e);
+    const refused = await client.manualRounds.callTool("greet").catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(InputRequiredNotAllowedError);
     expect((refused as Error).message).toContain("allowInputRequired: true");
 
-    const round = await client.session.callTool("greet", undefined, { allowInputRequired: true });
+    const round = await client.manualRounds.callTool("greet", undefined, { allowInputRequired: true });
     expect(isInputRequiredResult(round)).toBe(true);
     if (!isInputRequiredResult(round)) return;
     expect(Object.keys(round.inputRequests ?? {})).toEqual(["user_name"]);
-    const done = await client.session.callTool("greet", undefined, {
+    const done = await client.manualRounds.callTool("greet", undefined, {
       allowInputRequired: true,
       inputResponses: { user_name: { action: "accept", content: { name: "Di" } } },
       requestState: round.requestState,
@@ -231,8 +231,8 @@ describe("Client over an in-memory Server", () => {
     if (!isInputRequiredResult(done)) expect(textOf(done)).toBe("Hello, Di!");
     expect(transport.of("tools/call").at(-1)?.params?.requestState).toBe(AWKWARD_STATE);
 
-    const prompt = await client.session.getPrompt("p", {}, { allowInputRequired: true });
-    const resource = await client.session.readResource("memo://1", { allowInputRequired: true });
+    const prompt = await client.manualRounds.getPrompt("p", {}, { allowInputRequired: true });
+    const resource = await client.manualRounds.readResource("memo://1", { allowInputRequired: true });
     expect([isInputRequiredResult(prompt), isInputRequiredResult(resource)]).toEqual([true, true]);
   });
 

@@ -107,20 +107,20 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
 }
 
 const DEFAULT_INFO: Implementation = { name: "roundtrip-client", version: "0.1.0" };
-const UNBOUNDED = requestTimeout("requestTimeoutMs", 0);
+const NO_REQUEST_TIMEOUT = requestTimeout("requestTimeoutMs", 0);
 
 /**
  * An MCP client for both protocol eras. With a 2026-07-28 server there is no handshake: every request
  * carries the version, capabilities and client info in `_meta`, after a `server/discover` probe that
  * settles the version; callTool, getPrompt and readResource answer the server's input requests through
- * the registered callbacks and retry until the result is complete, and `client.session` hands each
+ * the registered callbacks and retry until the result is complete, and `client.manualRounds` hands each
  * round to the caller instead. With a 2025-era server (found by the probe, or chosen with `era`) the
  * client opens a session with initialize and the same callbacks answer the server's requests on it.
  */
 export class Client {
   readonly transport: ClientTransport;
   /** One request per call, InputRequiredResults returned to the caller: drive the rounds yourself. */
-  readonly session: ManualLoop;
+  readonly manualRounds: ManualLoop;
   readonly #options: ClientOptions;
   readonly #callbacks: InputCallbacks;
   readonly #choices: CapabilityChoices;
@@ -216,7 +216,7 @@ export class Client {
       maxRounds: options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
       clock: options.clock ?? realClock,
     });
-    this.session = new ManualLoop(this.#carriers.sendOnce);
+    this.manualRounds = new ManualLoop(this.#carriers.sendOnce);
   }
 
   /** The version every request carries: the newest both sides speak once connected. */
@@ -298,7 +298,13 @@ export class Client {
         await this.#ready(signal);
         this.#negotiation.era.refuseListen(this.#negotiation);
         // A listen stream is meant to stay open: only its signal and the server end it.
-        return this.#requester.send("subscriptions/listen", { notifications }, { signal }, UNBOUNDED, sent);
+        return this.#requester.send(
+          "subscriptions/listen",
+          { notifications },
+          { signal },
+          NO_REQUEST_TIMEOUT,
+          sent,
+        );
       },
       this.#subscriptions,
       this.#options.clock ?? realClock,

@@ -17,14 +17,14 @@ export class InputRequiredRoundsExceededError extends RoundtripError {
 
   constructor(method: string, maxRounds: number) {
     super(
-      `Server answered ${method} with input_required for more than ${maxRounds} rounds; raise inputRequiredMaxRounds in the Client options, or drive the loop yourself with client.session.${methodName(method)}(..., { allowInputRequired: true })`,
+      `Server answered ${method} with input_required for more than ${maxRounds} rounds; raise inputRequiredMaxRounds in the Client options, or drive the loop yourself with client.manualRounds.${methodName(method)}(..., { allowInputRequired: true })`,
     );
     this.maxRounds = maxRounds;
     this.method = method;
   }
 }
 
-/** A `client.session` call met an InputRequiredResult without opting in to receive one. */
+/** A `client.manualRounds` call met an InputRequiredResult without opting in to receive one. */
 export class InputRequiredNotAllowedError extends RoundtripError {
   static readonly code = "ERR_INPUT_REQUIRED_NOT_ALLOWED";
   override readonly name = "InputRequiredNotAllowedError";
@@ -33,7 +33,7 @@ export class InputRequiredNotAllowedError extends RoundtripError {
 
   constructor(method: string) {
     super(
-      `Server answered ${method} with input_required; pass { allowInputRequired: true } to client.session.${methodName(method)} to receive it, answer its inputRequests and retry with inputResponses and requestState, or use client.${methodName(method)} to let the client run the rounds`,
+      `Server answered ${method} with input_required; pass { allowInputRequired: true } to client.manualRounds.${methodName(method)} to receive it, answer its inputRequests and retry with inputResponses and requestState, or use client.${methodName(method)} to let the client run the rounds`,
     );
     this.method = method;
   }

@@ -261,10 +261,10 @@ describe("Client and the official v1 server over sessionful Streamable HTTP", ()
   it("drives the manual loop on a session: results are complete; round fields are refused", async () => {
     const server = await official();
     const mcp = client(server, { onElicit: () => ({ action: "accept", content: { name: "Lin" } }) });
-    const result = await mcp.session.callTool("greet", {}, { allowInputRequired: true });
+    const result = await mcp.manualRounds.callTool("greet", {}, { allowInputRequired: true });
     expect(result).toMatchObject({ resultType: "complete" });
     await expect(
-      mcp.session.callTool("greet", {}, { allowInputRequired: true, requestState: "x" }),
+      mcp.manualRounds.callTool("greet", {}, { allowInputRequired: true, requestState: "x" }),
     ).rejects.toThrow(/2025 era .*no input_required rounds/);
   });
 });

@@ -109,7 +109,7 @@ describe("structuredContent checked against the tool's outputSchema", () => {
   it("checks the complete result of a call that went through rounds, and the manual loop's", async () => {
     const client = await listedClient({ onElicit: () => ({ action: "accept", content: {} }) });
     await refusal(client.callTool("weather", { reply: "ask" }));
-    await refusal(client.session.callTool("weather", { reply: "wrong" }, { allowInputRequired: true }));
+    await refusal(client.manualRounds.callTool("weather", { reply: "wrong" }, { allowInputRequired: true }));
   });
 
   it("never fetches a remote $ref: a schema it cannot evaluate is an error that says so", async () => {

@@ -200,7 +200,11 @@ const scenarios: Record<string, () => Promise<void>> = {
     await allTools();
     // One flow driven by hand, with an unrelated call between its rounds: that call must carry
     // neither the flow's answers nor its requestState.
-    const round = await client.session.callTool("test_mrtr_echo_state", {}, { allowInputRequired: true });
+    const round = await client.manualRounds.callTool(
+      "test_mrtr_echo_state",
+      {},
+      { allowInputRequired: true },
+    );
     await client.callTool("test_mrtr_unrelated", {});
     if (isInputRequiredResult(round)) {
       const inputResponses: InputResponses = Object.fromEntries(
@@ -209,7 +213,7 @@ const scenarios: Record<string, () => Promise<void>> = {
           { action: "accept", content: { confirmed: true } },
         ]),
       );
-      await client.session.callTool(
+      await client.manualRounds.callTool(
         "test_mrtr_echo_state",
         {},
         { allowInputRequired: true, inputResponses, requestState: round.requestState },

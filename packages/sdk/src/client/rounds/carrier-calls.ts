@@ -107,7 +107,7 @@ export class CarrierCalls {
     return { kind: "stopped", saved: { method, params: start.params, round, result } };
   }
 
-  /** One request, its InputRequiredResult handed back to the caller: `client.session`. */
+  /** One request, its InputRequiredResult handed back to the caller: `client.manualRounds`. */
   readonly sendOnce: SendOnce = async (method, params, options) => {
     const peer = this.#peer;
     const signal = peer.callSignal(options);

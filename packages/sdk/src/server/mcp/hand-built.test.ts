@@ -63,7 +63,7 @@ describe.each(WIRES)("hand-built rounds over %s", (wire) => {
     const { client, legs } = await connect(greeterServer({ requestStateSecurity: openSecurity() }), wire, {
       onElicit: () => accept({ name: "Alice" }),
     });
-    const round = (await client.session.callTool(
+    const round = (await client.manualRounds.callTool(
       "greet",
       {},
       { allowInputRequired: true },

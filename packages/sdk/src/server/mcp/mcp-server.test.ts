@@ -301,7 +301,7 @@ describe.each(WIRES)("calls over %s", (wire) => {
 
   it("answers an unknown tool, an unknown prompt and a missing resource with -32602", async () => {
     const { client } = await connectTo(catalog(), wire);
-    const tool = await failure(client.session.callTool("nope", {}));
+    const tool = await failure(client.manualRounds.callTool("nope", {}));
     expect([tool.code, tool.message]).toEqual([
       -32602,
       "Unknown tool: 'nope'; tools/list names the tools this server offers",

@@ -14,7 +14,7 @@ import { ask, resolver } from "./resolvers.js";
 
 /**
  * How the resolver engine treats what comes back: answers pinned to the exact question, state entries
- * it did not write, and answers it cannot use. Each round is driven by hand through `client.session`.
+ * it did not write, and answers it cannot use. Each round is driven by hand through `client.manualRounds`.
  */
 
 const Login = z.object({ name: z.string() });
@@ -35,7 +35,7 @@ async function round(
   tool: string,
   fields: { inputResponses?: InputResponses; requestState?: string } = {},
 ): Promise<CallToolResult | InputRequiredResult> {
-  return client.session.callTool(tool, {}, { allowInputRequired: true, ...fields });
+  return client.manualRounds.callTool(tool, {}, { allowInputRequired: true, ...fields });
 }
 
 function asking(

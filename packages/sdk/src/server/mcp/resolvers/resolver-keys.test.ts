@@ -33,7 +33,7 @@ describe.each(WIRES)("wire keys over %s (65)", (wire) => {
 
   it("keys each question by its dependency name, so resolvers from one factory stay apart", async () => {
     const { client } = await connect(copyServer(), wire, { onElicit: () => accept({ path: "/tmp" }) });
-    const round = (await client.session.callTool(
+    const round = (await client.manualRounds.callTool(
       "copy",
       {},
       { allowInputRequired: true },
@@ -49,7 +49,7 @@ describe.each(WIRES)("wire keys over %s (65)", (wire) => {
     for (const mcp of [copyServer(), copyServer()]) {
       const { client } = await connect(mcp, wire, { onElicit: () => accept({ path: "/" }) });
       rounds.push(
-        (await client.session.callTool("copy", {}, { allowInputRequired: true })) as InputRequiredResult,
+        (await client.manualRounds.callTool("copy", {}, { allowInputRequired: true })) as InputRequiredResult,
       );
     }
     const [first, second] = rounds.map((round) => resolverStateOf(round.requestState as string));
@@ -63,7 +63,7 @@ describe.each(WIRES)("wire keys over %s (65)", (wire) => {
     const greeting = resolver({ who: account }, ({ who }) => `Hi ${who.id}`);
     mcp.tool("hi", { resolve: { greeting, account } }, (_args, { greeting }) => greeting);
     const { client } = await connect(mcp, wire, { onElicit: () => accept({ id: "a-1" }) });
-    const round = (await client.session.callTool(
+    const round = (await client.manualRounds.callTool(
       "hi",
       {},
       { allowInputRequired: true },

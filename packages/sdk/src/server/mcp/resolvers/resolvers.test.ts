@@ -43,7 +43,7 @@ describe.each(WIRES)("resolvers over %s", (wire) => {
   it("asks the first question with the rendered message under the resolver's name, running nothing else (51)", async () => {
     const { mcp, runs } = whoamiServer();
     const { client, legs } = await connect(mcp, wire, { onElicit: () => accept({ name: "x" }) });
-    const round = await client.session.callTool("whoami", {}, { allowInputRequired: true });
+    const round = await client.manualRounds.callTool("whoami", {}, { allowInputRequired: true });
     expect(isInputRequiredResult(round)).toBe(true);
     if (!isInputRequiredResult(round)) return;
     expect(round.inputRequests).toEqual({
