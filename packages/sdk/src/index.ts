@@ -1,7 +1,9 @@
 // @roundtrip/sdk: what a first program needs, a server that asks its user for input and a client that
 // answers, by name. Everything else stays on the entry point of its layer (@roundtrip/sdk/protocol,
-// /server, /client) and the others in package.json; docs/entry-points.md lists each. SdkError, the
+// /server, /client) and the others in package.json; docs/entry-points.md lists each. AnySdkError, the
 // union of the errors of all three layers, is the one name only the whole SDK can declare.
+
+export type { AnySdkError } from "./any-sdk-error.js";
 export {
   type CallOptions,
   Client,
@@ -37,7 +39,6 @@ export {
   type ReadResourceResult,
   type Tool,
 } from "./protocol/index.js";
-export type { SdkError } from "./sdk-error.js";
 export {
   acceptedContent,
   ask,

@@ -96,8 +96,8 @@ describe("the public surface of @roundtrip/sdk", () => {
       return checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).map((symbol) => symbol.name);
     };
     const layers = new Set(["./protocol", "./server", "./client"].flatMap(namesOf));
-    // SdkError is the union of the three layers' errors, so only the root can declare it.
-    expect(namesOf(".").filter((name) => !layers.has(name))).toEqual(["SdkError"]);
+    // AnySdkError is the union of the three layers' errors, so only the root can declare it.
+    expect(namesOf(".").filter((name) => !layers.has(name))).toEqual(["AnySdkError"]);
   });
 
   describe("docs/entry-points.md documents exactly what each entry point exports", () => {

@@ -1,6 +1,6 @@
 import { methodFacts } from "../protocol/methods.js";
-import { RoundtripError } from "../protocol/roundtrip-error.js";
 import type { CallToolResult } from "../protocol/schemas/tools.js";
+import { SdkError } from "../protocol/sdk-error.js";
 
 /**
  * Errors the client raises on its own. They are never JSON-RPC errors from the server (those arrive as
@@ -8,7 +8,7 @@ import type { CallToolResult } from "../protocol/schemas/tools.js";
  */
 
 /** The automatic loop met more InputRequiredResults than `inputRequiredMaxRounds` allows. */
-export class InputRequiredRoundsExceededError extends RoundtripError {
+export class InputRequiredRoundsExceededError extends SdkError {
   static readonly code = "ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED";
   override readonly name = "InputRequiredRoundsExceededError";
   readonly code = InputRequiredRoundsExceededError.code;
@@ -25,7 +25,7 @@ export class InputRequiredRoundsExceededError extends RoundtripError {
 }
 
 /** A `client.manualRounds` call met an InputRequiredResult without opting in to receive one. */
-export class InputRequiredNotAllowedError extends RoundtripError {
+export class InputRequiredNotAllowedError extends SdkError {
   static readonly code = "ERR_INPUT_REQUIRED_NOT_ALLOWED";
   override readonly name = "InputRequiredNotAllowedError";
   readonly code = InputRequiredNotAllowedError.code;
@@ -40,7 +40,7 @@ export class InputRequiredNotAllowedError extends RoundtripError {
 }
 
 /** The server embedded a request that no registered callback can answer. */
-export class InputRequestUnsupportedError extends RoundtripError {
+export class InputRequestUnsupportedError extends SdkError {
   static readonly code = "ERR_INPUT_REQUEST_UNSUPPORTED";
   override readonly name = "InputRequestUnsupportedError";
   readonly code = InputRequestUnsupportedError.code;
@@ -55,7 +55,7 @@ export class InputRequestUnsupportedError extends RoundtripError {
 }
 
 /** A callback threw, or answered with something that is not the result its request asks for. */
-export class InputCallbackError extends RoundtripError {
+export class InputCallbackError extends SdkError {
   static readonly code = "ERR_INPUT_CALLBACK";
   override readonly name = "InputCallbackError";
   readonly code = InputCallbackError.code;
@@ -72,7 +72,7 @@ export class InputCallbackError extends RoundtripError {
 }
 
 /** The server sent something the 2026-07-28 protocol does not allow. */
-export class ProtocolViolationError extends RoundtripError {
+export class ProtocolViolationError extends SdkError {
   static readonly code = "ERR_PROTOCOL_VIOLATION";
   override readonly name = "ProtocolViolationError";
   readonly code = ProtocolViolationError.code;
@@ -85,7 +85,7 @@ export class ProtocolViolationError extends RoundtripError {
 }
 
 /** A tool the client dropped from tools/list (its x-mcp-header annotations break the rules) was called. */
-export class ToolRejectedError extends RoundtripError {
+export class ToolRejectedError extends SdkError {
   static readonly code = "ERR_TOOL_REJECTED";
   override readonly name = "ToolRejectedError";
   readonly code = ToolRejectedError.code;
@@ -100,7 +100,7 @@ export class ToolRejectedError extends RoundtripError {
 }
 
 /** No protocol version both sides speak. */
-export class VersionNegotiationError extends RoundtripError {
+export class VersionNegotiationError extends SdkError {
   static readonly code = "ERR_VERSION_NEGOTIATION";
   override readonly name = "VersionNegotiationError";
   readonly code = VersionNegotiationError.code;
@@ -126,7 +126,7 @@ export class VersionNegotiationError extends RoundtripError {
  * stream closed). `option` names the setting that bounded it: `requestTimeoutMs` for any request,
  * `connectTimeoutMs` for the requests that settle the era and version.
  */
-export class RequestTimeoutError extends RoundtripError {
+export class RequestTimeoutError extends SdkError {
   static readonly code = "ERR_REQUEST_TIMEOUT";
   override readonly name = "RequestTimeoutError";
   readonly code = RequestTimeoutError.code;
@@ -167,7 +167,7 @@ export function callbackName(method: string): string {
  * tools/list) promises: none at all, or a value that does not match. The result is kept, for callers
  * who want to show it anyway.
  */
-export class StructuredContentError extends RoundtripError {
+export class StructuredContentError extends SdkError {
   static readonly code = "ERR_STRUCTURED_CONTENT";
   override readonly name = "StructuredContentError";
   readonly code = StructuredContentError.code;
@@ -187,7 +187,7 @@ export class StructuredContentError extends RoundtripError {
 }
 
 /** A list method walking every page (`all: true`) met more pages than allowed, or a cursor it had already sent. */
-export class PaginationError extends RoundtripError {
+export class PaginationError extends SdkError {
   static readonly code = "ERR_PAGINATION";
   override readonly name = "PaginationError";
   readonly code = PaginationError.code;
@@ -209,7 +209,7 @@ export class PaginationError extends RoundtripError {
 }
 
 /** A `subscriptions/listen` stream broke and could not be opened again within `maxReconnects` tries. */
-export class SubscriptionLostError extends RoundtripError {
+export class SubscriptionLostError extends SdkError {
   static readonly code = "ERR_SUBSCRIPTION_LOST";
   override readonly name = "SubscriptionLostError";
   readonly code = SubscriptionLostError.code;

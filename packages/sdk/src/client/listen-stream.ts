@@ -1,12 +1,12 @@
 import { McpError } from "../protocol/errors.js";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.js";
-import { RoundtripError } from "../protocol/roundtrip-error.js";
 import type { RequestId } from "../protocol/schemas/common.js";
 import {
   NotificationMethod,
   type SubscriptionFilter,
   SubscriptionFilterSchema,
 } from "../protocol/schemas/notifications.js";
+import { SdkError } from "../protocol/sdk-error.js";
 import { SubscriptionLostError } from "./errors.js";
 import type { Clock } from "./rounds/input-required-driver.js";
 import {
@@ -69,7 +69,7 @@ function worthReopening(error: unknown): boolean {
   if (error instanceof ResponseStreamClosedError || error instanceof ConnectionFailedError) return true;
   // A connection lost while reading comes as a TypeError with a cause; one without is a misuse of this client.
   if (error instanceof TypeError) return "cause" in error;
-  return !(error instanceof RoundtripError);
+  return !(error instanceof SdkError);
 }
 
 /**

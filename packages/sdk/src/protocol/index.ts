@@ -39,7 +39,6 @@ export type {
 export { type Logger, silentLogger, stderrLogger } from "./logger.js";
 export { isLoopbackHost } from "./loopback.js";
 export { type AbortSource, RequestAbort } from "./request-abort.js";
-export { RoundtripError, type SdkErrorCode } from "./roundtrip-error.js";
 export type {
   ClientCapabilities,
   ServerCapabilities,
@@ -153,6 +152,7 @@ export {
   type ToolAnnotations,
   ToolSchema,
 } from "./schemas/tools.js";
+export { SdkError, type SdkErrorCode } from "./sdk-error.js";
 export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,

@@ -1,12 +1,12 @@
-import { type OAuthErrorCode, RoundtripError } from "../../protocol/roundtrip-error.js";
+import { type OAuthErrorCode, SdkError } from "../../protocol/sdk-error.js";
 
-export type { OAuthErrorCode } from "../../protocol/roundtrip-error.js";
+export type { OAuthErrorCode } from "../../protocol/sdk-error.js";
 
 /**
  * The OAuth client failed. `code` says what went wrong (see OAuthErrorCode); the message says what to do
  * about it and never contains a token, a code or a client secret.
  */
-export class OAuthError extends RoundtripError {
+export class OAuthError extends SdkError {
   override readonly name = "OAuthError";
   readonly code: OAuthErrorCode;
   /** The authorization server's own error code, when it sent one (`invalid_grant`, `access_denied`, …). */

@@ -1,7 +1,7 @@
-import { RoundtripError } from "../../protocol/roundtrip-error.js";
+import { SdkError } from "../../protocol/sdk-error.js";
 
 /** A non-2xx answer that carries no JSON-RPC error (authentication, a proxy, a missing endpoint). */
-export class HttpStatusError extends RoundtripError {
+export class HttpStatusError extends SdkError {
   static readonly code = "ERR_HTTP_STATUS";
   override readonly name = "HttpStatusError";
   readonly code = HttpStatusError.code;
@@ -36,7 +36,7 @@ export class HttpStatusError extends RoundtripError {
 }
 
 /** The response stream ended before the answer: 2026-07-28 has no resumption, the request must be re-sent. */
-export class ResponseStreamClosedError extends RoundtripError {
+export class ResponseStreamClosedError extends SdkError {
   static readonly code = "ERR_RESPONSE_STREAM_CLOSED";
   override readonly name = "ResponseStreamClosedError";
   readonly code = ResponseStreamClosedError.code;
@@ -49,7 +49,7 @@ export class ResponseStreamClosedError extends RoundtripError {
  * The server answered 404 on the 2025-era session: it ended or expired. A new session starts with
  * initialize; the Client does that once on its own before giving up with this error.
  */
-export class SessionExpiredError extends RoundtripError {
+export class SessionExpiredError extends SdkError {
   static readonly code = "ERR_SESSION_EXPIRED";
   override readonly name = "SessionExpiredError";
   readonly code = SessionExpiredError.code;
@@ -64,7 +64,7 @@ export class SessionExpiredError extends RoundtripError {
  * A response outgrew a configured limit, so reading stopped and the body was cancelled: a server that
  * answers without end cannot exhaust the client's memory.
  */
-export class ResponseTooLargeError extends RoundtripError {
+export class ResponseTooLargeError extends SdkError {
   static readonly code = "ERR_RESPONSE_TOO_LARGE";
   override readonly name = "ResponseTooLargeError";
   readonly code = ResponseTooLargeError.code;
@@ -89,7 +89,7 @@ export class ResponseTooLargeError extends RoundtripError {
  * The server answered an MCP request with a redirect. Following it would re-send the request's body
  * (answers, requestState) and its credentials to wherever the server points, so it is refused.
  */
-export class RedirectRefusedError extends RoundtripError {
+export class RedirectRefusedError extends SdkError {
   static readonly code = "ERR_REDIRECT_REFUSED";
   override readonly name = "RedirectRefusedError";
   readonly code = RedirectRefusedError.code;
@@ -112,7 +112,7 @@ export class RedirectRefusedError extends RoundtripError {
  * does not resolve (ENOTFOUND), or the connection closed before an answer came (ECONNRESET). fetch
  * says only "fetch failed" and keeps the reason in its cause; this names the URL and the reason.
  */
-export class ConnectionFailedError extends RoundtripError {
+export class ConnectionFailedError extends SdkError {
   static readonly code = "ERR_CONNECTION_FAILED";
   override readonly name = "ConnectionFailedError";
   readonly code = ConnectionFailedError.code;

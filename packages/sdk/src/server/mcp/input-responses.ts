@@ -1,4 +1,3 @@
-import { RoundtripError } from "../../protocol/roundtrip-error.js";
 import {
   type CreateMessageResult,
   CreateMessageResultSchema,
@@ -7,6 +6,7 @@ import {
   ListRootsResultSchema,
   type Root,
 } from "../../protocol/schemas/input-required.js";
+import { SdkError } from "../../protocol/sdk-error.js";
 import {
   type ElicitAnswer,
   type ElicitationSchemaLike,
@@ -25,7 +25,7 @@ export type InputResponseView =
   | { kind: "roots"; roots: Root[] };
 
 /** An answer the handler cannot use; its message is safe to show the client and names the key. */
-export class InputResponseError extends RoundtripError {
+export class InputResponseError extends SdkError {
   static readonly code = "ERR_INPUT_RESPONSE";
   override readonly name = "InputResponseError";
   readonly code = InputResponseError.code;

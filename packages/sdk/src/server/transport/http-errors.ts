@@ -1,11 +1,11 @@
 import { ErrorCode } from "../../protocol/errors.js";
-import { RoundtripError } from "../../protocol/roundtrip-error.js";
+import { SdkError } from "../../protocol/sdk-error.js";
 
 /**
  * An HTTP-level refusal (authentication, Origin, method, size) that is answered before any JSON-RPC
  * processing. `headers` carries challenges such as WWW-Authenticate.
  */
-export class HttpError extends RoundtripError {
+export class HttpError extends SdkError {
   static readonly code = "ERR_HTTP_REFUSED";
   override readonly name = "HttpError";
   readonly code = HttpError.code;

@@ -23,10 +23,10 @@ import type { InputResponseError, ToolError } from "./server/index.js";
 
 /**
  * Every error a caller can catch from the SDK that is not a peer's JSON-RPC error (those are McpError):
- * `switch (error.code)` narrows it to the class. Each member extends RoundtripError, so
- * `error instanceof RoundtripError` tells a value of this union from anything else thrown.
+ * `switch (error.code)` narrows it to the class. Each member extends SdkError, so
+ * `error instanceof SdkError` tells a value of this union from anything else thrown.
  */
-export type SdkError =
+export type AnySdkError =
   | InputRequiredRoundsExceededError
   | InputRequiredNotAllowedError
   | InputRequestUnsupportedError

@@ -30,7 +30,7 @@ export type OAuthErrorCode =
 /**
  * The `code` of every error the SDK raises on its own, one per class (OAuthError has one per failure).
  * A code never changes once released: branch on it rather than on a message. The catalogue lives here,
- * in the bottom layer, because both sides' errors extend RoundtripError.
+ * in the bottom layer, because both sides' errors extend SdkError.
  */
 export type SdkErrorCode =
   // client
@@ -64,12 +64,12 @@ export type SdkErrorCode =
 /**
  * The base of every error the SDK raises on its own, client and server side, each with a stable `code`
  * (also a static on the class, like jose's `JWTExpired.code`). `@roundtrip/sdk` exports the union of the
- * concrete classes as `SdkError`, so `switch (error.code)` narrows to the class.
+ * concrete classes as `AnySdkError`, so `switch (error.code)` narrows to the class.
  *
  * `McpError` is deliberately not one of them: its `code` is the numeric JSON-RPC code a peer sent (an
- * open set of integers, the wire fact), which cannot also be a `SdkErrorCode`, and it is a peer's
+ * open set of integers, the wire fact), which cannot also be an `SdkErrorCode`, and it is a peer's
  * answer rather than a local refusal.
  */
-export abstract class RoundtripError extends Error {
+export abstract class SdkError extends Error {
   abstract readonly code: SdkErrorCode;
 }

@@ -19,8 +19,8 @@ import {
   VersionNegotiationError,
 } from "./client/index.js";
 import { OAuthError, type OAuthErrorCode } from "./client/oauth/index.js";
-import type { SdkError } from "./index.js";
-import { McpError, RoundtripError, type SdkErrorCode } from "./protocol/index.js";
+import type { AnySdkError } from "./index.js";
+import { McpError, SdkError, type SdkErrorCode } from "./protocol/index.js";
 import { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./server/auth/index.js";
 import { InputResponseError, ToolError } from "./server/index.js";
 import { ResolverFailure } from "./server/mcp/resolvers/resolver-failure.js";
@@ -32,7 +32,7 @@ import { HttpError } from "./server/transport/http-errors.js";
  * dropped without it. Each row builds an instance, to check it carries its class's static code.
  */
 type ErrorClass = { readonly code: string; readonly name: string };
-const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () => RoundtripError] } = {
+const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () => SdkError] } = {
   ERR_INPUT_REQUIRED_ROUNDS_EXCEEDED: [
     InputRequiredRoundsExceededError,
     () => new InputRequiredRoundsExceededError("tools/call", 3),
@@ -114,7 +114,7 @@ describe("SDK error codes", () => {
     const error = make();
     expect(errorClass.code).toBe(code);
     expect(error.code).toBe(code);
-    expect(error).toBeInstanceOf(RoundtripError);
+    expect(error).toBeInstanceOf(SdkError);
     expect(error).toBeInstanceOf(Error);
     expect(error).toBeInstanceOf(errorClass);
   });
@@ -126,7 +126,7 @@ describe("SDK error codes", () => {
   it("gives OAuthError the code it was built with", () => {
     for (const code of OAUTH_CODES) {
       const error = new OAuthError(code, "m", { oauthError: "invalid_grant" });
-      expect(error).toBeInstanceOf(RoundtripError);
+      expect(error).toBeInstanceOf(SdkError);
       expect(error).toMatchObject({ name: "OAuthError", code, oauthError: "invalid_grant", message: "m" });
     }
   });
@@ -154,7 +154,7 @@ describe("SDK error codes", () => {
         .filter((value) => typeof value === "function" && value.prototype instanceof Error),
     );
     exported.delete(McpError);
-    exported.delete(RoundtripError);
+    exported.delete(SdkError);
     const tabled = new Set<unknown>([...CODES.map(([, errorClass]) => errorClass), OAuthError]);
     // A refinement that keeps its parent's code (a DPoP refusal is an invalid token to a program) is
     // covered by the parent's row; one that brings a code of its own needs a row.
@@ -179,14 +179,14 @@ describe("SDK error codes", () => {
 
   it("leaves McpError, the wire's error, outside: its code is the JSON-RPC number", () => {
     const error = McpError.invalidParams("bad");
-    expect(error).not.toBeInstanceOf(RoundtripError);
+    expect(error).not.toBeInstanceOf(SdkError);
     expect(error.code).toBe(-32602);
   });
 });
 
-describe("SdkError", () => {
+describe("AnySdkError", () => {
   it("narrows to the class on its code", () => {
-    const describe = (error: SdkError): string => {
+    const describe = (error: AnySdkError): string => {
       switch (error.code) {
         case "ERR_HTTP_STATUS":
           expectTypeOf(error).toEqualTypeOf<HttpStatusError>();
@@ -214,9 +214,9 @@ describe("SdkError", () => {
   });
 
   it("covers every code a caller can meet; only the two internal ones are left out", () => {
-    expectTypeOf<SdkError["code"]>().toEqualTypeOf<
+    expectTypeOf<AnySdkError["code"]>().toEqualTypeOf<
       Exclude<SdkErrorCode, "ERR_HTTP_REFUSED" | "ERR_RESOLVER_FAILURE">
     >();
-    expectTypeOf<SdkError>().toExtend<RoundtripError>();
+    expectTypeOf<AnySdkError>().toExtend<SdkError>();
   });
 });
