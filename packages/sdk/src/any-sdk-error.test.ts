@@ -23,7 +23,7 @@ import type { AnySdkError } from "./index.js";
 import { McpError, SdkError, type SdkErrorCode } from "./protocol/index.js";
 import { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./server/auth/index.js";
 import { InputResponseError, ToolError } from "./server/index.js";
-import { ResolverFailure } from "./server/mcp/resolvers/resolver-failure.js";
+import { ResolverFailure } from "./server/mcp-server/resolvers/resolver-failure.js";
 import { HttpError } from "./server/transport/http-errors.js";
 
 /**

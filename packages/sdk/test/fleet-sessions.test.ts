@@ -1,7 +1,7 @@
 import { createClient } from "redis";
 import { describe, expect, it } from "vitest";
 import { rawPost, rawSession } from "../src/server/legacy/test-support/raw-session.js";
-import { until } from "../src/server/mcp/test-support/once.js";
+import { until } from "../src/server/mcp-server/test-support/once.js";
 import {
   confirmation,
   firstToSpeak,

@@ -4,8 +4,8 @@ import * as z from "zod";
 import { elicitForm, inputRequired } from "../src/protocol/input-required.js";
 import { McpServer } from "../src/server/index.js";
 import { RawStream, rawPost, rawSession } from "../src/server/legacy/test-support/raw-session.js";
-import { toElicitationSchema } from "../src/server/mcp/elicitation-schema.js";
-import { acceptedContent } from "../src/server/mcp/input-responses.js";
+import { toElicitationSchema } from "../src/server/mcp-server/elicitation-schema.js";
+import { acceptedContent } from "../src/server/mcp-server/input-responses.js";
 import { type RunningHttpServer, startHttpServer } from "../src/test-support/http.js";
 import { recordingLogger } from "../src/test-support/in-process.js";
 

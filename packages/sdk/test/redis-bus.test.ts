@@ -9,7 +9,7 @@ import { RedisNotificationBus } from "../src/server/fleet/redis/redis-notificati
 import { connectedClient } from "../src/server/fleet/redis/test-support/connected-client.js";
 import { fleetCodec } from "../src/server/fleet/test-support/fleet-codec.js";
 import { McpServer } from "../src/server/index.js";
-import { FLEET_KEYS, until } from "../src/server/mcp/test-support/once.js";
+import { FLEET_KEYS, until } from "../src/server/mcp-server/test-support/once.js";
 import { recordingLogger, start } from "../src/test-support/in-process.js";
 import { rpcRequest } from "../src/test-support/messages.js";
 import { redisServerPerFile } from "./support/redis-server.js";

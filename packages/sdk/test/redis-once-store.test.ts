@@ -13,7 +13,7 @@ import {
   serversClosedAfterEach,
   textOf,
   until,
-} from "../src/server/mcp/test-support/once.js";
+} from "../src/server/mcp-server/test-support/once.js";
 import { recordingLogger } from "../src/test-support/in-process.js";
 import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";
 

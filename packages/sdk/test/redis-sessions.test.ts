@@ -17,9 +17,9 @@ import {
   rawPost,
   rawSession,
 } from "../src/server/legacy/test-support/raw-session.js";
-import { toElicitationSchema } from "../src/server/mcp/elicitation-schema.js";
-import { acceptedContent } from "../src/server/mcp/input-responses.js";
-import { until } from "../src/server/mcp/test-support/once.js";
+import { toElicitationSchema } from "../src/server/mcp-server/elicitation-schema.js";
+import { acceptedContent } from "../src/server/mcp-server/input-responses.js";
+import { until } from "../src/server/mcp-server/test-support/once.js";
 import { type RunningHttpServer, startHttpServer } from "../src/test-support/http.js";
 import { recordingLogger } from "../src/test-support/in-process.js";
 import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";

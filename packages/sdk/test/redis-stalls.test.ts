@@ -16,7 +16,7 @@ import {
   send,
   serversClosedAfterEach,
   textOf,
-} from "../src/server/mcp/test-support/once.js";
+} from "../src/server/mcp-server/test-support/once.js";
 import { closersAfterEach } from "./support/redis-server.js";
 
 // Far from anything the machine's speed decides: each stall below lasts until the test ends it.

@@ -46,11 +46,11 @@ describe("lint keeps the SDK's layers", () => {
     ],
     [
       "packages/sdk/src/client/oauth",
-      'import { McpServer } from "../../server/mcp/mcp-server.js";',
+      'import { McpServer } from "../../server/mcp-server/mcp-server.js";',
       "client/ never imports server/",
     ],
     [
-      "packages/sdk/src/server/mcp",
+      "packages/sdk/src/server/mcp-server",
       'import { Client } from "../../client/client.js";',
       "server/ never imports client/",
     ],
@@ -80,7 +80,7 @@ describe("lint keeps the SDK's layers", () => {
       "Only server/fleet/redis/ imports the Redis implementations",
     ],
     [
-      "packages/sdk/src/server/mcp",
+      "packages/sdk/src/server/mcp-server",
       'import { RedisOnceStore } from "../fleet/redis/redis-once-store.js";',
       "Only server/fleet/redis/ imports the Redis implementations",
     ],
@@ -110,7 +110,7 @@ describe("lint keeps the SDK's layers", () => {
       "The core server never imports server/legacy/",
     ],
     [
-      "packages/sdk/src/server/mcp",
+      "packages/sdk/src/server/mcp-server",
       'import { LegacyEndpoint } from "../legacy/legacy-endpoint.js";',
       "The core server never imports server/legacy/",
     ],
@@ -137,7 +137,10 @@ describe("lint keeps the SDK's layers", () => {
   it.each([
     ["packages/sdk/src/client", 'import { isCarrierMethod } from "../protocol/carriers.js";'],
     ["packages/sdk/src/server/transport", 'import { isCarrierMethod } from "../../protocol/carriers.js";'],
-    ["packages/sdk/src/server/mcp", 'import { MemoryOnceStore } from "../fleet/memory-once-store.js";'],
+    [
+      "packages/sdk/src/server/mcp-server",
+      'import { MemoryOnceStore } from "../fleet/memory-once-store.js";',
+    ],
     ["packages/sdk/src/server/fleet/redis", 'import { sendWithDeadline } from "./command-deadline.js";'],
     ["packages/sdk/src/server/fleet/redis", 'import { LocalListeners } from "../local-listeners.js";'],
     ["packages/sdk/src/server/transport", 'import { LegacyMethod } from "../../protocol/schemas/legacy.js";'],
@@ -164,8 +167,8 @@ describe("lint keeps the SDK's layers", () => {
 });
 
 describe("the server's folders", () => {
-  it("has no server/once folder: once-rounds live in server/mcp/, what a fleet shares of them in server/fleet/", () => {
+  it("has no server/once folder: once-rounds live in server/mcp-server/, what a fleet shares of them in server/fleet/", () => {
     expect(existsSync(join(repoRoot, "packages/sdk/src/server/once"))).toBe(false);
-    expect(existsSync(join(repoRoot, "packages/sdk/src/server/mcp/once-rounds.ts"))).toBe(true);
+    expect(existsSync(join(repoRoot, "packages/sdk/src/server/mcp-server/once-rounds.ts"))).toBe(true);
   });
 });

@@ -12,33 +12,33 @@ export type { CacheableBody, Complete, Handlers } from "./handlers.js";
 // The 2025 era is composed here: the Server and McpServer exported are the core's, with that era in.
 export { McpServer, Server } from "./legacy/both-eras.js";
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from "./legacy/event-store.js";
-export type { CacheHint } from "./mcp/cache-hints.js";
-export type { Completer, Completers, CompletionReturn } from "./mcp/completions.js";
+export type { CacheHint } from "./mcp-server/cache-hints.js";
+export type { Completer, Completers, CompletionReturn } from "./mcp-server/completions.js";
 export type {
   InputContext,
   McpContext,
   ResourceContext,
   ResourceInputContext,
-} from "./mcp/context.js";
+} from "./mcp-server/context.js";
 export {
   type ElicitAnswer,
   type ElicitationSchemaLike,
   type ElicitContent,
   toElicitationSchema,
-} from "./mcp/elicitation-schema.js";
+} from "./mcp-server/elicitation-schema.js";
 export {
   acceptedContent,
   InputResponseError,
   type InputResponseView,
   inputResponse,
-} from "./mcp/input-responses.js";
+} from "./mcp-server/input-responses.js";
 export type {
   McpServerInfo,
   McpServerOptions,
   Registration,
-} from "./mcp/mcp-server.js";
-export type { OnceOptions } from "./mcp/once-rounds.js";
-export type { PromptConfig, PromptHandler, PromptReturn } from "./mcp/prompts.js";
+} from "./mcp-server/mcp-server.js";
+export type { OnceOptions } from "./mcp-server/once-rounds.js";
+export type { PromptConfig, PromptHandler, PromptReturn } from "./mcp-server/prompts.js";
 export {
   type AnyResolver,
   ask,
@@ -58,7 +58,7 @@ export {
   resolver,
   type SampleQuestion,
   type UrlElicitationOutcome,
-} from "./mcp/resolvers/resolvers.js";
+} from "./mcp-server/resolvers/resolvers.js";
 export type {
   ResourceConfig,
   ResourceContentInput,
@@ -67,9 +67,9 @@ export type {
   ResourceTemplateHandler,
   ResourceVariables,
   StaticResourceHandler,
-} from "./mcp/resources.js";
-export type { Infer as InferSchema, JsonSchema, SchemaLike } from "./mcp/schema.js";
-export type { ToolResultBody, ToolReturn } from "./mcp/tool-result.js";
+} from "./mcp-server/resources.js";
+export type { Infer as InferSchema, JsonSchema, SchemaLike } from "./mcp-server/schema.js";
+export type { ToolResultBody, ToolReturn } from "./mcp-server/tool-result.js";
 export type {
   HandBuiltToolHandler,
   NoInput,
@@ -77,7 +77,7 @@ export type {
   ResolverToolHandler,
   ToolConfig,
   ToolHandler,
-} from "./mcp/tools.js";
+} from "./mcp-server/tools.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
 export { DEFAULT_PARAMS_LIMITS, type ParamsLimits } from "./params-limits.js";
 export { type RequestStateBoundaryOptions, requestStateBoundary } from "./request-state-boundary.js";

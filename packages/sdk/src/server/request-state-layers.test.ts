@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { handle } from "../test-support/in-process.js";
 import { rpcRequest } from "../test-support/messages.js";
-import { McpServer } from "./mcp/mcp-server.js";
-import { ask, resolver } from "./mcp/resolvers/resolvers.js";
-import { openSecurity } from "./mcp/test-support/open-codec.js";
+import { McpServer } from "./mcp-server/mcp-server.js";
+import { ask, resolver } from "./mcp-server/resolvers/resolvers.js";
+import { openSecurity } from "./mcp-server/test-support/open-codec.js";
 import { onceLayer, resolverLayer, sealedLayer } from "./request-state-layers.js";
 
 const CALL = { method: "tools/call", target: "deploy", arguments: { env: "prod" } };

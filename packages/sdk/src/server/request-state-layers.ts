@@ -1,10 +1,10 @@
 import type { RequestStateContext, RequestStateRequest, RequestStateSecurity } from "@roundtrip/sealing";
-import { type OnceEnvelope, readOnceEnvelope, writeOnceEnvelope } from "./mcp/once-envelope.js";
+import { type OnceEnvelope, readOnceEnvelope, writeOnceEnvelope } from "./mcp-server/once-envelope.js";
 import {
   decodeResolverState,
   encodeResolverState,
   type ResolverState,
-} from "./mcp/resolvers/resolver-state.js";
+} from "./mcp-server/resolvers/resolver-state.js";
 
 /**
  * The layers of a server's requestState, and the order they go on and come off. What a client holds

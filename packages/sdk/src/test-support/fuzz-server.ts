@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { elicitForm, inputRequired } from "../protocol/input-required.js";
 import { McpServer } from "../server/index.js";
-import { toElicitationSchema } from "../server/mcp/elicitation-schema.js";
-import { acceptedContent } from "../server/mcp/input-responses.js";
+import { toElicitationSchema } from "../server/mcp-server/elicitation-schema.js";
+import { acceptedContent } from "../server/mcp-server/input-responses.js";
 import { recordingLogger } from "./in-process.js";
 
 /** What the fuzzed server's `ask` tool keeps in its (sealed) requestState between rounds. */

@@ -10,8 +10,8 @@ import { connectedClient } from "../../src/server/fleet/redis/test-support/conne
 import { fleetCodec } from "../../src/server/fleet/test-support/fleet-codec.js";
 import { McpServer } from "../../src/server/index.js";
 import { InMemoryEventStore } from "../../src/server/legacy/event-store.js";
-import { toElicitationSchema } from "../../src/server/mcp/elicitation-schema.js";
-import { acceptedContent } from "../../src/server/mcp/input-responses.js";
+import { toElicitationSchema } from "../../src/server/mcp-server/elicitation-schema.js";
+import { acceptedContent } from "../../src/server/mcp-server/input-responses.js";
 import { createNodeHandler } from "../../src/server/transport/http-server.js";
 
 // A server process for the tests that must see a process survive: `ask` asks the user a question

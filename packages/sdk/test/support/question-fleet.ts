@@ -7,9 +7,9 @@ import { RedisSessionRegistry } from "../../src/server/fleet/redis/redis-session
 import { fleetCodec } from "../../src/server/fleet/test-support/fleet-codec.js";
 import { McpServer } from "../../src/server/index.js";
 import { RawStream } from "../../src/server/legacy/test-support/raw-session.js";
-import { toElicitationSchema } from "../../src/server/mcp/elicitation-schema.js";
-import { acceptedContent } from "../../src/server/mcp/input-responses.js";
-import { FLEET_KEYS } from "../../src/server/mcp/test-support/once.js";
+import { toElicitationSchema } from "../../src/server/mcp-server/elicitation-schema.js";
+import { acceptedContent } from "../../src/server/mcp-server/input-responses.js";
+import { FLEET_KEYS } from "../../src/server/mcp-server/test-support/once.js";
 import { type RunningHttpServer, startHttpServer } from "../../src/test-support/http.js";
 import { type LogRecord, recordingLogger } from "../../src/test-support/in-process.js";
 

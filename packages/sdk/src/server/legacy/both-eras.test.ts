@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../protocol/logger.js";
 import { errorOf, handle } from "../../test-support/in-process.js";
-import { McpServer as CoreMcpServer } from "../mcp/mcp-server.js";
+import { McpServer as CoreMcpServer } from "../mcp-server/mcp-server.js";
 import { Server as CoreServer } from "../server.js";
 import { McpServer, Server } from "./both-eras.js";
 

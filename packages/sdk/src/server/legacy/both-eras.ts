@@ -3,7 +3,7 @@ import {
   type McpServerInfo,
   type McpServerOptions,
   McpServer as ModernMcpServer,
-} from "../mcp/mcp-server.js";
+} from "../mcp-server/mcp-server.js";
 import { type EraComposer, Server as ModernServer, type ServerOptions } from "../server.js";
 import { LegacyHttp } from "./legacy-http.js";
 import { LegacyStdio } from "./legacy-stdio.js";

@@ -17,10 +17,10 @@ import { LATEST_LEGACY_PROTOCOL_VERSION } from "../../protocol/versions.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
 import { recordingLogger } from "../../test-support/in-process.js";
 import { McpServer } from "../index.js";
-import { toElicitationSchema } from "../mcp/elicitation-schema.js";
-import { acceptedContent } from "../mcp/input-responses.js";
-import type { McpServerOptions } from "../mcp/mcp-server.js";
-import { ask, resolver } from "../mcp/resolvers/resolvers.js";
+import { toElicitationSchema } from "../mcp-server/elicitation-schema.js";
+import { acceptedContent } from "../mcp-server/input-responses.js";
+import type { McpServerOptions } from "../mcp-server/mcp-server.js";
+import { ask, resolver } from "../mcp-server/resolvers/resolvers.js";
 import { initializeMessage, RawStream, rawPost, rawSession } from "./test-support/raw-session.js";
 import { connectV1 } from "./test-support/v1-peer.js";
 

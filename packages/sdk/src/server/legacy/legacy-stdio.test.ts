@@ -7,8 +7,8 @@ import * as z from "zod";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import { silentLogger } from "../../protocol/logger.js";
 import { McpServer } from "../index.js";
-import { toElicitationSchema } from "../mcp/elicitation-schema.js";
-import { acceptedContent } from "../mcp/input-responses.js";
+import { toElicitationSchema } from "../mcp-server/elicitation-schema.js";
+import { acceptedContent } from "../mcp-server/input-responses.js";
 import { serveStdio } from "../transport/stdio-server.js";
 import { V1PipeTransport } from "./test-support/v1-stdio.js";
 
