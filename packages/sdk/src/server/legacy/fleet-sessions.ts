@@ -1,9 +1,9 @@
 import { InProcessNotificationBus } from "../fleet/in-process-notification-bus.js";
 import type { BusEvent, NotificationBus } from "../fleet/notification-bus.js";
 import type { SessionLimits, SessionRecord, SessionRegistry } from "../fleet/session-registry.js";
+import type { LiveSessions } from "./live-sessions.js";
 import type { ClientAnswer } from "./outbound-requests.js";
 import { LegacySession } from "./session.js";
-import type { InMemorySessionRegistry } from "./session-registry.js";
 
 export function recordOf(session: LegacySession): SessionRecord {
   return {
@@ -32,7 +32,7 @@ export interface FleetSessionsOptions {
   instance: string;
   shared: SessionRegistry;
   bus: NotificationBus;
-  local: InMemorySessionRegistry;
+  local: LiveSessions;
   limits: () => SessionLimits;
   /** Called for a session this instance starts serving although another opened it. */
   adopt: (session: LegacySession) => void;

@@ -23,10 +23,10 @@ import {
   serveSessionMethod,
 } from "./legacy-methods.js";
 import { askingInstanceOf, newAskingInstance } from "./legacy-question.js";
+import { LiveSessions, principalOf } from "./live-sessions.js";
 import type { ResolvedLegacyOptions } from "./options.js";
 import type { ClientAnswer } from "./outbound-requests.js";
 import { LegacySession, type MessageSender } from "./session.js";
-import { InMemorySessionRegistry, principalOf } from "./session-registry.js";
 
 /** How one legacy request reached the server, and how messages related to it can reach the client. */
 export interface LegacyExchange {
@@ -50,7 +50,7 @@ function isRequestId(value: unknown): value is RequestId {
 export class LegacyEndpoint {
   readonly server: Server;
   readonly options: ResolvedLegacyOptions;
-  readonly registry: InMemorySessionRegistry;
+  readonly registry: LiveSessions;
   /** This endpoint, as the ids of the questions its sessions ask name it. */
   readonly #instance = newAskingInstance();
   readonly #fleet: FleetSessions | undefined;
@@ -64,7 +64,7 @@ export class LegacyEndpoint {
   ) {
     this.server = server;
     this.options = options;
-    this.registry = new InMemorySessionRegistry({
+    this.registry = new LiveSessions({
       idleMs: options.sessionIdleMs,
       maxPerPrincipal: options.maxSessionsPerPrincipal,
       now: options.now,

@@ -16,9 +16,9 @@ import type { ResponseWriter } from "../transport/response-writer.js";
 import type { HttpEra } from "../unenveloped-era.js";
 import { streamOfEvent } from "./event-store.js";
 import { LegacyEndpoint } from "./legacy-endpoint.js";
+import { SessionLimitExceeded } from "./live-sessions.js";
 import type { ResolvedLegacyOptions } from "./options.js";
 import type { LegacySession } from "./session.js";
-import { SessionLimitExceeded } from "./session-registry.js";
 import { SessionStream } from "./session-stream.js";
 
 const NEEDS_SSE =

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { SessionLimitExceeded, sessionLimitMessage } from "../../legacy/live-sessions.js";
 import { checkSessionFacts } from "../../legacy/session-facts.js";
-import { SessionLimitExceeded, sessionLimitMessage } from "../../legacy/session-registry.js";
 import type { SessionLimits, SessionRecord, SessionRegistry } from "../session-registry.js";
 import { sendWithDeadline } from "./command-deadline.js";
 import type { RedisOnceClient } from "./redis-client.js";

@@ -18,7 +18,7 @@ export function principalOf(auth: AuthInfo | undefined): string {
 /** Refused when a principal already holds as many sessions as it may. */
 export class SessionLimitExceeded extends McpError {}
 
-export interface InMemorySessionRegistryOptions {
+export interface LiveSessionsOptions {
   idleMs: number;
   maxPerPrincipal: number;
   now: () => number;
@@ -28,13 +28,13 @@ export interface InMemorySessionRegistryOptions {
  * The sessions this process holds live, ended after `idleMs` without activity and capped per
  * principal. In a fleet these are the local halves of sessions whose facts a SessionRegistry shares.
  */
-export class InMemorySessionRegistry {
+export class LiveSessions {
   readonly #sessions = new Map<string, LegacySession>();
   readonly #perPrincipal = new Map<string, number>();
-  readonly #options: InMemorySessionRegistryOptions;
+  readonly #options: LiveSessionsOptions;
   #sweep: NodeJS.Timeout | undefined;
 
-  constructor(options: InMemorySessionRegistryOptions) {
+  constructor(options: LiveSessionsOptions) {
     this.#options = options;
   }
 
