@@ -1,5 +1,5 @@
 import { Client, type StdioServerParameters } from "@roundtrip/sdk/client";
-import type { TokenStore } from "@roundtrip/sdk/oauth";
+import type { TokenStore } from "@roundtrip/sdk/oauth-client";
 import { type Implementation, silentLogger } from "@roundtrip/sdk/protocol";
 import { type ClientAuth, clientAuth } from "./auth/client-auth.js";
 import { type LoginProfile, LoginProfiles } from "./auth/login-profiles.js";

@@ -1,5 +1,5 @@
 import { ConnectionFailedError, HttpStatusError } from "@roundtrip/sdk/client";
-import { OAuthError } from "@roundtrip/sdk/oauth";
+import { OAuthError } from "@roundtrip/sdk/oauth-client";
 import { McpError } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 

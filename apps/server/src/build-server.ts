@@ -1,7 +1,7 @@
 import type { KMSClientConfig } from "@aws-sdk/client-kms";
 import type { McpServer } from "@roundtrip/sdk";
-import type { TokenVerifier } from "@roundtrip/sdk/auth";
-import { protectedResourceMetadataFastify } from "@roundtrip/sdk/auth/fastify";
+import type { TokenVerifier } from "@roundtrip/sdk/resource-server";
+import { protectedResourceMetadataFastify } from "@roundtrip/sdk/resource-server/fastify";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { DestinationStream } from "pino";
 import type { ApprovalStore } from "./approvals/approval-store.js";

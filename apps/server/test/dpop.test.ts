@@ -1,7 +1,7 @@
 import type { webcrypto } from "node:crypto";
 import { DEVELOPMENT_CLIENT_KEY, type LocalAuthServer } from "@roundtrip/local-auth";
 import { Client } from "@roundtrip/sdk";
-import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { type OAuthClientOptions, oauthClientProvider } from "@roundtrip/sdk/oauth-client";
 import { silentLogger } from "@roundtrip/sdk/protocol";
 import { RedisServer } from "@roundtrip/test-services";
 import {

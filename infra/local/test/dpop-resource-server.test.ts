@@ -1,7 +1,7 @@
 import { Client } from "@roundtrip/sdk";
-import { jwtVerifier } from "@roundtrip/sdk/auth";
-import { oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { oauthClientProvider } from "@roundtrip/sdk/oauth-client";
 import { silentLogger } from "@roundtrip/sdk/protocol";
+import { jwtVerifier } from "@roundtrip/sdk/resource-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAuthServer, startLocalAuthServer } from "../src/index.js";
 import { type ProtectedMcp, startProtectedMcp } from "./support/protected-mcp.js";

@@ -5,14 +5,14 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { mcpFastify } from "@roundtrip/sdk/fastify";
 import {
   bearerAuth,
   jwtVerifier,
   protectedResourceMetadata,
   protectedResourceMetadataUrl,
-} from "@roundtrip/sdk/auth";
-import { protectedResourceMetadataFastify } from "@roundtrip/sdk/auth/fastify";
-import { mcpFastify } from "@roundtrip/sdk/fastify";
+} from "@roundtrip/sdk/resource-server";
+import { protectedResourceMetadataFastify } from "@roundtrip/sdk/resource-server/fastify";
 import { Server } from "@roundtrip/sdk/server";
 import { callTool, principalFrom } from "@roundtrip/test-support/wire";
 import Fastify, { type FastifyInstance } from "fastify";

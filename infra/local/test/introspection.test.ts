@@ -2,7 +2,7 @@ import {
   type IntrospectionVerifierOptions,
   InvalidTokenError,
   introspectionVerifier,
-} from "@roundtrip/sdk/auth";
+} from "@roundtrip/sdk/resource-server";
 import { callTool, principalFrom } from "@roundtrip/test-support/wire";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuthorization, type LocalAuthServer, startLocalAuthServer } from "../src/index.js";

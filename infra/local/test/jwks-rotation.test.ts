@@ -1,4 +1,4 @@
-import { jwtVerifier } from "@roundtrip/sdk/auth";
+import { jwtVerifier } from "@roundtrip/sdk/resource-server";
 import { decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalAuthServer, startLocalAuthServer } from "../src/index.js";

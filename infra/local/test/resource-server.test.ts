@@ -1,5 +1,5 @@
 import { Client } from "@roundtrip/sdk";
-import { jwtVerifier } from "@roundtrip/sdk/auth";
+import { jwtVerifier } from "@roundtrip/sdk/resource-server";
 import {
   publicKeyHmacToken,
   signAccessToken,

@@ -14,12 +14,12 @@ import {
   oauthClientProvider,
   type StoredTokens,
   tokenStoreKey,
-} from "@roundtrip/sdk/oauth";
+} from "@roundtrip/sdk/oauth-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ProtectedServer, startProtectedServer } from "./oauth/protected-server.js";
 
 /**
- * The SDK's OAuth client (@roundtrip/sdk/oauth) against a real authorization server, oidc-provider
+ * The SDK's OAuth client (@roundtrip/sdk/oauth-client) against a real authorization server, oidc-provider
  * (the development server of infra/local), and a Roundtrip MCP server that verifies its JWTs: discovery,
  * client_credentials, authorization code with PKCE through the sign-in pages, refresh, step-up,
  * revocation at logout, and the iss and resource checks. The MCP client is the SDK's Client, with the

@@ -1,5 +1,5 @@
 import type { ClientAuthProvider } from "@roundtrip/sdk/client";
-import { type OAuthClientProvider, oauthClientProvider, type TokenStore } from "@roundtrip/sdk/oauth";
+import { type OAuthClientProvider, oauthClientProvider, type TokenStore } from "@roundtrip/sdk/oauth-client";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";
 import { explainedOAuth, loginAgain } from "./explained-oauth.js";

@@ -1,5 +1,5 @@
 import type { ClientAuthProvider } from "@roundtrip/sdk/client";
-import { type OAuthClientProvider, OAuthError } from "@roundtrip/sdk/oauth";
+import { type OAuthClientProvider, OAuthError } from "@roundtrip/sdk/oauth-client";
 import { parseBearerChallenge } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";

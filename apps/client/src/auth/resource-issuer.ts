@@ -1,5 +1,5 @@
 import { Client, HttpStatusError } from "@roundtrip/sdk/client";
-import { discoverProtectedResource } from "@roundtrip/sdk/oauth";
+import { discoverProtectedResource } from "@roundtrip/sdk/oauth-client";
 import { silentLogger } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { CLIENT_VERSION } from "../version.js";

@@ -1,4 +1,4 @@
-import type { StoredTokens, TokenStore } from "@roundtrip/sdk/oauth";
+import type { StoredTokens, TokenStore } from "@roundtrip/sdk/oauth-client";
 
 /**
  * Where a `roundtrip login` keeps the tokens it obtains until the sign-in has succeeded: in memory,

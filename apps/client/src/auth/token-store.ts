@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { StoredTokens, TokenStore } from "@roundtrip/sdk/oauth";
+import type { StoredTokens, TokenStore } from "@roundtrip/sdk/oauth-client";
 import { readOptionalFile, writePrivateFile } from "../private-file.js";
 
 interface IssuerFile {

@@ -1,4 +1,4 @@
-import { resourceCovers } from "@roundtrip/sdk/oauth";
+import { resourceCovers } from "@roundtrip/sdk/oauth-client";
 import { type LoginProfile, LoginProfiles } from "../auth/login-profiles.js";
 import { discoverResourceIssuer } from "../auth/resource-issuer.js";
 import { StagedTokenStore } from "../auth/staged-token-store.js";

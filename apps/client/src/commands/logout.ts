@@ -1,4 +1,4 @@
-import { resourceCovers } from "@roundtrip/sdk/oauth";
+import { resourceCovers } from "@roundtrip/sdk/oauth-client";
 import { LoginProfiles } from "../auth/login-profiles.js";
 import { FileTokenStore } from "../auth/token-store.js";
 import { type GlobalFlags, requireServer, resolveSettings } from "../config/settings.js";

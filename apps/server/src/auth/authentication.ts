@@ -9,7 +9,7 @@ import {
   protectedResourceMetadata,
   protectedResourceMetadataUrl,
   type TokenVerifier,
-} from "@roundtrip/sdk/auth";
+} from "@roundtrip/sdk/resource-server";
 import { type AuthInfo, HttpError } from "@roundtrip/sdk/server";
 import type { ServerConfig } from "../config/server-config.js";
 import { BodyTools } from "./body-tools.js";

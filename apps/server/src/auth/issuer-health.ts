@@ -1,5 +1,5 @@
-import { fetchAuthorizationServerMetadata } from "@roundtrip/sdk/auth";
 import type { Logger } from "@roundtrip/sdk/protocol";
+import { fetchAuthorizationServerMetadata } from "@roundtrip/sdk/resource-server";
 import type { AuthConfig } from "../config/server-config.js";
 
 export type IssuerStatus =

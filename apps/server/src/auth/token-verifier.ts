@@ -1,4 +1,4 @@
-import { introspectionVerifier, jwtVerifier, type TokenVerifier } from "@roundtrip/sdk/auth";
+import { introspectionVerifier, jwtVerifier, type TokenVerifier } from "@roundtrip/sdk/resource-server";
 import type { AuthConfig } from "../config/server-config.js";
 
 /**

@@ -1,4 +1,3 @@
-import type { TokenVerifier } from "@roundtrip/sdk/auth";
 import {
   type AuthorizationCodeEndpoints,
   type AuthorizationServerMetadata,
@@ -9,7 +8,8 @@ import {
   OAuthError,
   requestToken,
   startAuthorization,
-} from "@roundtrip/sdk/oauth";
+} from "@roundtrip/sdk/oauth-client";
+import type { TokenVerifier } from "@roundtrip/sdk/resource-server";
 import type { Approver } from "../approvals/approval-store.js";
 
 /** How long a sign-in may take, from the start to the callback. */

@@ -8,7 +8,7 @@ import {
   protectedResourceMetadataHandler,
   protectedResourceMetadataUrl,
   type TokenVerifier,
-} from "@roundtrip/sdk/auth";
+} from "@roundtrip/sdk/resource-server";
 import { type AuthInfo, Server } from "@roundtrip/sdk/server";
 
 export const SCOPES = ["mcp:tools", "mcp:deploy"] as const;

@@ -2,7 +2,7 @@
  * What the HTTP client transport consults for credentials. The transport asks for the Authorization
  * header before every POST; when the server refuses (401, or 403 `insufficient_scope`), it hands the
  * challenge over and re-sends the same request if the provider says it now holds better credentials.
- * The OAuth implementation is `oauthClientProvider` in `@roundtrip/sdk/oauth`; anything else that can
+ * The OAuth implementation is `oauthClientProvider` in `@roundtrip/sdk/oauth-client`; anything else that can
  * produce a header (a static token, a cloud identity) fits the same contract.
  */
 export interface ClientAuthProvider {

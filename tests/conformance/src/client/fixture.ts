@@ -11,7 +11,7 @@ import {
   discoverProtectedResource,
   type OAuthClientOptions,
   oauthClientProvider,
-} from "@roundtrip/sdk/oauth";
+} from "@roundtrip/sdk/oauth-client";
 import { silentLogger } from "@roundtrip/sdk/protocol";
 
 /**

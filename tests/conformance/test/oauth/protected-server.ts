@@ -7,7 +7,7 @@ import {
   protectedResourceMetadata,
   protectedResourceMetadataHandler,
   protectedResourceMetadataUrl,
-} from "@roundtrip/sdk/auth";
+} from "@roundtrip/sdk/resource-server";
 import { Server } from "@roundtrip/sdk/server";
 
 export interface ProtectedServer {

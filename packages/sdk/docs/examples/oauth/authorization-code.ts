@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { type AuthorizationRedirect, oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { type AuthorizationRedirect, oauthClientProvider } from "@roundtrip/sdk/oauth-client";
 
 const redirect: AuthorizationRedirect = {
   redirectUri: "http://127.0.0.1:8765/callback",

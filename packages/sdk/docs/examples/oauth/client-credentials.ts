@@ -1,5 +1,5 @@
 import { Client } from "@roundtrip/sdk";
-import { oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { oauthClientProvider } from "@roundtrip/sdk/oauth-client";
 
 const auth = oauthClientProvider({
   grant: "client_credentials",

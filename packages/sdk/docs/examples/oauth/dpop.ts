@@ -1,4 +1,4 @@
-import { oauthClientProvider } from "@roundtrip/sdk/oauth";
+import { oauthClientProvider } from "@roundtrip/sdk/oauth-client";
 
 export const auth = oauthClientProvider({
   grant: "client_credentials",

@@ -62,7 +62,7 @@ export interface HttpClientOptions extends Partial<ResponseLimits> {
   headers?: HeaderSource;
   /**
    * Credentials per request: asked for the Authorization header before each POST, and handed the
-   * server's 401 or 403 insufficient_scope challenge (`oauthClientProvider` from `@roundtrip/sdk/oauth`).
+   * server's 401 or 403 insufficient_scope challenge (`oauthClientProvider` from `@roundtrip/sdk/oauth-client`).
    * Its header replaces an Authorization from `headers`.
    */
   auth?: ClientAuthProvider;
