@@ -9,7 +9,7 @@ import { type RunningRedis, startRedis } from "./redis.js";
 export const WRITES = 2_000;
 
 /** Runs redis-cli against `redis`, one command per line of `lines`, authenticated by environment. */
-export function cli(redis: RunningRedis, password: string | undefined, lines: readonly string[]) {
+function cli(redis: RunningRedis, password: string | undefined, lines: readonly string[]) {
   const { REDISCLI_AUTH: _inherited, ...env }: NodeJS.ProcessEnv = process.env;
   if (password !== undefined) env.REDISCLI_AUTH = password;
   return new Promise<string>((resolve, reject) => {
@@ -86,8 +86,6 @@ export interface DurabilityReport {
   /** Keys written in all: half before a clean restart, half before a SIGKILL. */
   written: number;
   afterRestart: number;
-  /** AOF bytes acknowledged but not yet written when the last batch was answered (0 on an idle disk). */
-  pendingAtAck: number;
   /** Keys after a SIGKILL once every acknowledged write reached the kernel, and a start on what it left. */
   afterCrash: number;
   /** Keys held when memory fills up, the reply to a write then, and the keys left after it. */
@@ -100,10 +98,10 @@ export interface DurabilityReport {
  * What a template's Redis does with acknowledged writes, in a real redis-server started from the
  * template's own arguments on one data directory (the volume): written keys counted after a clean
  * restart, after SIGKILL and a start on what it left, and after memory fills up. The SIGKILL comes
- * once the writes are in the kernel (see handedToKernel): what `everysec` may lose before that is the
- * window the templates document, and no test can hit it on demand. Memory is "full"
- * by lowering maxmemory under what is in use, so the template's own policy decides: refuse the
- * write (noeviction) or drop keys to make room.
+ * once the writes are in the kernel (see handedToKernel): what `everysec` may lose before that is
+ * the window the templates document, which no test can open on demand. Memory is "full" by lowering
+ * maxmemory under what is in use, so the template's own policy decides: refuse the write
+ * (noeviction) or drop keys to make room.
  */
 export async function measureDurability(
   args: readonly string[],
@@ -129,7 +127,6 @@ export async function measureDurability(
       await loaded(redis, password);
       const afterRestart = await keyCount(redis, password);
       await cli(redis, password, writes("before-crash"));
-      const pendingAtAck = Number((await persistenceField(redis, password, "aof_buffer_length")) ?? 0);
       await handedToKernel(redis, password);
       await redis.crash();
       redis = await startRedis(args, { dir });
@@ -144,7 +141,6 @@ export async function measureDurability(
         config,
         written: WRITES,
         afterRestart,
-        pendingAtAck,
         afterCrash,
         beforeFull,
         writeWhenFull,
