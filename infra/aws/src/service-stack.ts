@@ -25,10 +25,11 @@ export interface ServiceStackProps extends StackProps {
   /** The key the wrapped data keys were minted under (KeyStack). */
   readonly key: kms.IKey;
   /**
-   * Two Redis nodes in different AZs with automatic failover, instead of one. Without it, losing the
-   * node's AZ stops the fleet until ElastiCache replaces it, and everything it held is gone.
+   * Read replicas beside the shared Redis's primary, spread over the AZs, any of which ElastiCache
+   * promotes when the primary fails (1 to 5; 1 by default). ElastiCache has no AOF: the replicas are
+   * what keeps the fleet's state through the loss of a node.
    */
-  readonly redisHighAvailability?: boolean;
+  readonly redisReplicas?: number;
 }
 
 /** The port the container listens on; the ALB and the health checks use it too. */
@@ -66,7 +67,7 @@ export class ServiceStack extends Stack {
       containerInsightsV2: ecs.ContainerInsights.ENABLED,
     });
 
-    const redis = sharedRedis(this, vpc, props.redisHighAvailability ?? false);
+    const redis = sharedRedis(this, vpc, props.redisReplicas ?? 1);
 
     const logGroup = new logs.LogGroup(this, "ServerLogs", {
       retention: logs.RetentionDays.ONE_MONTH,
@@ -205,12 +206,24 @@ export class ServiceStack extends Stack {
   }
 }
 
+/** How many read replicas a replication group may have beside its primary (ElastiCache's limit). */
+export const MAX_REDIS_REPLICAS = 5;
+
 /**
  * The fleet's shared state (approvals, the once-ledger, the listen bus, 2025-era sessions): a Valkey
  * replication group in the private subnets, TLS in transit, encrypted at rest, with an AUTH token the
- * stack generates, plus the one secret the tasks read, REDIS_URL.
+ * stack generates, plus the one secret the tasks read, REDIS_URL. It must not forget an acknowledged
+ * write (infra/README.md, "State that must not be forgotten"): a primary with replicas in other AZs
+ * and automatic failover, and a parameter group that refuses writes when memory is full instead of
+ * evicting keys.
  */
-function sharedRedis(scope: Stack, vpc: ec2.IVpc, highAvailability: boolean) {
+function sharedRedis(scope: Stack, vpc: ec2.IVpc, replicas: number) {
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > MAX_REDIS_REPLICAS) {
+    throw new RangeError(
+      `redisReplicas is ${replicas}; it must be a whole number from 1 to ${MAX_REDIS_REPLICAS}: ` +
+        "without a replica, losing the Redis node loses every approval and once-round outcome",
+    );
+  }
   // Letters and digits only: the token is also the password part of a URL, and ElastiCache refuses
   // some punctuation in it ("@", "/", quotes).
   const authToken = new secretsmanager.Secret(scope, "RedisAuthToken", {
@@ -227,15 +240,29 @@ function sharedRedis(scope: Stack, vpc: ec2.IVpc, highAvailability: boolean) {
     description: "Roundtrip shared Redis: port 6379 from the server tasks only",
     allowAllOutbound: false,
   });
+  // The default parameter group evicts (volatile-lru): under memory pressure it would silently drop
+  // claims that carry a TTL, and a dropped claim lets a completed once-round run again. noeviction
+  // makes a full Redis refuse writes, so the round fails with an error and runs nowhere.
+  const parameterGroup = new elasticache.CfnParameterGroup(scope, "RedisParameters", {
+    cacheParameterGroupFamily: "valkey8",
+    description: "Roundtrip shared Redis: refuse writes when full rather than evict fleet state",
+    properties: { "maxmemory-policy": "noeviction" },
+  });
   const replicationGroup = new elasticache.CfnReplicationGroup(scope, "Redis", {
     replicationGroupDescription: "Roundtrip fleet shared state: approvals, once-ledger, listen bus, sessions",
     engine: "valkey",
     engineVersion: "8.0",
     cacheNodeType: "cache.t4g.small",
     port: REDIS_PORT,
-    numCacheClusters: highAvailability ? 2 : 1,
-    automaticFailoverEnabled: highAvailability,
-    multiAzEnabled: highAvailability,
+    cacheParameterGroupName: parameterGroup.ref,
+    // Replication is asynchronous: a failover can lose what the primary acknowledged in its last
+    // moments unless the writer waits for a replica (WAIT), which the server does when configured to.
+    numCacheClusters: 1 + replicas,
+    automaticFailoverEnabled: true,
+    multiAzEnabled: true,
+    // Daily snapshots, kept a week: a way back after losing the whole group, not part of the
+    // once-guarantee (restoring one rewinds up to a day).
+    snapshotRetentionLimit: 7,
     cacheSubnetGroupName: subnets.ref,
     securityGroupIds: [securityGroup.securityGroupId],
     transitEncryptionEnabled: true,

@@ -380,28 +380,65 @@ describe("RoundtripService: the shared Redis", () => {
     expect(generate.PasswordLength).toBeLessThanOrEqual(128);
   });
 
-  it("runs one node by default, and two across AZs with failover when the stack asks for HA", () => {
+  it("runs a primary and a replica across AZs with automatic failover, and more replicas on request", () => {
     expect(onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup").properties).toMatchObject({
-      NumCacheClusters: 1,
-      AutomaticFailoverEnabled: false,
-      MultiAZEnabled: false,
-    });
-    const app = new App({ context: { redisHighAvailability: "true" } });
-    const { serviceStack } = addRoundtripStacks(app);
-    const ha = Template.fromStack(serviceStack);
-    ha.hasResourceProperties("AWS::ElastiCache::ReplicationGroup", {
       NumCacheClusters: 2,
+      AutomaticFailoverEnabled: true,
+      MultiAZEnabled: true,
+    });
+    // Its subnet group spans both AZs, or multi-AZ would have nowhere to put the replica.
+    const subnetGroupId = (
+      onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup").properties.CacheSubnetGroupName as {
+        Ref: string;
+      }
+    ).Ref;
+    const subnetIds = serviceJson.Resources[subnetGroupId]!.Properties!.SubnetIds as { Ref: string }[];
+    expect(subnetIds).toHaveLength(2);
+    const zones = subnetIds.map(({ Ref }) =>
+      JSON.stringify(serviceJson.Resources[Ref]!.Properties!.AvailabilityZone),
+    );
+    expect(new Set(zones).size).toBe(2);
+
+    const app = new App({ context: { redisReplicas: "3" } });
+    const more = Template.fromStack(addRoundtripStacks(app).serviceStack);
+    more.hasResourceProperties("AWS::ElastiCache::ReplicationGroup", {
+      NumCacheClusters: 4,
       AutomaticFailoverEnabled: true,
       MultiAZEnabled: true,
       TransitEncryptionEnabled: true,
       AtRestEncryptionEnabled: true,
     });
-    // Its subnet group spans both AZs, or multi-AZ would have nowhere to put the replica.
-    const subnets = ha.findResources("AWS::ElastiCache::SubnetGroup") as Record<
-      string,
-      { Properties: { SubnetIds: unknown[] } }
-    >;
-    expect(Object.values(subnets)[0]!.Properties.SubnetIds).toHaveLength(2);
+  });
+
+  it("refuses a replica count that would leave one copy, or that ElastiCache cannot run, naming the setting", () => {
+    for (const redisReplicas of ["0", "6", "two", "1.5"]) {
+      expect(() => addRoundtripStacks(new App({ context: { redisReplicas } })), redisReplicas).toThrow(
+        /redisReplicas .*from 1 to 5/,
+      );
+    }
+    // The switch that used to allow a single node is refused rather than silently ignored.
+    expect(() => addRoundtripStacks(new App({ context: { redisHighAvailability: "false" } }))).toThrow(
+      /redisHighAvailability is gone.*redisReplicas/,
+    );
+  });
+
+  it("uses its own parameter group, for its engine, that refuses writes when full instead of evicting", () => {
+    const { properties } = onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup");
+    const groupId = (properties.CacheParameterGroupName as { Ref: string }).Ref;
+    const group = serviceJson.Resources[groupId]!;
+    expect(group.Type).toBe("AWS::ElastiCache::ParameterGroup");
+    expect(group.Properties).toMatchObject({
+      CacheParameterGroupFamily: `${properties.Engine}${String(properties.EngineVersion).split(".")[0]}`,
+      Properties: { "maxmemory-policy": "noeviction" },
+    });
+    // Nothing else in it: every other setting stays ElastiCache's default for the family.
+    expect(Object.keys(group.Properties!.Properties as object)).toEqual(["maxmemory-policy"]);
+  });
+
+  it("keeps a week of daily snapshots, a way back after losing the whole group", () => {
+    expect(
+      onlyEntry(serviceJson, "AWS::ElastiCache::ReplicationGroup").properties.SnapshotRetentionLimit,
+    ).toBe(7);
   });
 
   it("lives in the private subnets the service runs in", () => {

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ensureTool, freePort } from "@roundtrip/test-services";
 import { run } from "./repo.js";
@@ -37,20 +39,33 @@ export interface RunningRedis {
   port: number;
   /** redis-cli from the same installation as the server. */
   cli: string;
+  /** Its working directory, the container's /data: where the AOF and snapshots go. */
+  dir: string;
   stop(): Promise<void>;
+  /** SIGKILL: the process dies between two instructions, as on an OOM kill or a crash. */
+  crash(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** The data directory, to start again on what an earlier server left; a fresh one, removed on stop, without. */
+  dir?: string;
 }
 
 /**
- * A real redis-server started with `args` (a template's own arguments), on a free loopback port.
- * Resolves once it answers, with or without a password.
+ * A real redis-server started with `args` (a template's own arguments), on a free loopback port,
+ * in a data directory standing for the image's working directory /data. Resolves once it answers,
+ * with or without a password.
  */
-export async function startRedis(args: readonly string[]): Promise<RunningRedis> {
+export async function startRedis(args: readonly string[], options: StartOptions = {}): Promise<RunningRedis> {
   const server = await ensureTool("redis-server");
   // Debian's redis-server depends on redis-tools, which puts redis-cli next to it.
   const cli = join(dirname(server), "redis-cli");
   if (!existsSync(cli)) throw new Error(`no redis-cli next to ${server}`);
   const port = await freePort();
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "roundtrip-redis-data-")));
+  const ownsDir = options.dir === undefined;
   const child: ChildProcess = spawn(server, [...args, "--port", String(port), "--bind", "127.0.0.1"], {
+    cwd: dir,
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -58,10 +73,13 @@ export async function startRedis(args: readonly string[]): Promise<RunningRedis>
     stderr += chunk.toString();
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
+    if (ownsDir) await rm(dir, { recursive: true, force: true });
   };
+  const stop = () => end("SIGTERM");
+  const crash = () => end("SIGKILL");
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`redis-server exited ${child.exitCode}: ${stderr}`);
@@ -69,7 +87,7 @@ export async function startRedis(args: readonly string[]): Promise<RunningRedis>
       ({ stdout }) => stdout.trim(),
       () => "",
     );
-    if (reply === "PONG" || reply.startsWith("NOAUTH")) return { port, cli, stop };
+    if (reply === "PONG" || reply.startsWith("NOAUTH")) return { port, cli, dir, stop, crash };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`redis-server did not answer on ${port}: ${stderr}`);

@@ -9,6 +9,7 @@ import { parse } from "yaml";
 import { interpolate, interpolatedNames } from "../src/compose-interpolation.js";
 import { loadDockerfile } from "../src/dockerfile.js";
 import { parseRedisUrl, pingAs, startRedis } from "../src/redis.js";
+import { expectKeepsState, measureDurability } from "../src/redis-durability.js";
 import { repoPath, run, SAMPLE_WRAPPED_KEY, undocumentedVariables } from "../src/repo.js";
 
 interface Service {
@@ -269,22 +270,29 @@ describe("infra/compose.yaml", () => {
       expect(chosen.cliAuth).toBe("s3cretFromTheShell");
     });
 
-    it("runs the official Debian redis 7 image, unpublished, keeping nothing on disk, locked down", () => {
+    it("runs the official Debian redis 7 image, unpublished, locked down, its /data on a named volume", () => {
       const service = redis();
       expect(service.image).toMatch(/^redis:7(\.\d+){0,2}-bookworm$/);
       expect(service.ports).toBeUndefined();
-      expect(service.volumes).toBeUndefined();
-      expect(service.tmpfs).toEqual(["/data"]);
+      // The image's working directory, where the AOF lives: a volume that outlives the container.
+      expect(service.volumes).toEqual(["redis-data:/data"]);
+      expect(compose.volumes).toHaveProperty("redis-data");
+      expect(service.tmpfs).toBeUndefined();
       const { command } = resolved({});
       expect(command[0]).toBe("redis-server");
-      expect(command[command.indexOf("--save") + 1]).toBe("");
-      expect(command[command.indexOf("--appendonly") + 1]).toBe("no");
+      expect(command).not.toContain("--save");
       expect(service.read_only).toBe(true);
       expect(service.cap_drop).toEqual(["ALL"]);
       expect(service.security_opt).toEqual(["no-new-privileges:true"]);
       // Not root, so the image's entrypoint neither chowns nor switches users (no capabilities left).
       expect(service.user).toMatch(/^[1-9]\d*:[1-9]\d*$/);
     });
+
+    it("keeps every acknowledged write through a restart and a SIGKILL, and refuses writes when full, in a real redis-server", async () => {
+      const shell = { ROUNDTRIP_REDIS_PASSWORD: "fromTheShell42" };
+      const { command } = resolved(shell);
+      expectKeepsState(await measureDurability(command.slice(1), shell.ROUNDTRIP_REDIS_PASSWORD));
+    }, 120_000);
 
     it("accepts the replicas' REDIS_URL and passes its health check only with the right password, in a real redis-server", async () => {
       const shell = { ROUNDTRIP_REDIS_PASSWORD: "fromTheShell42" };

@@ -11,6 +11,7 @@ import {
   validate,
 } from "../src/kubernetes.js";
 import { parseRedisUrl, pingAs, startRedis } from "../src/redis.js";
+import { expectKeepsState, measureDurability } from "../src/redis-durability.js";
 import { readRepoFile, run, SAMPLE_WRAPPED_KEY, undocumentedVariables } from "../src/repo.js";
 
 const rendered: Record<string, K8sObject[]> = {};
@@ -58,7 +59,7 @@ describe.each(["base", "example"])("infra/k8s %s", (name) => {
         "Service",
         "ServiceAccount",
         // The example's in-cluster Redis, and the Secret with its URL.
-        ...(name === "example" ? ["Namespace", "Deployment", "Service", "NetworkPolicy", "Secret"] : []),
+        ...(name === "example" ? ["Namespace", "StatefulSet", "Service", "NetworkPolicy", "Secret"] : []),
       ].sort(),
     );
     for (const object of objects()) expect(() => validate(object), `${object.kind}`).not.toThrow();
@@ -216,7 +217,7 @@ describe("infra/k8s overlays/example", () => {
 
 describe("infra/k8s overlays/example: the in-cluster Redis", () => {
   const objects = () => rendered.example!;
-  const redis = () => named(objects(), "Deployment", "roundtrip-redis");
+  const redis = () => named(objects(), "StatefulSet", "roundtrip-redis");
   const redisPod = () => redis().spec.template;
   const redisContainer = () => {
     const containers = redisPod().spec.containers;
@@ -292,9 +293,8 @@ describe("infra/k8s overlays/example: the in-cluster Redis", () => {
     expect(matches(toRedis[0].to[0].podSelector.matchLabels, redisPod().metadata.labels)).toBe(true);
   });
 
-  it("runs one pod, restricted like the server: non-root, read-only root, no capabilities, nothing on disk", () => {
+  it("runs one pod, restricted like the server: non-root, read-only root, no capabilities", () => {
     expect(redis().spec.replicas).toBe(1);
-    expect(redis().spec.strategy).toEqual({ type: "Recreate" });
     const spec = redisPod().spec;
     expect(spec.automountServiceAccountToken).toBe(false);
     expect(spec.securityContext).toMatchObject({
@@ -310,10 +310,41 @@ describe("infra/k8s overlays/example: the in-cluster Redis", () => {
       runAsNonRoot: true,
       capabilities: { drop: ["ALL"] },
     });
-    expect(c.args[c.args.indexOf("--save") + 1]).toBe("");
-    expect(c.args[c.args.indexOf("--appendonly") + 1]).toBe("no");
     expect(c.resources.limits.memory).toBeDefined();
   });
+
+  it("keeps /data, where the AOF lives, on a PersistentVolumeClaim its user can write", () => {
+    const c = redisContainer();
+    expect(c.volumeMounts).toEqual([{ name: "data", mountPath: "/data" }]);
+    // From a claim template, not a pod volume: the claim outlives the pod and follows it on rescheduling.
+    expect(redisPod().spec.volumes).toBeUndefined();
+    const claims = redis().spec.volumeClaimTemplates;
+    expect(claims).toHaveLength(1);
+    expect(claims[0].metadata.name).toBe("data");
+    expect(claims[0].spec.accessModes).toEqual(["ReadWriteOnce"]);
+    expect(claims[0].spec.resources.requests.storage).toBeDefined();
+    // The volume belongs to root until the kubelet hands it to the group Redis runs as.
+    const security = redisPod().spec.securityContext;
+    expect(security.fsGroup).toBe(security.runAsGroup);
+    expect(c.args).not.toContain("--save");
+  });
+
+  it("caps Redis's memory under the container's limit, so a full store refuses writes rather than being killed", () => {
+    const c = redisContainer();
+    const maxmemory = c.args[c.args.indexOf("--maxmemory") + 1] as string;
+    const mb = /^(\d+)mb$/.exec(maxmemory);
+    const mi = /^(\d+)Mi$/.exec(c.resources.limits.memory);
+    expect(mb, maxmemory).not.toBeNull();
+    expect(mi, c.resources.limits.memory).not.toBeNull();
+    // Room for the copy-on-write of the fork that rewrites the AOF: at least a third above the cap.
+    expect(Number(mi![1]) * 1024 * 1024).toBeGreaterThan(Number(mb![1]) * 1024 * 1024 * (4 / 3));
+  });
+
+  it("keeps every acknowledged write through a restart and a SIGKILL, and refuses writes when full, in a real redis-server", async () => {
+    const env = redisEnv();
+    const [, ...args] = redisContainer().args.map((arg: string) => expandContainerVars(arg, env));
+    expectKeepsState(await measureDurability(args, env.REDIS_PASSWORD));
+  }, 120_000);
 
   it("starts from its arguments in a real redis-server that admits the Secret's URL, and its probe sees only PONG", async () => {
     const env = redisEnv();
