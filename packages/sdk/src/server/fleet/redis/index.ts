@@ -17,5 +17,11 @@ export {
   type RedisNotificationBusOptions,
   type RedisSubscriber,
 } from "./redis-notification-bus.js";
+export { checkRedisDurability, type RedisDurabilityOptions, type StoreFinding } from "./redis-durability.js";
 export { RedisOnceStore, type RedisOnceStoreOptions } from "./redis-once-store.js";
 export { RedisSessionRegistry, type RedisSessionRegistryOptions } from "./redis-session-registry.js";
+export {
+  ForgetfulStoreError,
+  type RequireDurableRedisOptions,
+  requireDurableRedis,
+} from "./require-durable-redis.js";
