@@ -62,6 +62,8 @@ export interface RedisDeadlines {
   readinessTimeoutMs?: number;
   /** How long startup waits for Redis to answer before it starts without knowing its settings (5000 ms). */
   startupWaitMs?: number;
+  /** How often `/readyz` asks Redis again whether it keeps acknowledged writes (30 000 ms). */
+  guaranteeRecheckMs?: number;
 }
 
 export interface RedisStateOptions extends RedisDeadlines {
@@ -144,6 +146,7 @@ export async function redisState(
     startupWaitMs: deadlines.startupWaitMs ?? DEFAULT_STARTUP_WAIT_MS,
     commandTimeoutMs: timeoutMs,
     readinessTimeoutMs,
+    ...(deadlines.guaranteeRecheckMs === undefined ? {} : { recheckMs: deadlines.guaranteeRecheckMs }),
   });
   return {
     kind: "redis",
@@ -159,7 +162,9 @@ export async function redisState(
     requireGuarantee: () => guarantee.atStart(),
     async readiness() {
       const [writes, keeps] = await Promise.all([probe(), guarantee.readiness()]);
-      return writes.ready ? keeps : writes;
+      if (writes.ready) return keeps;
+      guarantee.recheckSoon();
+      return writes;
     },
     async close() {
       await bus.close();

@@ -17,8 +17,13 @@ import type { StateReadiness } from "./write-probe.js";
 export interface StoreGuarantee {
   /** Rejects with ForgetfulStoreError when Redis says it can forget and that is not allowed. */
   atStart(): Promise<void>;
-  /** Ready, or not with the setting that now lets the store forget; bounded by `timeoutMs`. */
+  /** Ready, or not with the setting that now lets the store forget; bounded by `readinessTimeoutMs`. */
   readiness(): Promise<StateReadiness>;
+  /**
+   * Asks again at the next `readiness()`: after an outage, since the store that comes back may not be
+   * the one that left (a failover, a restart with other settings).
+   */
+  recheckSoon(): void;
 }
 
 export interface StoreGuaranteeOptions {
@@ -96,6 +101,9 @@ export function redisStoreGuarantee(client: RedisOnceClient, options: StoreGuara
         forgets: true,
         reason: `the store can forget acknowledged writes: ${forgets.map((finding) => finding.message).join("; ")}`,
       };
+    },
+    recheckSoon() {
+      checkedAt = Number.NEGATIVE_INFINITY;
     },
   };
 }
