@@ -113,7 +113,10 @@ describe("/readyz", () => {
       guaranteeRecheckMs,
     });
     const app = await startServer(serverEnvironment(as), { sharedState: state });
-    closers.push(() => state.close(), () => app.close());
+    closers.push(
+      () => state.close(),
+      () => app.close(),
+    );
     await untilReadyz(app, (body) => body.status === "ready");
     return app;
   }

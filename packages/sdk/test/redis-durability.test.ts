@@ -62,7 +62,8 @@ describe("checkRedisDurability", () => {
       config: ["--maxmemory-policy", "volatile-lru"],
       setting: "maxmemory-policy",
       value: "volatile-lru",
-      message: /^maxmemory-policy is volatile-lru: set it to noeviction, or an evicted claim lets a round run twice$/,
+      message:
+        /^maxmemory-policy is volatile-lru: set it to noeviction, or an evicted claim lets a round run twice$/,
     },
     {
       config: ["--maxmemory-policy", "allkeys-lru"],

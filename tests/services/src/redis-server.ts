@@ -36,7 +36,16 @@ export interface RedisServerOptions {
  * The settings under which a Redis keeps what it acknowledged, as the server requires of its store:
  * an append-only file synced every second, no eviction. The file lives in a folder of its own.
  */
-const DURABLE = ["--save", "", "--appendonly", "yes", "--appendfsync", "everysec", "--maxmemory-policy", "noeviction"];
+const DURABLE = [
+  "--save",
+  "",
+  "--appendonly",
+  "yes",
+  "--appendfsync",
+  "everysec",
+  "--maxmemory-policy",
+  "noeviction",
+];
 
 // The servers' folders outlive stop() (a restart reads its file back) and go when this process ends.
 const folders = new Set<string>();

@@ -11,13 +11,13 @@ export type { OnceRecord, OnceStore, OnceTtl } from "../once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "../session-registry.js";
 export { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
 export type { RedisOnceClient } from "./redis-client.js";
+export { checkRedisDurability, type RedisDurabilityOptions, type StoreFinding } from "./redis-durability.js";
 export {
   type RedisBusClient,
   RedisNotificationBus,
   type RedisNotificationBusOptions,
   type RedisSubscriber,
 } from "./redis-notification-bus.js";
-export { checkRedisDurability, type RedisDurabilityOptions, type StoreFinding } from "./redis-durability.js";
 export { RedisOnceStore, type RedisOnceStoreOptions } from "./redis-once-store.js";
 export { RedisSessionRegistry, type RedisSessionRegistryOptions } from "./redis-session-registry.js";
 export {

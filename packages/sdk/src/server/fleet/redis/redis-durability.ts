@@ -84,7 +84,9 @@ async function infoField(send: Send, section: string, name: string): Promise<str
 // An error reply from Redis ("ERR unknown command", "NOPERM …"), as opposed to a deadline or a lost
 // connection: Redis answered, it only would not say.
 function isErrorReply(error: unknown): boolean {
-  return error instanceof Error && !(error instanceof RedisDeadlineError) && /^[A-Z]{2,}\b/.test(error.message);
+  return (
+    error instanceof Error && !(error instanceof RedisDeadlineError) && /^[A-Z]{2,}\b/.test(error.message)
+  );
 }
 
 function field(info: string, name: string): string | undefined {
