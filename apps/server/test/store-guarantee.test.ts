@@ -7,7 +7,7 @@ import { silentLogger } from "@roundtrip/sdk/protocol";
 import { AesGcmRequestStateCodec } from "@roundtrip/sealing";
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openSharedState, type SharedState } from "../src/index.js";
 import {
   CHILD_START_WITHIN_MS,
@@ -19,6 +19,7 @@ import { serverEnvironment, startAuthorizationServer } from "./support/environme
 import { type RunningServer, startServer } from "./support/running-server.js";
 
 const CHILD_TEST_MS = 2 * CHILD_START_WITHIN_MS + 10_000;
+const READY_WITHIN = { timeout: 60_000, interval: 50 };
 
 let as: LocalAuthServer;
 let keyDir: string;
@@ -81,8 +82,11 @@ describe("main.ts against a Redis that can forget", () => {
       value: "no",
       msg: expect.stringMatching(/^forgetful store allowed for development: appendonly is no: set it to yes/),
     });
-    const ready = (await (await fetch(`${child.origin}/readyz`)).json()) as { status: string };
-    expect(ready.status).toBe("ready");
+    // Accepted, the store counts as ready (it answers once the authorization server is checked).
+    await vi.waitFor(async () => {
+      const ready = (await (await fetch(`${child.origin}/readyz`)).json()) as { status: string };
+      expect(ready.status).toBe("ready");
+    }, READY_WITHIN);
   });
 
   it("starts on a durable Redis without a word about its guarantee", { timeout: CHILD_TEST_MS }, async () => {
