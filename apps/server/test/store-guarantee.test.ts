@@ -201,4 +201,28 @@ describe("/readyz", () => {
       await admin.sendCommand(["CONFIG", "SET", "appendonly", "yes"]);
     }
   });
+
+  it("starts without waiting on a Redis that is away, and says degraded once it is back and can forget", async () => {
+    const later = await redisWith("--appendonly", "no");
+    await later.stop();
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (_fields: object, message: string) => warnings.push(message) };
+    const codec = new AesGcmRequestStateCodec([randomBytes(32)]);
+    // Redis is stopped, so the wait always runs out, whatever it is.
+    const state = await openSharedState({ url: later.url }, logger, codec, { startupWaitMs: 200 });
+    closers.push(() => state.close());
+    const app = await startServer(serverEnvironment(as), { sharedState: state });
+    closers.push(() => app.close());
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^Redis did not answer at startup, so whether it keeps acknowledged writes is not yet known/,
+      ),
+    );
+    await later.start();
+    const body = await untilReadyz(app, (answer) => /the store can forget/.test(answer.reason ?? ""));
+    expect(body).toMatchObject({
+      status: "degraded",
+      reason: expect.stringMatching(/appendonly is no: set it to yes/),
+    });
+  });
 });

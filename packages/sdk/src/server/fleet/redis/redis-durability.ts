@@ -166,7 +166,8 @@ function policyFindings(policy: string | undefined): StoreFinding[] {
 
 function roleFindings(role: unknown): StoreFinding[] {
   const name = Array.isArray(role) ? String(role[0]) : "unknown";
-  if (name === "master") return [];
+  // Valkey may come to say "primary" where Redis says "master".
+  if (name === "master" || name === "primary") return [];
   return [
     {
       setting: "role",
