@@ -85,6 +85,11 @@ export async function buildServer(
   const sharedState =
     options.sharedState ??
     (await openSharedState(config.redis, app.log.child({ component: "shared-state" }), keyring.codec));
+  // Before anything is served: a store that can forget a claim lets a once-round run twice.
+  await sharedState.requireGuarantee().catch(async (error: unknown) => {
+    if (options.sharedState === undefined) await sharedState.close();
+    throw error;
+  });
   const approvals = new SealedApprovalStore({
     ledger: sharedState.approvals,
     codec: keyring.codec,

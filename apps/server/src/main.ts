@@ -1,4 +1,5 @@
-import { buildServer } from "./build-server.js";
+import { ForgetfulStoreError } from "@roundtrip/sdk/redis";
+import { buildServer, type RoundtripServer } from "./build-server.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import type { ServerConfig } from "./config/server-config.js";
 import { closeOnSignals } from "./shutdown.js";
@@ -19,8 +20,20 @@ async function configuration(): Promise<ServerConfig> {
   }
 }
 
+async function build(config: ServerConfig): Promise<RoundtripServer> {
+  try {
+    return await buildServer(config);
+  } catch (error) {
+    if (!(error instanceof ForgetfulStoreError)) throw error;
+    process.stderr.write(
+      `${error.message.replace("(allowForgetful)", "with ROUNDTRIP_ALLOW_FORGETFUL_STORE=1")}\n`,
+    );
+    process.exit(2);
+  }
+}
+
 const config = await configuration();
-const server = await buildServer(config);
+const server = await build(config);
 closeOnSignals(server, { timeoutMs: config.shutdownTimeoutMs });
 
 const address = await server.listen();

@@ -8,7 +8,7 @@ export {
 export { findExecutable } from "./find-executable.js";
 export { freePort } from "./free-port.js";
 export { dumpRedis, type RedisDump } from "./redis-dump.js";
-export { RedisServer } from "./redis-server.js";
+export { RedisServer, type RedisServerOptions } from "./redis-server.js";
 export {
   duringStall,
   type RedisStall,

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ensureTool } from "./ensure-tool.js";
 import { freePort } from "./free-port.js";
 
@@ -21,22 +24,56 @@ function pings(port: number): Promise<boolean> {
   });
 }
 
+export interface RedisServerOptions {
+  /**
+   * redis-server arguments placed after the defaults, so they override them, e.g.
+   * `["--maxmemory-policy", "volatile-lru"]`, `["--appendonly", "no"]`, `["--replicaof", "127.0.0.1", "6379"]`.
+   */
+  config?: readonly string[];
+}
+
 /**
- * A real redis-server on 127.0.0.1, nothing persisted; `stop()` and `start()` keep its port, `freeze()`
- * and `thaw()` stall it in place.
+ * The settings under which a Redis keeps what it acknowledged, as the server requires of its store:
+ * an append-only file synced every second, no eviction. The file lives in a folder of its own.
+ */
+const DURABLE = [
+  "--save",
+  "",
+  "--appendonly",
+  "yes",
+  "--appendfsync",
+  "everysec",
+  "--maxmemory-policy",
+  "noeviction",
+];
+
+// The servers' folders outlive stop() (a restart reads its file back) and go when this process ends.
+const folders = new Set<string>();
+process.once("exit", () => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/**
+ * A real redis-server on 127.0.0.1, durable by default (its append-only file in a temporary folder of
+ * its own, kept across `stop()` and `start()`, which keep its port too); `config` changes any setting.
+ * `freeze()` and `thaw()` stall it in place.
  */
 export class RedisServer {
   readonly port: number;
   readonly #binary: string;
+  readonly #args: readonly string[];
   #process: ChildProcess | undefined;
 
-  private constructor(binary: string, port: number) {
+  private constructor(binary: string, port: number, config: readonly string[]) {
     this.#binary = binary;
     this.port = port;
+    const dir = mkdtempSync(join(tmpdir(), "roundtrip-redis-"));
+    folders.add(dir);
+    this.#args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, ...DURABLE, ...config];
   }
 
-  static async start(): Promise<RedisServer> {
-    const server = new RedisServer(await ensureTool("redis-server"), await freePort());
+  static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
+    const server = new RedisServer(await ensureTool("redis-server"), await freePort(), options.config ?? []);
     await server.start();
     return server;
   }
@@ -46,8 +83,7 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
-    const child = spawn(this.#binary, args, { stdio: "ignore" });
+    const child = spawn(this.#binary, this.#args, { stdio: "ignore" });
     this.#process = child;
     const deadline = Date.now() + 10_000;
     let delay = 5;

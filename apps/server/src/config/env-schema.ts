@@ -96,6 +96,7 @@ export const EnvSchema = z.object({
   REQUEST_STATE_KEY_FILE: optional(text),
   REQUEST_STATE_TTL_SECONDS: optional((v) => integer(v, 1, 86_400, "seconds")),
   REDIS_URL: optional(redisUrl),
+  ROUNDTRIP_ALLOW_FORGETFUL_STORE: optional(boolean),
   CORS_ORIGINS: optional(origins),
   ALLOWED_HOSTS: optional(hostNames),
   TRUST_PROXY: optional(trustProxy),

@@ -57,7 +57,10 @@ export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
     keys: keySource(env, problems),
     requestStateTtlSeconds: env.REQUEST_STATE_TTL_SECONDS ?? DEFAULTS.requestStateTtlSeconds,
     http: httpConfig(env, publicUrl),
-    redis: env.REDIS_URL === undefined ? undefined : { url: env.REDIS_URL },
+    redis:
+      env.REDIS_URL === undefined
+        ? undefined
+        : { url: env.REDIS_URL, allowForgetful: env.ROUNDTRIP_ALLOW_FORGETFUL_STORE ?? false },
     log: { level: env.LOG_LEVEL ?? "info", format: env.LOG_FORMAT ?? "json" },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? DEFAULTS.shutdownTimeoutMs,
     instanceName: env.INSTANCE_NAME,

@@ -83,9 +83,18 @@ export interface ServerConfig {
    * Where a fleet keeps what is not in the sealed requestState (approvals, once-rounds); undefined keeps
    * it in this process, which is right for one instance only.
    */
-  redis: { url: string } | undefined;
+  redis: RedisConfig | undefined;
   log: { level: LevelWithSilent; format: "json" | "pretty" };
   shutdownTimeoutMs: number;
   /** Sent back as `Roundtrip-Instance` on every response, so a fleet's operator sees who answered. */
   instanceName?: string | undefined;
+}
+
+export interface RedisConfig {
+  url: string;
+  /**
+   * Serve once-rounds from a Redis that says it can forget acknowledged writes (no append-only file,
+   * an evicting maxmemory-policy, a replica): development only, warned at every start.
+   */
+  allowForgetful: boolean;
 }

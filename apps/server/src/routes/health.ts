@@ -15,8 +15,9 @@ export interface HealthOptions {
 /**
  * `/healthz` answers while the process can serve HTTP at all (liveness: restart me if not).
  * `/readyz` answers 200 only when requests can be served: keys loaded and not shutting down. A shared
- * state store that cannot take writes (away, frozen, out of memory, read-only, pausing writes) leaves
- * it at 200 with `status: "degraded"` and the reason: only what needs the store refuses then, and
+ * state store that cannot take writes (away, frozen, out of memory, read-only, pausing writes), or that
+ * now says it can forget them (its append-only file turned off, an evicting policy, demoted to a
+ * replica), leaves it at 200 with `status: "degraded"` and the reason: only what needs the store refuses then, and
  * taking every instance out of a load balancer for it would stop the tools that still work. The store
  * is asked within its readiness deadline, so the answer comes well before a probe gives up.
  */
@@ -45,8 +46,15 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
         }
         const { kind } = options.sharedState;
         const store = await options.sharedState.readiness();
-        noteStore(store.ready ? undefined : store.reason);
+        noteStore(store.ready ? undefined : store);
         if (store.ready) return reply.send({ status: "ready", sharedState: kind });
+        if (store.forgets) {
+          return reply.send({
+            status: "degraded",
+            sharedState: kind,
+            reason: `${store.reason}; until it is set, a deploy or create_service replayed after a Redis restart, eviction or failover can run twice`,
+          });
+        }
         return reply.send({
           status: "degraded",
           sharedState: kind,
@@ -65,13 +73,22 @@ export function registerHealthRoutes(app: FastifyInstance, options: HealthOption
  * Logs when the store's answer to /readyz changes, not on every probe: a probe every few seconds
  * would bury the one line that says what went wrong.
  */
-function storeChangeLog(app: FastifyInstance, kind: string): (reason: string | undefined) => void {
+function storeChangeLog(
+  app: FastifyInstance,
+  kind: string,
+): (store: { reason: string; forgets?: boolean } | undefined) => void {
   let last: string | undefined;
-  return (reason) => {
+  return (store) => {
+    const reason = store?.reason;
     if (reason === last) return;
     last = reason;
     if (reason === undefined) {
       app.log.info({ sharedState: kind }, "the shared state store takes writes again: /readyz says ready");
+    } else if (store?.forgets) {
+      app.log.warn(
+        { sharedState: kind, reason },
+        "the shared state store says it can forget acknowledged writes, so a replayed once-round could run twice: /readyz says degraded until its settings are restored",
+      );
     } else {
       app.log.warn(
         { sharedState: kind, reason },

@@ -9,6 +9,7 @@ import {
 import type { RequestStateCodec } from "@roundtrip/sealing";
 import { type ApprovalLedger, MemoryApprovalLedger } from "../approvals/approval-ledger.js";
 import { RedisApprovalLedger } from "../approvals/redis-approval-ledger.js";
+import { redisStoreGuarantee } from "./store-guarantee.js";
 import { redisWriteProbe, type StateReadiness } from "./write-probe.js";
 
 /**
@@ -34,7 +35,18 @@ export interface SharedState {
   readonly dpopProofs: OnceStore | undefined;
   /** Where the state lives, for the startup log: never the URL, which may hold a password. */
   readonly description: Record<string, string | number>;
-  /** Whether the state takes writes now, within the readiness deadline: for `/readyz`. */
+  /**
+   * Holds the store to keeping acknowledged writes before the server serves once-rounds from it:
+   * rejects with ForgetfulStoreError (from `@roundtrip/sdk/redis`) when it says it can forget and that
+   * was not allowed. The process's own memory is forgetful across restarts too, but it is one process:
+   * a restart loses the rounds and the sealed state that could replay them together (their flows then
+   * start over), so it passes, and the startup log says it is right for one instance only.
+   */
+  requireGuarantee(): Promise<void>;
+  /**
+   * Whether the state takes writes now and still says it keeps them, within the readiness deadline:
+   * for `/readyz`.
+   */
   readiness(): Promise<StateReadiness>;
   close(): Promise<void>;
 }
@@ -48,10 +60,20 @@ export interface RedisDeadlines {
    * gives up after 1 s by default).
    */
   readinessTimeoutMs?: number;
+  /** How long startup waits for Redis to answer before it starts without knowing its settings (5000 ms). */
+  startupWaitMs?: number;
+  /** How often `/readyz` asks Redis again whether it keeps acknowledged writes (30 000 ms). */
+  guaranteeRecheckMs?: number;
+}
+
+export interface RedisStateOptions extends RedisDeadlines {
+  /** Accept a Redis that can forget acknowledged writes (ROUNDTRIP_ALLOW_FORGETFUL_STORE), loudly. */
+  allowForgetful?: boolean;
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
 const DEFAULT_READINESS_TIMEOUT_MS = 500;
+const DEFAULT_STARTUP_WAIT_MS = 5000;
 
 export function processState(): SharedState {
   return {
@@ -62,6 +84,7 @@ export function processState(): SharedState {
     sessions: undefined,
     dpopProofs: undefined,
     description: { stateStore: "process" },
+    requireGuarantee: async () => {},
     readiness: async () => ({ ready: true }),
     async close() {},
   };
@@ -79,7 +102,7 @@ export async function redisState(
   url: string,
   logger: Logger,
   codec: RequestStateCodec,
-  deadlines: RedisDeadlines = {},
+  deadlines: RedisStateOptions = {},
 ): Promise<SharedState> {
   const timeoutMs = deadlines.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const { createClient } = await import("redis");
@@ -109,10 +132,22 @@ export async function redisState(
     if (down) logger.info(description, "shared state available again");
     down = false;
   });
+  const connected = new Promise<void>((resolve) => client.once("ready", () => resolve()));
   client.connect().catch(() => {});
   // Its own connection (a subscribed one can send nothing else), reconnecting like the client; the
   // client's error log already reports the outage.
   const bus = new RedisNotificationBus({ client, codec, logger, timeoutMs });
+  const readinessTimeoutMs = deadlines.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS;
+  const probe = redisWriteProbe(client, readinessTimeoutMs);
+  const guarantee = redisStoreGuarantee(client, {
+    allowForgetful: deadlines.allowForgetful ?? false,
+    logger,
+    connected,
+    startupWaitMs: deadlines.startupWaitMs ?? DEFAULT_STARTUP_WAIT_MS,
+    commandTimeoutMs: timeoutMs,
+    readinessTimeoutMs,
+    ...(deadlines.guaranteeRecheckMs === undefined ? {} : { recheckMs: deadlines.guaranteeRecheckMs }),
+  });
   return {
     kind: "redis",
     approvals: new RedisApprovalLedger({ client, timeoutMs }),
@@ -124,7 +159,13 @@ export async function redisState(
       ...description,
       sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
     },
-    readiness: redisWriteProbe(client, deadlines.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS),
+    requireGuarantee: () => guarantee.atStart(),
+    async readiness() {
+      const [writes, keeps] = await Promise.all([probe(), guarantee.readiness()]);
+      if (writes.ready) return keeps;
+      guarantee.recheckSoon();
+      return writes;
+    },
     async close() {
       await bus.close();
       if (client.isOpen) await client.close();
@@ -133,12 +174,15 @@ export async function redisState(
 }
 
 export function openSharedState(
-  redis: { url: string } | undefined,
+  redis: { url: string; allowForgetful?: boolean } | undefined,
   logger: Logger,
   codec: RequestStateCodec,
   deadlines: RedisDeadlines = {},
 ): Promise<SharedState> {
   return redis === undefined
     ? Promise.resolve(processState())
-    : redisState(redis.url, logger, codec, deadlines);
+    : redisState(redis.url, logger, codec, {
+        ...deadlines,
+        ...(redis.allowForgetful === undefined ? {} : { allowForgetful: redis.allowForgetful }),
+      });
 }

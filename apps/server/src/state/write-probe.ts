@@ -1,7 +1,14 @@
 import { type RedisOnceClient, sendWithDeadline } from "@roundtrip/sdk/redis";
 
 /** Whether the shared state takes writes now, and if not, why: what `/readyz` reports of it. */
-export type StateReadiness = { readonly ready: true } | { readonly ready: false; readonly reason: string };
+export type StateReadiness =
+  | { readonly ready: true }
+  | {
+      readonly ready: false;
+      readonly reason: string;
+      /** True when the store takes writes but says it can forget them (its guarantee, not an outage). */
+      readonly forgets?: boolean;
+    };
 
 /** One small key for the whole fleet, rewritten by every probe and gone soon after the last. */
 const PROBE_KEY = "roundtrip:readyz";

@@ -11,6 +11,7 @@ export type { OnceRecord, OnceStore, OnceTtl } from "../once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "../session-registry.js";
 export { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
 export type { RedisOnceClient } from "./redis-client.js";
+export { checkRedisDurability, type RedisDurabilityOptions, type StoreFinding } from "./redis-durability.js";
 export {
   type RedisBusClient,
   RedisNotificationBus,
@@ -19,3 +20,8 @@ export {
 } from "./redis-notification-bus.js";
 export { RedisOnceStore, type RedisOnceStoreOptions } from "./redis-once-store.js";
 export { RedisSessionRegistry, type RedisSessionRegistryOptions } from "./redis-session-registry.js";
+export {
+  ForgetfulStoreError,
+  type RequireDurableRedisOptions,
+  requireDurableRedis,
+} from "./require-durable-redis.js";
