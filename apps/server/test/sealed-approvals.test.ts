@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApprovalLedger, MemoryApprovalLedger } from "../src/approvals/approval-ledger.js";
-import type { Requester } from "../src/approvals/approval-store.js";
+import { DEPLOYMENT_TTL_MS, type Requester } from "../src/approvals/approval-store.js";
 import { RedisApprovalLedger } from "../src/approvals/redis-approval-ledger.js";
 import { approvalStore } from "./support/approvals.js";
 import { LogCapture } from "./support/log-capture.js";
@@ -85,7 +85,7 @@ describe.each([
 
     expect(await store.status(other)).toBeUndefined();
     expect(await store.approve(other, requester)).toBe("unknown");
-    expect(await store.consume(other, requester)).toBe("not-approved");
+    expect(await store.consume(other, requester)).toBe("lost");
     await expect(store.request(other, DETAILS)).rejects.toThrow(/requested by another user/);
     expect(await store.consume(id, requester)).toBe("deployed");
 
@@ -127,5 +127,23 @@ describe("approvals in Redis", () => {
     const left = await pttl(id);
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThanOrEqual(600_000);
+  });
+
+  it("keep the deployment record, sealed, long after the approval it consumed", async () => {
+    const { ledger, pttl } = await redisLedger();
+    const store = approvalStore(ledger, { ttlMs: 600_000 });
+    const id = release();
+    await store.request(id, DETAILS);
+    await store.approve(id, requester);
+    expect(await store.consume(id, requester)).toBe("deployed");
+    const sealed = (await ledger.get(`${id}/deployment`)) as string;
+    expect(sealed.startsWith("v1.")).toBe(true);
+    for (const clear of IN_CLEAR) expect(sealed).not.toContain(clear);
+    // Neither record opens as the other: a deployment record copied over the approval is no approval.
+    expect(await ledger.swap(id, (await ledger.get(id)) as string, sealed)).toBe(true);
+    expect(await store.approve(id, requester)).toBe("already-deployed");
+    const left = await pttl(`${id}/deployment`);
+    expect(left).toBeGreaterThan(DEPLOYMENT_TTL_MS - 60_000);
+    expect(left).toBeLessThanOrEqual(DEPLOYMENT_TTL_MS);
   });
 });

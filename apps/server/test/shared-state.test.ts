@@ -137,9 +137,37 @@ describe.each([
     expect(outcomes.filter((outcome) => outcome === "deployed")).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome === "already-deployed")).toHaveLength(7);
     expect((await store.status(id))?.state).toBe("deployed");
-    // An approval page reloaded after the deployment does not turn it back.
-    expect(await store.approve(id, requester)).toBe("approved");
+    // An approval page reloaded after the deployment does not turn it back, and is told it happened.
+    expect(await store.approve(id, requester)).toBe("already-deployed");
     expect((await store.status(id))?.state).toBe("deployed");
+  });
+
+  it("keep when and for whom a release deployed, and never ask for a deployed release again", async () => {
+    const store = await makeStore();
+    const id = release();
+    await store.request(id, { service: "api", env: "production", principal: requester });
+    expect(await store.consume(id, requester)).toBe("not-approved");
+    expect(await store.approve(id, requester)).toBe("approved");
+    expect(await store.consume(id, requester)).toBe("deployed");
+    const status = await store.status(id);
+    expect(status).toMatchObject({ release: id, requester, state: "deployed" });
+    expect(Date.parse(status?.deployedAt ?? "")).toBeGreaterThan(Date.parse("2020-01-01"));
+    expect(await store.request(id, { service: "api", env: "production", principal: requester })).toBe(
+      "already-deployed",
+    );
+    await expect(
+      store.request(id, { service: "api", env: "production", principal: { ...requester, subject: "bob" } }),
+    ).rejects.toThrow(/requested by another user/);
+    expect(await store.approve(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-requester");
+    expect(await store.consume(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-approved");
+  });
+
+  it("say an approval the store has no record of is lost, and never create one for it", async () => {
+    const store = await makeStore();
+    const id = release();
+    expect(await store.consume(id, requester)).toBe("lost");
+    expect(await store.approve(id, requester)).toBe("unknown");
+    expect(await store.status(id)).toBeUndefined();
   });
 });
 

@@ -20,6 +20,8 @@ export interface ApprovalRecord {
   env: string;
   requester: Requester;
   state: ApprovalState;
+  /** When the release's one deployment was claimed (ISO 8601); set whenever `state` is `deployed`. */
+  deployedAt?: string;
 }
 
 export interface ApprovalRequest {
@@ -28,10 +30,21 @@ export interface ApprovalRequest {
   principal: Requester;
 }
 
-export type ApproveOutcome = "approved" | "unknown" | "not-requester";
+/**
+ * `unknown`: the store has no record of the release, neither its approval nor its deployment (never
+ * asked for, expired, or lost by the store); `already-deployed`: approving again deploys nothing.
+ */
+export type ApproveOutcome = "approved" | "already-deployed" | "unknown" | "not-requester";
 
-/** `deployed`: this call consumed the approval; anything else: nothing may be deployed. */
-export type ConsumeOutcome = "deployed" | "not-approved" | "already-deployed";
+/**
+ * `deployed`: this call claimed the release's one deployment; anything else: nothing may be deployed.
+ * `lost`: neither the approval nor a deployment is on record, though the caller requested one: the
+ * store forgot it (restarted empty, evicted) or it expired, and it must never be re-created silently.
+ */
+export type ConsumeOutcome = "deployed" | "not-approved" | "already-deployed" | "lost";
+
+/** What `request` found: `requested` (recorded, or already recorded for this user), or a deployment. */
+export type RequestOutcome = "requested" | "already-deployed";
 
 /**
  * Deploy approvals, bound to the user who asked. The deploy tool records one when it sends the
@@ -42,12 +55,19 @@ export type ConsumeOutcome = "deployed" | "not-approved" | "already-deployed";
  * reach any of them, and `consume` must be atomic there too: one approval deploys exactly once.
  */
 export interface ApprovalStore {
-  /** Throws ReleaseTakenError when another user already asked for this release. */
-  request(release: string, details: ApprovalRequest): Promise<void>;
+  /**
+   * Throws ReleaseTakenError when another user already asked for this release; a release already
+   * deployed is never asked for again.
+   */
+  request(release: string, details: ApprovalRequest): Promise<RequestOutcome>;
   /** Only the requester (same issuer and subject) may approve; anyone else is refused. */
   approve(release: string, approver: Approver): Promise<ApproveOutcome>;
-  /** Atomically turns the requester's approved release into a deployed one. */
+  /**
+   * Claims the requester's approved release's one deployment: a record keyed by the release, set only
+   * if absent, before the caller deploys. A second claim, from any instance, finds it and deploys nothing.
+   */
   consume(release: string, requester: Approver): Promise<ConsumeOutcome>;
+  /** The approval, or what its deployment record says once the approval itself has gone. */
   status(release: string): Promise<ApprovalRecord | undefined>;
 }
 
@@ -64,3 +84,9 @@ export function sameUser(a: Approver, b: Approver): boolean {
 
 /** How long an approval is kept, from its request: long enough for a review, short enough to forget. */
 export const APPROVAL_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * How long a release's deployment record is kept: far longer than its approval and any round that can
+ * name the release, so a replay or a second approval is answered with the deployment, never run again.
+ */
+export const DEPLOYMENT_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -5,6 +5,7 @@ import { APPROVALS_PATH, type ApprovalPageContext } from "./approval-page-contex
 import { approverOf } from "./approver-cookie.js";
 import { csrfToken, csrfValid } from "./csrf-token.js";
 import { escapeHtml, sendHtml } from "./html-page.js";
+import { sendLostApproval } from "./lost-approval.js";
 
 const APPROVED = "<p>Approved. Return to your MCP client.</p>";
 
@@ -16,8 +17,9 @@ const APPROVED = "<p>Approved. Return to your MCP client.</p>";
 export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPageContext): void {
   scope.get<{ Params: { release: string } }>(`${APPROVALS_PATH}/:release`, async (request, reply) => {
     const { release } = request.params;
-    const record = RELEASE_ID.test(release) ? await page.approvals.status(release) : undefined;
-    if (!record) return reply.code(404).type("text/plain").send("Unknown release");
+    if (!RELEASE_ID.test(release)) return reply.code(404).type("text/plain").send("Unknown release");
+    const record = await page.approvals.status(release);
+    if (!record) return sendLostApproval(reply, release);
     const title = `Release ${release}`;
     const viewer = approverOf(page.sealed, request);
     if (!viewer) {
@@ -38,8 +40,7 @@ export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPage
       );
     }
     const heading = `<h1>${title}</h1><p>${escapeHtml(record.service)} to ${escapeHtml(record.env)}</p>`;
-    if (record.state === "deployed")
-      return sendHtml(reply, 200, title, `${heading}<p>Approved and deployed.</p>`);
+    if (record.state === "deployed") return sendHtml(reply, 200, title, `${heading}${deployed(record.deployedAt)}`);
     if (record.state === "approved") return sendHtml(reply, 200, title, `${heading}${APPROVED}`);
     const token = csrfToken(page.sealed, viewer.cookie, release);
     return sendHtml(
@@ -62,15 +63,25 @@ export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPage
         return reply.code(403).type("text/plain").send("Missing or invalid form token; reload the page");
       }
       const outcome = await page.approvals.approve(release, viewer);
-      if (outcome === "unknown") return reply.code(404).type("text/plain").send("Unknown release");
+      if (outcome === "unknown") return sendLostApproval(reply, release);
       if (outcome === "not-requester") {
         return reply
           .code(403)
           .type("text/plain")
           .send("Only the user who asked for this deployment can approve it");
       }
+      if (outcome === "already-deployed") {
+        const deployedAt = (await page.approvals.status(release))?.deployedAt;
+        return sendHtml(reply, 200, `Release ${release}`, deployed(deployedAt));
+      }
       request.log.info({ release }, "release approved");
       return sendHtml(reply, 200, `Release ${release}`, APPROVED);
     },
   );
+}
+
+/** A release deploys once: approving it again is answered with that deployment. */
+function deployed(at: string | undefined): string {
+  const when = at === undefined ? "" : ` at ${escapeHtml(at)}`;
+  return `<p>Approved and deployed${when}. It is not deployed again; call deploy again for a new release.</p>`;
 }
