@@ -26,6 +26,7 @@ import { serverEnvironment, startAuthorizationServer } from "./support/environme
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient, oneRound } from "./support/mcp-client.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
+import { untilReady } from "./support/until-ready.js";
 
 let redis: RedisServer;
 let as: LocalAuthServer;
@@ -295,14 +296,3 @@ describe("INSTANCE_NAME", () => {
     expect(unnamed.headers.has("roundtrip-instance")).toBe(false);
   });
 });
-
-/** Readiness turns back once the client has reconnected; the reconnect backs off to 2 s at most. */
-async function untilReady(server: RunningServer): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const body = (await (await fetch(`${server.origin}/readyz`)).json()) as { status: string };
-    if (body.status === "ready") return;
-    if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(body)} after Redis came back`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
