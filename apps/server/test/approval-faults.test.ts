@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
 import { RedisServer } from "@roundtrip/test-services";
-import { another, approvalUrlOf, CONFIRMED, OPENED, type Retry, textOf } from "@roundtrip/test-support/rounds";
+import {
+  another,
+  approvalUrlOf,
+  CONFIRMED,
+  OPENED,
+  type Retry,
+  textOf,
+} from "@roundtrip/test-support/rounds";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openAcross, submitApproval } from "./support/approval-page.js";
@@ -50,7 +57,8 @@ afterAll(async () => {
 
 const DEPLOY = { service: "ledger", env: "production" };
 
-const call = (server: RunningServer, retry: Retry = {}) => oneRound(server.url, alice, watch, "deploy", DEPLOY, retry);
+const call = (server: RunningServer, retry: Retry = {}) =>
+  oneRound(server.url, alice, watch, "deploy", DEPLOY, retry);
 
 /** The deployments the fleet made: the deploy tool's stand-in for its side effect. */
 const deployments = () =>
@@ -164,16 +172,24 @@ describe("a Redis restarted empty mid-approval", () => {
     expect(deployments() - before).toBe(0);
   });
 
-  it("after the deployment, answers a replayed completion with the loss and deploys nothing", async () => {
-    const { release, url, opened } = await askApproval();
+  it("after the deployment, answers replayed rounds with the loss and never asks for the release again", async () => {
+    const { release, url, confirm, opened } = await askApproval();
     const page = await openAcross(a, b, url);
     expect((await submitApproval(a, page)).status).toBe(200);
     expect(textOf(await call(b, opened))).toBe(deployedText(release));
     const before = deployments();
     await restartEmpty();
 
-    const replay = await call(a, opened);
-    expect(textOf(replay)).toBe(lostRound(release));
+    // The confirmation replayed would have recorded the release afresh for a second approval.
+    for (const [server, round] of [
+      [a, opened],
+      [b, confirm],
+    ] as const) {
+      const replay = await call(server, round);
+      expect(replay).toMatchObject({ isError: true });
+      expect(textOf(replay)).toBe(lostRound(release));
+    }
+    expect(await a.server.approvals.status(release)).toBeUndefined();
     expect(deployments() - before).toBe(0);
   });
 });
@@ -213,7 +229,9 @@ describe("one release approved twice", () => {
         `<p>Approved and deployed at ${at}. It is not deployed again; call deploy again for a new release.</p>`,
       );
     }
-    const shown = await (await fetch(`${b.origin}${new URL(url).pathname}`, { headers: first.cookie })).text();
+    const shown = await (
+      await fetch(`${b.origin}${new URL(url).pathname}`, { headers: first.cookie })
+    ).text();
     expect(shown).toContain(`Approved and deployed at ${at}.`);
     expect(deployments() - before).toBe(1);
   });

@@ -4,7 +4,7 @@ import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundt
 import { isInputRequiredResult } from "@roundtrip/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryApprovalLedger } from "../src/index.js";
-import { approvalStore } from "./support/approvals.js";
+import { approvalStore, requested } from "./support/approvals.js";
 import {
   PUBLIC_CALLBACK,
   serverEnvironment,
@@ -248,7 +248,7 @@ describe("approvals in one process", () => {
 
   it("lets only the requester approve", async () => {
     const store = approvalStore(new MemoryApprovalLedger());
-    await store.request("rel-00000000000000000000000000000001", {
+    await requested(store, "rel-00000000000000000000000000000001", {
       service: "api",
       env: "staging",
       principal: alice,
@@ -285,7 +285,7 @@ describe("approvals in one process", () => {
   it("forgets approvals after their lifetime", async () => {
     let now = 1_000;
     const store = approvalStore(new MemoryApprovalLedger({ now: () => now }), { ttlMs: 60_000 });
-    await store.request("rel-00000000000000000000000000000003", {
+    await requested(store, "rel-00000000000000000000000000000003", {
       service: "api",
       env: "staging",
       principal: alice,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApprovalLedger, MemoryApprovalLedger } from "../src/approvals/approval-ledger.js";
 import { DEPLOYMENT_TTL_MS, type Requester } from "../src/approvals/approval-store.js";
 import { RedisApprovalLedger } from "../src/approvals/redis-approval-ledger.js";
-import { approvalStore } from "./support/approvals.js";
+import { approvalStore, requested } from "./support/approvals.js";
 import { LogCapture } from "./support/log-capture.js";
 
 let redis: RedisServer;
@@ -60,7 +60,7 @@ describe.each([
     const { ledger } = await makeLedger();
     const store = approvalStore(ledger);
     const id = release();
-    await store.request(id, DETAILS);
+    await requested(store, id, DETAILS);
     expect(await store.approve(id, requester)).toBe("approved");
     const sealed = (await ledger.get(id)) as string;
     expect(sealed.startsWith("v1.")).toBe(true);
@@ -79,18 +79,19 @@ describe.each([
     const { capture, logger } = logged();
     const store = approvalStore(ledger, { logger });
     const [id, other] = [release(), release()];
-    await store.request(id, DETAILS);
+    await requested(store, id, DETAILS);
     await store.approve(id, requester);
     await ledger.add(other, (await ledger.get(id)) as string, 60_000);
 
     expect(await store.status(other)).toBeUndefined();
     expect(await store.approve(other, requester)).toBe("unknown");
     expect(await store.consume(other, requester)).toBe("lost");
-    await expect(store.request(other, DETAILS)).rejects.toThrow(/requested by another user/);
+    await expect(store.ask(other, DETAILS)).rejects.toThrow(/requested by another user/);
+    expect(await store.request(other, requester)).toBe("lost");
     expect(await store.consume(id, requester)).toBe("deployed");
 
     const refusals = capture.lines().filter((line) => line.level === 40);
-    expect(refusals).toHaveLength(4);
+    expect(refusals).toHaveLength(5);
     for (const refusal of refusals) {
       expect(refusal).toMatchObject({
         release: other,
@@ -106,7 +107,7 @@ describe.each([
     const oldKey = randomBytes(32);
     const before = approvalStore(ledger, { codec: new AesGcmRequestStateCodec([oldKey]) });
     const id = release();
-    await before.request(id, DETAILS);
+    await requested(before, id, DETAILS);
     const stranger = approvalStore(ledger, { codec: new AesGcmRequestStateCodec([randomBytes(32)]) });
     expect(await stranger.status(id)).toBeUndefined();
     const rotated = approvalStore(ledger, {
@@ -121,7 +122,7 @@ describe("approvals in Redis", () => {
     const { ledger, pttl } = await redisLedger();
     const store = approvalStore(ledger, { ttlMs: 600_000 });
     const id = release();
-    await store.request(id, DETAILS);
+    await requested(store, id, DETAILS);
     await store.approve(id, requester);
     expect(await store.consume(id, requester)).toBe("deployed");
     const left = await pttl(id);
@@ -133,7 +134,7 @@ describe("approvals in Redis", () => {
     const { ledger, pttl } = await redisLedger();
     const store = approvalStore(ledger, { ttlMs: 600_000 });
     const id = release();
-    await store.request(id, DETAILS);
+    await requested(store, id, DETAILS);
     await store.approve(id, requester);
     expect(await store.consume(id, requester)).toBe("deployed");
     const sealed = (await ledger.get(`${id}/deployment`)) as string;

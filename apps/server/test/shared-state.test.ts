@@ -21,7 +21,7 @@ import { MemoryApprovalLedger } from "../src/approvals/approval-ledger.js";
 import type { ApprovalStore, Requester } from "../src/approvals/approval-store.js";
 import { RedisApprovalLedger } from "../src/approvals/redis-approval-ledger.js";
 import { approveAcross } from "./support/approval-page.js";
-import { approvalStore } from "./support/approvals.js";
+import { approvalStore, requested } from "./support/approvals.js";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient, oneRound } from "./support/mcp-client.js";
@@ -109,11 +109,17 @@ describe.each([
   it("keeps a release for the user who asked, and only they approve it", async () => {
     const store = await makeStore();
     const id = release();
-    await store.request(id, { service: "api", env: "staging", principal: requester });
-    await store.request(id, { service: "api", env: "staging", principal: requester });
+    await store.ask(id, { service: "api", env: "staging", principal: requester });
+    expect(await store.approve(id, requester)).toBe("unconfirmed");
+    expect(await store.request(id, requester)).toBe("requested");
+    await store.ask(id, { service: "api", env: "staging", principal: requester });
+    expect(await store.request(id, requester)).toBe("requested");
     await expect(
-      store.request(id, { service: "api", env: "staging", principal: { ...requester, subject: "bob" } }),
+      store.ask(id, { service: "api", env: "staging", principal: { ...requester, subject: "bob" } }),
     ).rejects.toThrow(/requested by another user; call deploy again/);
+    await expect(store.request(id, { issuer: requester.issuer, subject: "bob" })).rejects.toThrow(
+      /requested by another user; call deploy again/,
+    );
     expect(await store.approve(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-requester");
     expect(await store.consume(id, requester)).toBe("not-approved");
     expect(await store.status(id)).toEqual({
@@ -131,7 +137,7 @@ describe.each([
   it("lets one approval be consumed once, even by calls that race, and by its requester only", async () => {
     const store = await makeStore();
     const id = release();
-    await store.request(id, { service: "api", env: "production", principal: requester });
+    await requested(store, id, { service: "api", env: "production", principal: requester });
     await store.approve(id, requester);
     expect(await store.consume(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-approved");
     const outcomes = await Promise.all(Array.from({ length: 8 }, () => store.consume(id, requester)));
@@ -146,19 +152,17 @@ describe.each([
   it("keep when and for whom a release deployed, and never ask for a deployed release again", async () => {
     const store = await makeStore();
     const id = release();
-    await store.request(id, { service: "api", env: "production", principal: requester });
+    await requested(store, id, { service: "api", env: "production", principal: requester });
     expect(await store.consume(id, requester)).toBe("not-approved");
     expect(await store.approve(id, requester)).toBe("approved");
     expect(await store.consume(id, requester)).toBe("deployed");
     const status = await store.status(id);
     expect(status).toMatchObject({ release: id, requester, state: "deployed" });
     expect(Date.parse(status?.deployedAt ?? "")).toBeGreaterThan(Date.parse("2020-01-01"));
-    expect(await store.request(id, { service: "api", env: "production", principal: requester })).toBe(
-      "already-deployed",
+    expect(await store.request(id, requester)).toBe("already-deployed");
+    await expect(store.request(id, { issuer: requester.issuer, subject: "bob" })).rejects.toThrow(
+      /requested by another user/,
     );
-    await expect(
-      store.request(id, { service: "api", env: "production", principal: { ...requester, subject: "bob" } }),
-    ).rejects.toThrow(/requested by another user/);
     expect(await store.approve(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-requester");
     expect(await store.consume(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-approved");
   });
@@ -166,6 +170,7 @@ describe.each([
   it("say an approval the store has no record of is lost, and never create one for it", async () => {
     const store = await makeStore();
     const id = release();
+    expect(await store.request(id, requester)).toBe("lost");
     expect(await store.consume(id, requester)).toBe("lost");
     expect(await store.approve(id, requester)).toBe("unknown");
     expect(await store.status(id)).toBeUndefined();

@@ -11,8 +11,11 @@ export interface Approver {
   subject: string;
 }
 
-/** `pending` until the requester approves; `deployed` once one deployment has consumed the approval. */
-export type ApprovalState = "pending" | "approved" | "deployed";
+/**
+ * `asked` until the requester confirms in their client, `pending` until they approve on the page,
+ * `deployed` once the release's one deployment is claimed.
+ */
+export type ApprovalState = "asked" | "pending" | "approved" | "deployed";
 
 export interface ApprovalRecord {
   release: string;
@@ -34,7 +37,7 @@ export interface ApprovalRequest {
  * `unknown`: the store has no record of the release, neither its approval nor its deployment (never
  * asked for, expired, or lost by the store); `already-deployed`: approving again deploys nothing.
  */
-export type ApproveOutcome = "approved" | "already-deployed" | "unknown" | "not-requester";
+export type ApproveOutcome = "approved" | "already-deployed" | "unconfirmed" | "unknown" | "not-requester";
 
 /**
  * `deployed`: this call claimed the release's one deployment; anything else: nothing may be deployed.
@@ -43,23 +46,33 @@ export type ApproveOutcome = "approved" | "already-deployed" | "unknown" | "not-
  */
 export type ConsumeOutcome = "deployed" | "not-approved" | "already-deployed" | "lost";
 
-/** What `request` found: `requested` (recorded, or already recorded for this user), or a deployment. */
-export type RequestOutcome = "requested" | "already-deployed";
+/**
+ * What `request` found: `requested` (now, or before), the release's deployment, or no record at all
+ * (`lost`, as in ConsumeOutcome): a request never creates the record, `ask` did when the release was new.
+ */
+export type RequestOutcome = "requested" | "already-deployed" | "lost";
 
 /**
- * Deploy approvals, bound to the user who asked. The deploy tool records one when it sends the
- * approval URL, the approval page records the outcome, and the tool consumes it on the round that
- * deploys: an `accept` of the URL elicitation only means the user agreed to open the page.
+ * Deploy approvals, bound to the user who asked. The deploy tool records one when it mints the
+ * release, marks it requested when the user confirms, the approval page records the outcome, and the
+ * tool consumes it on the round that deploys: an `accept` of the URL elicitation only means the user
+ * agreed to open the page.
  *
  * Every instance of a fleet must see the same approvals, because the round after an approval may
- * reach any of them, and `consume` must be atomic there too: one approval deploys exactly once.
+ * reach any of them, and `consume` must be atomic there too: one release deploys exactly once.
  */
 export interface ApprovalStore {
   /**
-   * Throws ReleaseTakenError when another user already asked for this release; a release already
-   * deployed is never asked for again.
+   * Records a new release, awaiting its requester's confirmation; the only call that creates a record,
+   * made when the release id is minted, so no later round can re-create one the store forgot. Throws
+   * ReleaseTakenError when another user already asked for this release.
    */
-  request(release: string, details: ApprovalRequest): Promise<RequestOutcome>;
+  ask(release: string, details: ApprovalRequest): Promise<void>;
+  /**
+   * The requester confirmed: the release awaits approval on the page. Throws ReleaseTakenError for
+   * anyone else; a release already deployed is never requested again.
+   */
+  request(release: string, requester: Approver): Promise<RequestOutcome>;
   /** Only the requester (same issuer and subject) may approve; anyone else is refused. */
   approve(release: string, approver: Approver): Promise<ApproveOutcome>;
   /**

@@ -35,7 +35,7 @@ const Sealed = z.object({
   service: z.string(),
   env: z.string(),
   requester: z.object({ clientId: z.string(), issuer: z.string(), subject: z.string() }),
-  state: z.enum(["pending", "approved", "deployed"]),
+  state: z.enum(["asked", "pending", "approved", "deployed"]),
 });
 type Sealed = z.output<typeof Sealed>;
 
@@ -82,26 +82,35 @@ export class SealedApprovalStore implements ApprovalStore {
     this.#now = options.now ?? Date.now;
   }
 
-  async request(release: string, details: ApprovalRequest): Promise<RequestOutcome> {
+  async ask(release: string, details: ApprovalRequest): Promise<void> {
     const { service, env, principal } = details;
     const { clientId, issuer, subject } = principal;
-    const deployment = await this.#deployment(release);
-    if (deployment) {
-      if (sameUser(deployment.requester, principal)) return "already-deployed";
-      throw new ReleaseTakenError(release);
-    }
-    const record: Sealed = { service, env, requester: { clientId, issuer, subject }, state: "pending" };
+    const record: Sealed = { service, env, requester: { clientId, issuer, subject }, state: "asked" };
     const existing = await this.#ledger.add(release, this.#seal(release, record), this.#ttlMs);
-    if (existing === undefined) return "requested";
+    if (existing === undefined) return;
     // A re-ask for the same release keeps its outcome; a release never changes hands.
     const current = this.#open(release, existing);
-    if (current && sameUser(current.requester, principal)) return "requested";
+    if (current && sameUser(current.requester, principal)) return;
+    throw new ReleaseTakenError(release);
+  }
+
+  async request(release: string, requester: Approver): Promise<RequestOutcome> {
+    const outcome = await this.#step<RequestOutcome | "taken">(release, "lost", (record) => {
+      if (!sameUser(record.requester, requester)) return { outcome: "taken" };
+      if (record.state === "deployed") return { outcome: "already-deployed" };
+      return record.state === "asked" ? { outcome: "requested", next: "pending" } : { outcome: "requested" };
+    });
+    if (outcome === "taken") throw new ReleaseTakenError(release);
+    const deployment = outcome === "requested" ? undefined : await this.#deployment(release);
+    if (!deployment) return outcome;
+    if (sameUser(deployment.requester, requester)) return "already-deployed";
     throw new ReleaseTakenError(release);
   }
 
   async approve(release: string, approver: Approver): Promise<ApproveOutcome> {
     const outcome = await this.#step<ApproveOutcome>(release, "unknown", (record) => {
       if (!sameUser(record.requester, approver)) return { outcome: "not-requester" };
+      if (record.state === "asked") return { outcome: "unconfirmed" };
       return record.state === "pending" ? { outcome: "approved", next: "approved" } : { outcome: "approved" };
     });
     if (outcome === "not-requester") return outcome;
@@ -118,11 +127,17 @@ export class SealedApprovalStore implements ApprovalStore {
       if (!deployment) return "lost";
       return sameUser(deployment.requester, requester) ? "already-deployed" : "not-approved";
     }
-    if (!sameUser(record.requester, requester) || record.state === "pending") return "not-approved";
+    if (!sameUser(record.requester, requester)) return "not-approved";
+    if (record.state === "asked" || record.state === "pending") return "not-approved";
     // Records of earlier versions have no deployment record; their state alone says it happened.
     if (record.state === "deployed") return "already-deployed";
     const { service, env } = record;
-    const claim: Deployment = { service, env, requester: record.requester, at: new Date(this.#now()).toISOString() };
+    const claim: Deployment = {
+      service,
+      env,
+      requester: record.requester,
+      at: new Date(this.#now()).toISOString(),
+    };
     const key = deploymentKey(release);
     const taken = await this.#ledger.add(key, this.#sealDeployment(release, claim), DEPLOYMENT_TTL_MS);
     // Another claim, even one that no longer opens, means the release was deployed: fail closed.

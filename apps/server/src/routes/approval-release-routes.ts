@@ -8,6 +8,8 @@ import { escapeHtml, sendHtml } from "./html-page.js";
 import { sendLostApproval } from "./lost-approval.js";
 
 const APPROVED = "<p>Approved. Return to your MCP client.</p>";
+const UNCONFIRMED =
+  "<p>Not confirmed yet: answer the confirmation in your MCP client, then reload this page to approve it.</p>";
 
 /**
  * The release page and its Approve form. The URL carries nothing but the release: it is never a
@@ -40,8 +42,10 @@ export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPage
       );
     }
     const heading = `<h1>${title}</h1><p>${escapeHtml(record.service)} to ${escapeHtml(record.env)}</p>`;
-    if (record.state === "deployed") return sendHtml(reply, 200, title, `${heading}${deployed(record.deployedAt)}`);
+    if (record.state === "deployed")
+      return sendHtml(reply, 200, title, `${heading}${deployed(record.deployedAt)}`);
     if (record.state === "approved") return sendHtml(reply, 200, title, `${heading}${APPROVED}`);
+    if (record.state === "asked") return sendHtml(reply, 200, title, `${heading}${UNCONFIRMED}`);
     const token = csrfToken(page.sealed, viewer.cookie, release);
     return sendHtml(
       reply,
@@ -70,6 +74,7 @@ export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPage
           .type("text/plain")
           .send("Only the user who asked for this deployment can approve it");
       }
+      if (outcome === "unconfirmed") return sendHtml(reply, 409, `Release ${release}`, UNCONFIRMED);
       if (outcome === "already-deployed") {
         const deployedAt = (await page.approvals.status(release))?.deployedAt;
         return sendHtml(reply, 200, `Release ${release}`, deployed(deployedAt));

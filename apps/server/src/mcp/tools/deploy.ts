@@ -114,9 +114,17 @@ async function deployIfApproved(args: Args, release: string, requester: Requeste
 
 async function deployStep(args: Args, ctx: InputContext, options: DeployOptions) {
   const state = readDeployState(ctx.requestState);
-  if (state === undefined) return askConfirmation(args, newRelease());
-  const { release } = state;
   const requester = requesterOf(ctx);
+  if (state === undefined) {
+    const release = newRelease();
+    // Recorded here, with the new id, and nowhere later: a round replayed after the store forgot the
+    // record finds it lost, and cannot ask again for (and so deploy again) a release already deployed.
+    if (requester !== undefined) {
+      await options.approvals.ask(release, { service: args.service, env: args.env, principal: requester });
+    }
+    return askConfirmation(args, release);
+  }
+  const { release } = state;
   if (state.step === "confirm") {
     const answer = inputResponse(ctx.inputResponses, CONFIRM);
     if (answer.kind === "declined" || answer.kind === "cancelled")
@@ -128,12 +136,9 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
     if (requester === undefined) {
       return `Release ${release} was not deployed: approval needs a token that names a user (issuer and subject)`;
     }
-    const asked = await options.approvals.request(release, {
-      service: args.service,
-      env: args.env,
-      principal: requester,
-    });
-    if (asked === "already-deployed") return alreadyDeployed(release, options);
+    const requested = await options.approvals.request(release, requester);
+    if (requested === "lost") return lostApproval(release);
+    if (requested === "already-deployed") return alreadyDeployed(release, options);
     return askApproval(args, release, options);
   }
   if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
