@@ -296,3 +296,27 @@ describe("approvals in one process", () => {
     expect(await store.status("rel-00000000000000000000000000000003")).toBeUndefined();
   });
 });
+
+describe("a release not confirmed yet", () => {
+  it("is on record from the first round, and its page shows the requester no Approve button", async () => {
+    const client = mcpClient(app.url, aliceToken, watch, { onElicit: () => ({ action: "cancel" }) });
+    const first = await client.manualRounds.callTool(
+      "deploy",
+      { service: "api", env: "staging" },
+      { allowInputRequired: true },
+    );
+    const release = /rel-[0-9a-f]{32}/.exec(JSON.stringify(first))?.[0] ?? "";
+    expect(await app.server.approvals.status(release)).toMatchObject({ service: "api", state: "asked" });
+    const path = `/approvals/${release}`;
+    const alice = new DevelopmentBrowser("alice");
+    const page = await alice.visit(`${app.origin}${path}/sign-in`, app.origin, viaInstance(app.origin));
+    expect([page.url.pathname, page.status]).toEqual([path, 200]);
+    expect(page.html).toContain(
+      "Not confirmed yet: answer the confirmation in your MCP client, then reload this page to approve it.",
+    );
+    expect(firstPostForm(page.html)).toBeUndefined();
+    expect(await app.server.approvals.approve(release, { issuer: as.issuer, subject: "alice" })).toBe(
+      "unconfirmed",
+    );
+  });
+});
