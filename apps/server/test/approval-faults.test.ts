@@ -81,24 +81,36 @@ async function waitRound(opened: Retry): Promise<Retry> {
   return { requestState: waiting.requestState };
 }
 
-/** Deletes every key but those `keep` names, as expiry or eviction would; resolves to the kept keys. */
-async function forgetAllBut(keep: (key: string) => boolean): Promise<string[]> {
-  const client = createClient({ url: redis.url });
+const redisClient = () => createClient({ url: redis.url });
+
+/** Runs `use` on a connection of its own to the test's redis-server. */
+async function withRedis<T>(use: (client: ReturnType<typeof redisClient>) => Promise<T>): Promise<T> {
+  const client = redisClient();
   client.on("error", () => {});
   await client.connect();
   try {
-    const keys = await client.keys("*");
-    const kept = keys.filter(keep);
-    const gone = keys.filter((key) => !keep(key));
-    if (gone.length > 0) await client.del(gone);
-    return kept;
+    return await use(client);
   } finally {
     client.destroy();
   }
 }
 
-/** Kills redis-server and starts an empty one on the same port, and waits for both instances to reconnect. */
+/** Deletes every key but those `keep` names, as expiry or eviction would; resolves to the kept keys. */
+function forgetAllBut(keep: (key: string) => boolean): Promise<string[]> {
+  return withRedis(async (client) => {
+    const keys = await client.keys("*");
+    const gone = keys.filter((key) => !keep(key));
+    if (gone.length > 0) await client.del(gone);
+    return keys.filter(keep);
+  });
+}
+
+/**
+ * Kills redis-server and starts an empty one on the same port, and waits for both instances to
+ * reconnect. Emptied first, so the restart comes back empty however the server persists.
+ */
 async function restartEmpty(): Promise<void> {
+  await withRedis((client) => client.flushAll());
   await redis.stop();
   await redis.start();
   await Promise.all([untilReady(a), untilReady(b)]);
