@@ -51,8 +51,8 @@ type Deployment = z.output<typeof Deployment>;
 /** What a step decides on the record it read: its outcome, and the state to move to, if any. */
 type Step<O> = (record: Sealed) => { outcome: O; next?: ApprovalState };
 
-/** States only move forward (pending, approved, deployed), so a record changes at most twice under us. */
-const MAX_ATTEMPTS = 3;
+/** States only move forward (asked, pending, approved, deployed): a record changes at most three times under us. */
+const MAX_ATTEMPTS = 4;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -64,8 +64,8 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * counts as absent (the release is unknown, not approved, or taken) and is logged without its content.
  *
  * Next to each approval, under `<release>/deployment`, sits the release's deployment record, set only if
- * absent before anything is deployed: a repeated approval, a replayed round or a record re-created after
- * the store forgot the approval finds it and deploys nothing, and is told when the deployment happened.
+ * absent before anything is deployed: a repeated approval or a replayed round finds it, deploys nothing,
+ * and is told when the deployment happened, even after the approval itself has expired.
  */
 export class SealedApprovalStore implements ApprovalStore {
   readonly #ledger: ApprovalLedger;
