@@ -4,7 +4,7 @@ import { DevelopmentBrowser, firstPostForm, type LocalAuthServer } from "@roundt
 import { isInputRequiredResult } from "@roundtrip/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryApprovalLedger } from "../src/index.js";
-import { approvalStore } from "./support/approvals.js";
+import { approvalStore, requested } from "./support/approvals.js";
 import {
   PUBLIC_CALLBACK,
   serverEnvironment,
@@ -248,7 +248,7 @@ describe("approvals in one process", () => {
 
   it("lets only the requester approve", async () => {
     const store = approvalStore(new MemoryApprovalLedger());
-    await store.request("rel-00000000000000000000000000000001", {
+    await requested(store, "rel-00000000000000000000000000000001", {
       service: "api",
       env: "staging",
       principal: alice,
@@ -285,7 +285,7 @@ describe("approvals in one process", () => {
   it("forgets approvals after their lifetime", async () => {
     let now = 1_000;
     const store = approvalStore(new MemoryApprovalLedger({ now: () => now }), { ttlMs: 60_000 });
-    await store.request("rel-00000000000000000000000000000003", {
+    await requested(store, "rel-00000000000000000000000000000003", {
       service: "api",
       env: "staging",
       principal: alice,
@@ -294,5 +294,29 @@ describe("approvals in one process", () => {
     expect((await store.status("rel-00000000000000000000000000000003"))?.state).toBe("pending");
     now += 1;
     expect(await store.status("rel-00000000000000000000000000000003")).toBeUndefined();
+  });
+});
+
+describe("a release not confirmed yet", () => {
+  it("is on record from the first round, and its page shows the requester no Approve button", async () => {
+    const client = mcpClient(app.url, aliceToken, watch, { onElicit: () => ({ action: "cancel" }) });
+    const first = await client.manualRounds.callTool(
+      "deploy",
+      { service: "api", env: "staging" },
+      { allowInputRequired: true },
+    );
+    const release = /rel-[0-9a-f]{32}/.exec(JSON.stringify(first))?.[0] ?? "";
+    expect(await app.server.approvals.status(release)).toMatchObject({ service: "api", state: "asked" });
+    const path = `/approvals/${release}`;
+    const alice = new DevelopmentBrowser("alice");
+    const page = await alice.visit(`${app.origin}${path}/sign-in`, app.origin, viaInstance(app.origin));
+    expect([page.url.pathname, page.status]).toEqual([path, 200]);
+    expect(page.html).toContain(
+      "Not confirmed yet: answer the confirmation in your MCP client, then reload this page to approve it.",
+    );
+    expect(firstPostForm(page.html)).toBeUndefined();
+    expect(await app.server.approvals.approve(release, { issuer: as.issuer, subject: "alice" })).toBe(
+      "unconfirmed",
+    );
   });
 });

@@ -6,6 +6,7 @@ import type { LocalAuthServer } from "@roundtrip/local-auth";
 import { type InputResponses, isInputRequiredResult, McpError } from "@roundtrip/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readKeyFile } from "../src/keyring/key-file.js";
+import { processState } from "../src/state/shared-state.js";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient } from "./support/mcp-client.js";
@@ -100,8 +101,10 @@ describe("two instances sharing a key file", () => {
   beforeAll(async () => {
     as = await startAuthorizationServer();
     const path = await keyFile("shared", `${secret}\n`);
-    first = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }));
-    second = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }));
+    // One store for the two, as a fleet shares one: deploy records its release where it mints it.
+    const sharedState = processState();
+    first = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }), { sharedState });
+    second = await startServer(serverEnvironment(as, { REQUEST_STATE_KEY_FILE: path }), { sharedState });
     stranger = await startServer(serverEnvironment(as));
   });
 

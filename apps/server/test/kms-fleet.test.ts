@@ -12,8 +12,9 @@ import {
 } from "@roundtrip/test-kms/kms-fixture";
 import { type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-kms/moto-server";
 import { freePort } from "@roundtrip/test-services";
-import { another, approvalUrlOf, CONFIRMED, OPENED, type Retry } from "@roundtrip/test-support/rounds";
+import { another, CONFIRMED, createServiceAnswers, type Retry } from "@roundtrip/test-support/rounds";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { processState, type SharedState } from "../src/state/shared-state.js";
 import {
   CHILD_START_WITHIN_MS,
   type ChildServer,
@@ -84,8 +85,8 @@ function fleetEnvironment(overrides: Record<string, string> = {}): Record<string
   });
 }
 
-async function inProcess(env: Record<string, string>): Promise<RunningServer> {
-  const server = await startServer(env);
+async function inProcess(env: Record<string, string>, sharedState?: SharedState): Promise<RunningServer> {
+  const server = await startServer(env, sharedState ? { sharedState } : {});
   servers.push(server);
   return server;
 }
@@ -98,14 +99,6 @@ async function child(env: Record<string, string>): Promise<ChildServer> {
 
 /** One deploy round by alice against `url`, handing back what the server answered. */
 const round = (url: string, retry: Retry = {}) => oneRound(url, alice, watch, "deploy", ARGS, retry);
-
-/** The release an approval round names in its URL. */
-function releaseOf(result: InputRequiredResult): string {
-  const url = approvalUrlOf(result);
-  const release = /rel-[0-9a-f]{32}/.exec(url)?.[0];
-  if (release === undefined) throw new Error(`no release in the approval URL ${url}`);
-  return release;
-}
 
 /** Records the approval in `server`'s store for whoever asked, as its approval page would. */
 async function approveAsRequester(server: RunningServer, release: string): Promise<void> {
@@ -168,29 +161,27 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
       const first = await inProcess(fleetEnvironment());
       const second = await child(fleetEnvironment());
 
-      // The child mints; the in-process instance opens its state, asks for the approval and records it
-      // in its own store. Approvals live in one process's memory here (no REDIS_URL), so the approval and
-      // the round after it go to that instance; shared-state.test.ts runs the fleet on one Redis.
-      const asked = another(await round(second.url));
-      const approval = another(
-        await round(first.url, { requestState: asked.requestState, inputResponses: CONFIRMED }),
+      // The child mints; the in-process instance opens its state and carries the flow to the end.
+      // create_service keeps nothing between rounds but its sealed state, so the two processes need
+      // no shared store; deploy records its release where it mints it (shared-state.test.ts runs the
+      // fleet on one Redis).
+      const args = { name: "billing" };
+      const answer = (result: InputRequiredResult) =>
+        createServiceAnswers(result, { runtime: "node22", tier: "small" });
+      const call = (url: string, retry: Retry = {}) =>
+        oneRound(url, alice, watch, "create_service", args, retry);
+      const asked = another(await call(second.url));
+      const chosen = another(
+        await call(first.url, { requestState: asked.requestState, inputResponses: answer(asked) }),
       );
-      const pending = another(
-        await round(first.url, { requestState: approval.requestState, inputResponses: OPENED }),
-      );
-      await approveAsRequester(first, releaseOf(approval));
-      const done = await round(first.url, { requestState: pending.requestState });
+      const done = await call(first.url, {
+        requestState: chosen.requestState,
+        inputResponses: answer(chosen),
+      });
 
-      expect(Object.keys(approval.inputRequests ?? {})).toEqual(["approval"]);
-      expect(pending.inputRequests).toBeUndefined();
       expect(done).toMatchObject({
         resultType: "complete",
-        content: [
-          {
-            type: "text",
-            text: expect.stringMatching(/^Deployed rel-[0-9a-f]{32} of ledger to production$/),
-          },
-        ],
+        content: [{ type: "text", text: "Created service billing on node22, size small" }],
       });
     },
   );
@@ -216,9 +207,11 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
   });
 
   it("rotates: the new key first still opens the old key's rounds, dropping the old key refuses them", async () => {
-    const minting = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: `${older},${newer}` }));
-    const rotated = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: `${newer},${older}` }));
-    const retired = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: newer }));
+    // One store for the three, as a fleet shares one: the release minting records is there for the others.
+    const state = processState();
+    const minting = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: `${older},${newer}` }), state);
+    const rotated = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: `${newer},${older}` }), state);
+    const retired = await inProcess(fleetEnvironment({ KMS_WRAPPED_KEYS: newer }), state);
 
     const asked = another(await round(minting.url));
     const carried = await round(rotated.url, { requestState: asked.requestState, inputResponses: CONFIRMED });

@@ -139,7 +139,7 @@ describe("the reference server against a Redis that stalls or refuses writes", (
       expect([session.status, id]).toEqual([200, expect.any(String)]);
       await duringStall(stall, async () => {
         await expect(
-          app.server.approvals.request(release, { service: "api", env: "staging", principal }),
+          app.server.approvals.ask(release, { service: "api", env: "staging", principal }),
         ).rejects.toThrow(MISSED_DEADLINE);
         for (const reply of [
           await legacyPost(initializeMessage("stalls")),

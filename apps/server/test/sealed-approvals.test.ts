@@ -5,9 +5,9 @@ import { pino } from "pino";
 import { createClient } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApprovalLedger, MemoryApprovalLedger } from "../src/approvals/approval-ledger.js";
-import type { Requester } from "../src/approvals/approval-store.js";
+import { DEPLOYMENT_TTL_MS, type Requester } from "../src/approvals/approval-store.js";
 import { RedisApprovalLedger } from "../src/approvals/redis-approval-ledger.js";
-import { approvalStore } from "./support/approvals.js";
+import { approvalStore, requested } from "./support/approvals.js";
 import { LogCapture } from "./support/log-capture.js";
 
 let redis: RedisServer;
@@ -60,7 +60,7 @@ describe.each([
     const { ledger } = await makeLedger();
     const store = approvalStore(ledger);
     const id = release();
-    await store.request(id, DETAILS);
+    await requested(store, id, DETAILS);
     expect(await store.approve(id, requester)).toBe("approved");
     const sealed = (await ledger.get(id)) as string;
     expect(sealed.startsWith("v1.")).toBe(true);
@@ -79,18 +79,19 @@ describe.each([
     const { capture, logger } = logged();
     const store = approvalStore(ledger, { logger });
     const [id, other] = [release(), release()];
-    await store.request(id, DETAILS);
+    await requested(store, id, DETAILS);
     await store.approve(id, requester);
     await ledger.add(other, (await ledger.get(id)) as string, 60_000);
 
     expect(await store.status(other)).toBeUndefined();
     expect(await store.approve(other, requester)).toBe("unknown");
-    expect(await store.consume(other, requester)).toBe("not-approved");
-    await expect(store.request(other, DETAILS)).rejects.toThrow(/requested by another user/);
+    expect(await store.consume(other, requester)).toBe("lost");
+    await expect(store.ask(other, DETAILS)).rejects.toThrow(/requested by another user/);
+    expect(await store.request(other, requester)).toBe("lost");
     expect(await store.consume(id, requester)).toBe("deployed");
 
     const refusals = capture.lines().filter((line) => line.level === 40);
-    expect(refusals).toHaveLength(4);
+    expect(refusals).toHaveLength(5);
     for (const refusal of refusals) {
       expect(refusal).toMatchObject({
         release: other,
@@ -106,7 +107,7 @@ describe.each([
     const oldKey = randomBytes(32);
     const before = approvalStore(ledger, { codec: new AesGcmRequestStateCodec([oldKey]) });
     const id = release();
-    await before.request(id, DETAILS);
+    await requested(before, id, DETAILS);
     const stranger = approvalStore(ledger, { codec: new AesGcmRequestStateCodec([randomBytes(32)]) });
     expect(await stranger.status(id)).toBeUndefined();
     const rotated = approvalStore(ledger, {
@@ -121,11 +122,29 @@ describe("approvals in Redis", () => {
     const { ledger, pttl } = await redisLedger();
     const store = approvalStore(ledger, { ttlMs: 600_000 });
     const id = release();
-    await store.request(id, DETAILS);
+    await requested(store, id, DETAILS);
     await store.approve(id, requester);
     expect(await store.consume(id, requester)).toBe("deployed");
     const left = await pttl(id);
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThanOrEqual(600_000);
+  });
+
+  it("keep the deployment record, sealed, long after the approval it consumed", async () => {
+    const { ledger, pttl } = await redisLedger();
+    const store = approvalStore(ledger, { ttlMs: 600_000 });
+    const id = release();
+    await requested(store, id, DETAILS);
+    await store.approve(id, requester);
+    expect(await store.consume(id, requester)).toBe("deployed");
+    const sealed = (await ledger.get(`${id}/deployment`)) as string;
+    expect(sealed.startsWith("v1.")).toBe(true);
+    for (const clear of IN_CLEAR) expect(sealed).not.toContain(clear);
+    // Neither record opens as the other: a deployment record copied over the approval is no approval.
+    expect(await ledger.swap(id, (await ledger.get(id)) as string, sealed)).toBe(true);
+    expect(await store.approve(id, requester)).toBe("already-deployed");
+    const left = await pttl(`${id}/deployment`);
+    expect(left).toBeGreaterThan(DEPLOYMENT_TTL_MS - 60_000);
+    expect(left).toBeLessThanOrEqual(DEPLOYMENT_TTL_MS);
   });
 });

@@ -21,11 +21,12 @@ import { MemoryApprovalLedger } from "../src/approvals/approval-ledger.js";
 import type { ApprovalStore, Requester } from "../src/approvals/approval-store.js";
 import { RedisApprovalLedger } from "../src/approvals/redis-approval-ledger.js";
 import { approveAcross } from "./support/approval-page.js";
-import { approvalStore } from "./support/approvals.js";
+import { approvalStore, requested } from "./support/approvals.js";
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient, oneRound } from "./support/mcp-client.js";
 import { type RunningServer, startServer } from "./support/running-server.js";
+import { untilReady } from "./support/until-ready.js";
 
 let redis: RedisServer;
 let as: LocalAuthServer;
@@ -108,11 +109,17 @@ describe.each([
   it("keeps a release for the user who asked, and only they approve it", async () => {
     const store = await makeStore();
     const id = release();
-    await store.request(id, { service: "api", env: "staging", principal: requester });
-    await store.request(id, { service: "api", env: "staging", principal: requester });
+    await store.ask(id, { service: "api", env: "staging", principal: requester });
+    expect(await store.approve(id, requester)).toBe("unconfirmed");
+    expect(await store.request(id, requester)).toBe("requested");
+    await store.ask(id, { service: "api", env: "staging", principal: requester });
+    expect(await store.request(id, requester)).toBe("requested");
     await expect(
-      store.request(id, { service: "api", env: "staging", principal: { ...requester, subject: "bob" } }),
+      store.ask(id, { service: "api", env: "staging", principal: { ...requester, subject: "bob" } }),
     ).rejects.toThrow(/requested by another user; call deploy again/);
+    await expect(store.request(id, { issuer: requester.issuer, subject: "bob" })).rejects.toThrow(
+      /requested by another user; call deploy again/,
+    );
     expect(await store.approve(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-requester");
     expect(await store.consume(id, requester)).toBe("not-approved");
     expect(await store.status(id)).toEqual({
@@ -130,16 +137,43 @@ describe.each([
   it("lets one approval be consumed once, even by calls that race, and by its requester only", async () => {
     const store = await makeStore();
     const id = release();
-    await store.request(id, { service: "api", env: "production", principal: requester });
+    await requested(store, id, { service: "api", env: "production", principal: requester });
     await store.approve(id, requester);
     expect(await store.consume(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-approved");
     const outcomes = await Promise.all(Array.from({ length: 8 }, () => store.consume(id, requester)));
     expect(outcomes.filter((outcome) => outcome === "deployed")).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome === "already-deployed")).toHaveLength(7);
     expect((await store.status(id))?.state).toBe("deployed");
-    // An approval page reloaded after the deployment does not turn it back.
-    expect(await store.approve(id, requester)).toBe("approved");
+    // An approval page reloaded after the deployment does not turn it back, and is told it happened.
+    expect(await store.approve(id, requester)).toBe("already-deployed");
     expect((await store.status(id))?.state).toBe("deployed");
+  });
+
+  it("keep when and for whom a release deployed, and never ask for a deployed release again", async () => {
+    const store = await makeStore();
+    const id = release();
+    await requested(store, id, { service: "api", env: "production", principal: requester });
+    expect(await store.consume(id, requester)).toBe("not-approved");
+    expect(await store.approve(id, requester)).toBe("approved");
+    expect(await store.consume(id, requester)).toBe("deployed");
+    const status = await store.status(id);
+    expect(status).toMatchObject({ release: id, requester, state: "deployed" });
+    expect(Date.parse(status?.deployedAt ?? "")).toBeGreaterThan(Date.parse("2020-01-01"));
+    expect(await store.request(id, requester)).toBe("already-deployed");
+    await expect(store.request(id, { issuer: requester.issuer, subject: "bob" })).rejects.toThrow(
+      /requested by another user/,
+    );
+    expect(await store.approve(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-requester");
+    expect(await store.consume(id, { issuer: requester.issuer, subject: "bob" })).toBe("not-approved");
+  });
+
+  it("say an approval the store has no record of is lost, and never create one for it", async () => {
+    const store = await makeStore();
+    const id = release();
+    expect(await store.request(id, requester)).toBe("lost");
+    expect(await store.consume(id, requester)).toBe("lost");
+    expect(await store.approve(id, requester)).toBe("unknown");
+    expect(await store.status(id)).toBeUndefined();
   });
 });
 
@@ -267,14 +301,3 @@ describe("INSTANCE_NAME", () => {
     expect(unnamed.headers.has("roundtrip-instance")).toBe(false);
   });
 });
-
-/** Readiness turns back once the client has reconnected; the reconnect backs off to 2 s at most. */
-async function untilReady(server: RunningServer): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const body = (await (await fetch(`${server.origin}/readyz`)).json()) as { status: string };
-    if (body.status === "ready") return;
-    if (Date.now() > deadline) throw new Error(`still ${JSON.stringify(body)} after Redis came back`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -1,5 +1,6 @@
 /**
- * Where approvals are kept: one opaque record per release, sealed before it gets here (see
+ * Where approvals are kept: one opaque record per release (and its deployment record under
+ * `<release>/deployment`), sealed before it gets here (see
  * SealedApprovalStore), so a ledger holds ciphertext only and cannot read what it keeps. Each change
  * is a compare-and-swap on the whole record, which makes every step atomic on any instance of a
  * fleet without the ledger knowing what the record says.

@@ -11,8 +11,11 @@ export interface Approver {
   subject: string;
 }
 
-/** `pending` until the requester approves; `deployed` once one deployment has consumed the approval. */
-export type ApprovalState = "pending" | "approved" | "deployed";
+/**
+ * `asked` until the requester confirms in their client, `pending` until they approve on the page,
+ * `deployed` once the release's one deployment is claimed.
+ */
+export type ApprovalState = "asked" | "pending" | "approved" | "deployed";
 
 export interface ApprovalRecord {
   release: string;
@@ -20,6 +23,8 @@ export interface ApprovalRecord {
   env: string;
   requester: Requester;
   state: ApprovalState;
+  /** When the release's one deployment was claimed (ISO 8601); set whenever `state` is `deployed`. */
+  deployedAt?: string;
 }
 
 export interface ApprovalRequest {
@@ -28,26 +33,54 @@ export interface ApprovalRequest {
   principal: Requester;
 }
 
-export type ApproveOutcome = "approved" | "unknown" | "not-requester";
-
-/** `deployed`: this call consumed the approval; anything else: nothing may be deployed. */
-export type ConsumeOutcome = "deployed" | "not-approved" | "already-deployed";
+/**
+ * `unknown`: the store has no record of the release, neither its approval nor its deployment (never
+ * asked for, expired, or lost by the store); `already-deployed`: approving again deploys nothing.
+ */
+export type ApproveOutcome = "approved" | "already-deployed" | "unconfirmed" | "unknown" | "not-requester";
 
 /**
- * Deploy approvals, bound to the user who asked. The deploy tool records one when it sends the
- * approval URL, the approval page records the outcome, and the tool consumes it on the round that
- * deploys: an `accept` of the URL elicitation only means the user agreed to open the page.
+ * `deployed`: this call claimed the release's one deployment; anything else: nothing may be deployed.
+ * `lost`: neither the approval nor a deployment is on record, though the caller requested one: the
+ * store forgot it (restarted empty, evicted) or it expired, and it must never be re-created silently.
+ */
+export type ConsumeOutcome = "deployed" | "not-approved" | "already-deployed" | "lost";
+
+/**
+ * What `request` found: `requested` (now, or before), the release's deployment, or no record at all
+ * (`lost`, as in ConsumeOutcome): a request never creates the record, `ask` did when the release was new.
+ */
+export type RequestOutcome = "requested" | "already-deployed" | "lost";
+
+/**
+ * Deploy approvals, bound to the user who asked. The deploy tool records one when it mints the
+ * release, marks it requested when the user confirms, the approval page records the outcome, and the
+ * tool consumes it on the round that deploys: an `accept` of the URL elicitation only means the user
+ * agreed to open the page.
  *
  * Every instance of a fleet must see the same approvals, because the round after an approval may
- * reach any of them, and `consume` must be atomic there too: one approval deploys exactly once.
+ * reach any of them, and `consume` must be atomic there too: one release deploys exactly once.
  */
 export interface ApprovalStore {
-  /** Throws ReleaseTakenError when another user already asked for this release. */
-  request(release: string, details: ApprovalRequest): Promise<void>;
+  /**
+   * Records a new release, awaiting its requester's confirmation; the only call that creates a record,
+   * made when the release id is minted, so no later round can re-create one the store forgot. Throws
+   * ReleaseTakenError when another user already asked for this release.
+   */
+  ask(release: string, details: ApprovalRequest): Promise<void>;
+  /**
+   * The requester confirmed: the release awaits approval on the page. Throws ReleaseTakenError for
+   * anyone else; a release already deployed is never requested again.
+   */
+  request(release: string, requester: Approver): Promise<RequestOutcome>;
   /** Only the requester (same issuer and subject) may approve; anyone else is refused. */
   approve(release: string, approver: Approver): Promise<ApproveOutcome>;
-  /** Atomically turns the requester's approved release into a deployed one. */
+  /**
+   * Claims the requester's approved release's one deployment: a record keyed by the release, set only
+   * if absent, before the caller deploys. A second claim, from any instance, finds it and deploys nothing.
+   */
   consume(release: string, requester: Approver): Promise<ConsumeOutcome>;
+  /** The approval, or what its deployment record says once the approval itself has gone. */
   status(release: string): Promise<ApprovalRecord | undefined>;
 }
 
@@ -64,3 +97,9 @@ export function sameUser(a: Approver, b: Approver): boolean {
 
 /** How long an approval is kept, from its request: long enough for a review, short enough to forget. */
 export const APPROVAL_TTL_MS = 60 * 60 * 1000;
+
+/**
+ * How long a release's deployment record is kept: far longer than its approval and any round that can
+ * name the release, so a replay or a second approval is answered with the deployment, never run again.
+ */
+export const DEPLOYMENT_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -11,7 +11,9 @@ import {
   type ApproveOutcome,
   type Approver,
   type ConsumeOutcome,
+  DEPLOYMENT_TTL_MS,
   ReleaseTakenError,
+  type RequestOutcome,
   sameUser,
 } from "./approval-store.js";
 
@@ -24,6 +26,8 @@ export interface SealedApprovalStoreOptions {
   logger: Logger;
   /** How long an approval is kept from its request (default one hour). */
   ttlMs?: number;
+  /** The current time in milliseconds, written into deployment records (default `Date.now`). */
+  now?: () => number;
 }
 
 /** What a release's record says; the release itself is the key it is sealed for. */
@@ -31,15 +35,24 @@ const Sealed = z.object({
   service: z.string(),
   env: z.string(),
   requester: z.object({ clientId: z.string(), issuer: z.string(), subject: z.string() }),
-  state: z.enum(["pending", "approved", "deployed"]),
+  state: z.enum(["asked", "pending", "approved", "deployed"]),
 });
 type Sealed = z.output<typeof Sealed>;
+
+/** A release's one deployment: claimed before it runs, kept far longer than the approval. */
+const Deployment = z.object({
+  service: z.string(),
+  env: z.string(),
+  requester: z.object({ clientId: z.string(), issuer: z.string(), subject: z.string() }),
+  at: z.string(),
+});
+type Deployment = z.output<typeof Deployment>;
 
 /** What a step decides on the record it read: its outcome, and the state to move to, if any. */
 type Step<O> = (record: Sealed) => { outcome: O; next?: ApprovalState };
 
-/** States only move forward (pending, approved, deployed), so a record changes at most twice under us. */
-const MAX_ATTEMPTS = 3;
+/** States only move forward (asked, pending, approved, deployed): a record changes at most three times under us. */
+const MAX_ATTEMPTS = 4;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -49,24 +62,30 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * they reach the ledger: what the user asked to deploy, where, and who they are never sit in the store
  * in clear, and a record copied to another release does not open there. A record that does not open
  * counts as absent (the release is unknown, not approved, or taken) and is logged without its content.
+ *
+ * Next to each approval, under `<release>/deployment`, sits the release's deployment record, set only if
+ * absent before anything is deployed: a repeated approval or a replayed round finds it, deploys nothing,
+ * and is told when the deployment happened, even after the approval itself has expired.
  */
 export class SealedApprovalStore implements ApprovalStore {
   readonly #ledger: ApprovalLedger;
   readonly #codec: RequestStateCodec;
   readonly #logger: Logger;
   readonly #ttlMs: number;
+  readonly #now: () => number;
 
   constructor(options: SealedApprovalStoreOptions) {
     this.#ledger = options.ledger;
     this.#codec = options.codec;
     this.#logger = options.logger;
     this.#ttlMs = options.ttlMs ?? APPROVAL_TTL_MS;
+    this.#now = options.now ?? Date.now;
   }
 
-  async request(release: string, details: ApprovalRequest): Promise<void> {
+  async ask(release: string, details: ApprovalRequest): Promise<void> {
     const { service, env, principal } = details;
     const { clientId, issuer, subject } = principal;
-    const record: Sealed = { service, env, requester: { clientId, issuer, subject }, state: "pending" };
+    const record: Sealed = { service, env, requester: { clientId, issuer, subject }, state: "asked" };
     const existing = await this.#ledger.add(release, this.#seal(release, record), this.#ttlMs);
     if (existing === undefined) return;
     // A re-ask for the same release keeps its outcome; a release never changes hands.
@@ -75,26 +94,91 @@ export class SealedApprovalStore implements ApprovalStore {
     throw new ReleaseTakenError(release);
   }
 
-  approve(release: string, approver: Approver): Promise<ApproveOutcome> {
-    return this.#step(release, "unknown", (record) => {
-      if (!sameUser(record.requester, approver)) return { outcome: "not-requester" };
-      return record.state === "pending" ? { outcome: "approved", next: "approved" } : { outcome: "approved" };
+  async request(release: string, requester: Approver): Promise<RequestOutcome> {
+    const outcome = await this.#step<RequestOutcome | "taken">(release, "lost", (record) => {
+      if (!sameUser(record.requester, requester)) return { outcome: "taken" };
+      if (record.state === "deployed") return { outcome: "already-deployed" };
+      return record.state === "asked" ? { outcome: "requested", next: "pending" } : { outcome: "requested" };
     });
+    if (outcome === "taken") throw new ReleaseTakenError(release);
+    const deployment = outcome === "requested" ? undefined : await this.#deployment(release);
+    if (!deployment) return outcome;
+    if (sameUser(deployment.requester, requester)) return "already-deployed";
+    throw new ReleaseTakenError(release);
   }
 
-  consume(release: string, requester: Approver): Promise<ConsumeOutcome> {
-    return this.#step(release, "not-approved", (record) => {
-      if (!sameUser(record.requester, requester)) return { outcome: "not-approved" };
-      if (record.state === "deployed") return { outcome: "already-deployed" };
-      if (record.state !== "approved") return { outcome: "not-approved" };
-      return { outcome: "deployed", next: "deployed" };
+  async approve(release: string, approver: Approver): Promise<ApproveOutcome> {
+    const outcome = await this.#step<ApproveOutcome>(release, "unknown", (record) => {
+      if (!sameUser(record.requester, approver)) return { outcome: "not-requester" };
+      if (record.state === "asked") return { outcome: "unconfirmed" };
+      return record.state === "pending" ? { outcome: "approved", next: "approved" } : { outcome: "approved" };
     });
+    if (outcome === "not-requester") return outcome;
+    // Checked even when the approval has gone: what happened to the release outlives it.
+    const deployment = await this.#deployment(release);
+    if (!deployment) return outcome;
+    return sameUser(deployment.requester, approver) ? "already-deployed" : "not-requester";
+  }
+
+  async consume(release: string, requester: Approver): Promise<ConsumeOutcome> {
+    const record = await this.#read(release);
+    if (record === undefined) {
+      const deployment = await this.#deployment(release);
+      if (!deployment) return "lost";
+      return sameUser(deployment.requester, requester) ? "already-deployed" : "not-approved";
+    }
+    if (!sameUser(record.requester, requester)) return "not-approved";
+    if (record.state === "asked" || record.state === "pending") return "not-approved";
+    // Records of earlier versions have no deployment record; their state alone says it happened.
+    if (record.state === "deployed") return "already-deployed";
+    const { service, env } = record;
+    const claim: Deployment = {
+      service,
+      env,
+      requester: record.requester,
+      at: new Date(this.#now()).toISOString(),
+    };
+    const key = deploymentKey(release);
+    const taken = await this.#ledger.add(key, this.#sealDeployment(release, claim), DEPLOYMENT_TTL_MS);
+    // Another claim, even one that no longer opens, means the release was deployed: fail closed.
+    if (taken !== undefined) return "already-deployed";
+    await this.#followClaim(release);
+    return "deployed";
   }
 
   async status(release: string): Promise<ApprovalRecord | undefined> {
-    const sealed = await this.#ledger.get(release);
-    const record = sealed === undefined ? undefined : this.#open(release, sealed);
+    const [record, deployment] = await Promise.all([this.#read(release), this.#deployment(release)]);
+    if (deployment) {
+      const { service, env, requester, at } = deployment;
+      return { release, service, env, requester, state: "deployed", deployedAt: at };
+    }
     return record && { release, ...record };
+  }
+
+  /**
+   * Marks the approval deployed, for the page: the claim is what keeps the deployment to one, so once it
+   * is made, a store fault here is logged and the deployment goes ahead rather than being lost.
+   */
+  async #followClaim(release: string): Promise<void> {
+    try {
+      await this.#step<undefined>(release, undefined, (record) =>
+        record.state === "approved" ? { outcome: undefined, next: "deployed" } : { outcome: undefined },
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.name : "unknown";
+      this.#logger.warn({ release, reason }, "a claimed deployment's approval could not be marked deployed");
+    }
+  }
+
+  async #read(release: string): Promise<Sealed | undefined> {
+    const sealed = await this.#ledger.get(release);
+    return sealed === undefined ? undefined : this.#open(release, sealed);
+  }
+
+  async #deployment(release: string): Promise<Deployment | undefined> {
+    const sealed = await this.#ledger.get(deploymentKey(release));
+    if (sealed === undefined) return undefined;
+    return this.#openAs(Deployment, release, sealed, deploymentContext(release));
   }
 
   /** Reads the record, decides, and writes the new state only if nobody changed the record meanwhile. */
@@ -116,11 +200,17 @@ export class SealedApprovalStore implements ApprovalStore {
     return sealValue(this.#codec, encoder.encode(JSON.stringify(record)), approvalContext(release));
   }
 
+  #sealDeployment(release: string, record: Deployment): string {
+    return sealValue(this.#codec, encoder.encode(JSON.stringify(record)), deploymentContext(release));
+  }
+
   #open(release: string, sealed: string): Sealed | undefined {
+    return this.#openAs(Sealed, release, sealed, approvalContext(release));
+  }
+
+  #openAs<T>(schema: z.ZodType<T>, release: string, sealed: string, context: string): T | undefined {
     try {
-      const parsed = Sealed.safeParse(
-        JSON.parse(decoder.decode(openValue(this.#codec, sealed, approvalContext(release)))),
-      );
+      const parsed = schema.safeParse(JSON.parse(decoder.decode(openValue(this.#codec, sealed, context))));
       if (parsed.success) return parsed.data;
       this.#refuse(release, "not an approval record");
     } catch (error) {
@@ -137,4 +227,14 @@ export class SealedApprovalStore implements ApprovalStore {
 /** What a release's record is sealed for: that release only. */
 function approvalContext(release: string): string {
   return `roundtrip/approval/${release}`;
+}
+
+/** A deployment record is sealed apart from the approval, so neither opens as the other. */
+function deploymentContext(release: string): string {
+  return `roundtrip/deployment/${release}`;
+}
+
+/** The ledger key of a release's deployment record, beside its approval's. */
+function deploymentKey(release: string): string {
+  return `${release}/deployment`;
 }

@@ -5,8 +5,11 @@ import { APPROVALS_PATH, type ApprovalPageContext } from "./approval-page-contex
 import { approverOf } from "./approver-cookie.js";
 import { csrfToken, csrfValid } from "./csrf-token.js";
 import { escapeHtml, sendHtml } from "./html-page.js";
+import { sendLostApproval } from "./lost-approval.js";
 
 const APPROVED = "<p>Approved. Return to your MCP client.</p>";
+const UNCONFIRMED =
+  "<p>Not confirmed yet: answer the confirmation in your MCP client, then reload this page to approve it.</p>";
 
 /**
  * The release page and its Approve form. The URL carries nothing but the release: it is never a
@@ -16,8 +19,9 @@ const APPROVED = "<p>Approved. Return to your MCP client.</p>";
 export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPageContext): void {
   scope.get<{ Params: { release: string } }>(`${APPROVALS_PATH}/:release`, async (request, reply) => {
     const { release } = request.params;
-    const record = RELEASE_ID.test(release) ? await page.approvals.status(release) : undefined;
-    if (!record) return reply.code(404).type("text/plain").send("Unknown release");
+    if (!RELEASE_ID.test(release)) return reply.code(404).type("text/plain").send("Unknown release");
+    const record = await page.approvals.status(release);
+    if (!record) return sendLostApproval(reply, release);
     const title = `Release ${release}`;
     const viewer = approverOf(page.sealed, request);
     if (!viewer) {
@@ -39,8 +43,9 @@ export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPage
     }
     const heading = `<h1>${title}</h1><p>${escapeHtml(record.service)} to ${escapeHtml(record.env)}</p>`;
     if (record.state === "deployed")
-      return sendHtml(reply, 200, title, `${heading}<p>Approved and deployed.</p>`);
+      return sendHtml(reply, 200, title, `${heading}${deployed(record.deployedAt)}`);
     if (record.state === "approved") return sendHtml(reply, 200, title, `${heading}${APPROVED}`);
+    if (record.state === "asked") return sendHtml(reply, 200, title, `${heading}${UNCONFIRMED}`);
     const token = csrfToken(page.sealed, viewer.cookie, release);
     return sendHtml(
       reply,
@@ -62,15 +67,26 @@ export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPage
         return reply.code(403).type("text/plain").send("Missing or invalid form token; reload the page");
       }
       const outcome = await page.approvals.approve(release, viewer);
-      if (outcome === "unknown") return reply.code(404).type("text/plain").send("Unknown release");
+      if (outcome === "unknown") return sendLostApproval(reply, release);
       if (outcome === "not-requester") {
         return reply
           .code(403)
           .type("text/plain")
           .send("Only the user who asked for this deployment can approve it");
       }
+      if (outcome === "unconfirmed") return sendHtml(reply, 409, `Release ${release}`, UNCONFIRMED);
+      if (outcome === "already-deployed") {
+        const deployedAt = (await page.approvals.status(release))?.deployedAt;
+        return sendHtml(reply, 200, `Release ${release}`, deployed(deployedAt));
+      }
       request.log.info({ release }, "release approved");
       return sendHtml(reply, 200, `Release ${release}`, APPROVED);
     },
   );
+}
+
+/** A release deploys once: approving it again is answered with that deployment. */
+function deployed(at: string | undefined): string {
+  const when = at === undefined ? "" : ` at ${escapeHtml(at)}`;
+  return `<p>Approved and deployed${when}. It is not deployed again; call deploy again for a new release.</p>`;
 }

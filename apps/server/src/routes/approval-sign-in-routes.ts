@@ -4,6 +4,7 @@ import { APPROVALS_PATH, type ApprovalPageContext, CALLBACK_PATH } from "./appro
 import { type PendingLogin, SIGN_IN_TTL_S } from "./approval-sign-in.js";
 import { approverCookie } from "./approver-cookie.js";
 import { cookiesOf, setCookie } from "./cookies.js";
+import { sendLostApproval } from "./lost-approval.js";
 
 const LOGIN_COOKIE = "roundtrip_login";
 const LOGIN = "roundtrip/approval-page/sign-in";
@@ -25,8 +26,8 @@ export function registerSignInRoutes(scope: FastifyInstance, page: ApprovalPageC
   scope.get<{ Params: { release: string } }>(`${APPROVALS_PATH}/:release/sign-in`, async (request, reply) => {
     const { release } = request.params;
     // Checked first, so a sign-in can only be started for a release someone asked for.
-    const record = RELEASE_ID.test(release) ? await page.approvals.status(release) : undefined;
-    if (!record) return reply.code(404).type("text/plain").send("Unknown release");
+    if (!RELEASE_ID.test(release)) return reply.code(404).type("text/plain").send("Unknown release");
+    if (!(await page.approvals.status(release))) return sendLostApproval(reply, release);
     const { url, login } = await page.signIn.start(release, page.redirectUri);
     const cookie = setCookie(LOGIN_COOKIE, page.sealed.seal(LOGIN, { ...login }, SIGN_IN_TTL_S), {
       path: CALLBACK_PATH,

@@ -3,6 +3,13 @@ import { expect } from "vitest";
 import { PUBLIC_CALLBACK } from "./environment.js";
 import type { RunningServer } from "./running-server.js";
 
+/** A release page as its signed-in requester saw it: the page, its Approve form and their cookie. */
+export interface OpenedPage {
+  html: string;
+  form: { action: string; fields: Record<string, string> };
+  cookie: { cookie: string };
+}
+
 /**
  * Approves, as `user`, the release of the approval page at `url`, each step on another instance than
  * the one before, as round robin would send it: the sign-in on `a`, the callback on `b`, the page on
@@ -14,6 +21,18 @@ export async function approveAcross(
   url: string,
   user = "alice",
 ): Promise<string> {
+  const opened = await openAcross(a, b, url, user);
+  expect((await submitApproval(b, opened)).status).toBe(200);
+  return opened.html;
+}
+
+/** Signs in as `user` (the sign-in on `a`, the callback on `b`) and opens the release page on `a`. */
+export async function openAcross(
+  a: RunningServer,
+  b: RunningServer,
+  url: string,
+  user = "alice",
+): Promise<OpenedPage> {
   const path = new URL(url).pathname;
   const browser = new DevelopmentBrowser(user);
   const started = await browser.fetch(`${a.origin}${path}/sign-in`);
@@ -31,11 +50,14 @@ export async function approveAcross(
   expect(page.status).toBe(200);
   const form = firstPostForm(html);
   if (!form) throw new Error(`no Approve form on ${html}`);
-  const approved = await fetch(`${b.origin}${form.action}`, {
+  return { html, form, cookie };
+}
+
+/** Presses Approve on an opened page, at `server`. */
+export function submitApproval(server: RunningServer, opened: OpenedPage): Promise<Response> {
+  return fetch(`${server.origin}${opened.form.action}`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...cookie },
-    body: new URLSearchParams(form.fields),
+    headers: { "content-type": "application/x-www-form-urlencoded", ...opened.cookie },
+    body: new URLSearchParams(opened.form.fields),
   });
-  expect(approved.status).toBe(200);
-  return html;
 }

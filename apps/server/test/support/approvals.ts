@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { type Logger, silentLogger } from "@roundtrip/sdk/protocol";
 import { AesGcmRequestStateCodec, type RequestStateCodec } from "@roundtrip/sealing";
+import { expect } from "vitest";
 import type { ApprovalLedger } from "../../src/approvals/approval-ledger.js";
+import type { ApprovalRequest, ApprovalStore } from "../../src/approvals/approval-store.js";
 import { SealedApprovalStore } from "../../src/approvals/sealed-approval-store.js";
 
 /** The keys of one test deployment: every store built with them opens the others' records. */
@@ -18,4 +20,14 @@ export function approvalStore(
     logger: options.logger ?? silentLogger,
     ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
   });
+}
+
+/** A release asked for and confirmed by its requester, as the deploy tool's first two rounds leave it. */
+export async function requested(
+  store: ApprovalStore,
+  release: string,
+  details: ApprovalRequest,
+): Promise<void> {
+  await store.ask(release, details);
+  expect(await store.request(release, details.principal)).toBe("requested");
 }

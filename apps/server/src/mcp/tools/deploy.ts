@@ -77,26 +77,54 @@ function waitForApproval(release: string, waits: number) {
   return inputRequired({ requestState: writeDeployState({ step: "wait", release, waits }) });
 }
 
+/** A tool error: the model and the user read it, and the round ends rather than waiting on. */
+function failed(text: string) {
+  return { content: [{ type: "text" as const, text }], isError: true };
+}
+
+/** The approval the tool recorded is gone: waiting on would loop forever, re-asking would re-create it. */
+function lostApproval(release: string) {
+  return failed(
+    `The approval of release ${release} is no longer on record: the approval store lost it (restarted ` +
+      "empty or evicted it) or it expired an hour after it was asked for. Nothing was deployed; call " +
+      "deploy again to start a new release.",
+  );
+}
+
+async function alreadyDeployed(release: string, options: DeployOptions): Promise<string> {
+  const at = (await options.approvals.status(release))?.deployedAt;
+  return `Release ${release} was already deployed${at === undefined ? "" : ` at ${at}`}; nothing was deployed again`;
+}
+
 /**
- * The deployment itself, once the requester's approval is in the store. Consuming the approval and
- * deploying are one step (approved becomes deployed atomically in the store), so one approval deploys
- * once, whichever instance and however many copies of the round reach it.
+ * The deployment itself, once the requester's approval is in the store. The store claims the release's
+ * one deployment (a record keyed by the release, set only if absent) before anything is deployed, so
+ * one release deploys once, whichever instance, however many approvals and copies of the round reach it.
+ * Undefined: not approved yet.
  */
-async function deployIfApproved(release: string, requester: Requester, options: DeployOptions) {
+async function deployIfApproved(args: Args, release: string, requester: Requester, options: DeployOptions) {
   const outcome = await options.approvals.consume(release, requester);
-  if (outcome === "already-deployed")
-    return `Release ${release} was already deployed; nothing was deployed again`;
+  if (outcome === "lost") return lostApproval(release);
+  if (outcome === "already-deployed") return alreadyDeployed(release, options);
   if (outcome !== "deployed") return undefined;
   // The release id is the server's own; the arguments are the user's data and stay out of the log.
   options.logger.info({ release }, "release deployed");
-  return "deployed";
+  return `Deployed ${release} of ${args.service} to ${args.env}`;
 }
 
 async function deployStep(args: Args, ctx: InputContext, options: DeployOptions) {
   const state = readDeployState(ctx.requestState);
-  if (state === undefined) return askConfirmation(args, newRelease());
-  const { release } = state;
   const requester = requesterOf(ctx);
+  if (state === undefined) {
+    const release = newRelease();
+    // Recorded here, with the new id, and nowhere later: a round replayed after the store forgot the
+    // record finds it lost, and cannot ask again for (and so deploy again) a release already deployed.
+    if (requester !== undefined) {
+      await options.approvals.ask(release, { service: args.service, env: args.env, principal: requester });
+    }
+    return askConfirmation(args, release);
+  }
+  const { release } = state;
   if (state.step === "confirm") {
     const answer = inputResponse(ctx.inputResponses, CONFIRM);
     if (answer.kind === "declined" || answer.kind === "cancelled")
@@ -108,14 +136,15 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
     if (requester === undefined) {
       return `Release ${release} was not deployed: approval needs a token that names a user (issuer and subject)`;
     }
-    await options.approvals.request(release, { service: args.service, env: args.env, principal: requester });
+    const requested = await options.approvals.request(release, requester);
+    if (requested === "lost") return lostApproval(release);
+    if (requested === "already-deployed") return alreadyDeployed(release, options);
     return askApproval(args, release, options);
   }
   if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
-  const deployed = `Deployed ${release} of ${args.service} to ${args.env}`;
   if (state.step === "wait") {
-    const outcome = await deployIfApproved(release, requester, options);
-    if (outcome !== undefined) return outcome === "deployed" ? deployed : outcome;
+    const outcome = await deployIfApproved(args, release, requester, options);
+    if (outcome !== undefined) return outcome;
     const waits = (state.waits ?? 0) + 1;
     // Bounded: after maxWaits rounds the user may have closed the page, so hand them the URL again.
     return waits > (options.maxWaits ?? DEFAULT_MAX_WAITS)
@@ -128,9 +157,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (approval.kind !== "accepted") return askApproval(args, release, options);
   // Accept only means the user agreed to open the page: the approval itself is in the store.
-  const outcome = await deployIfApproved(release, requester, options);
-  if (outcome !== undefined) return outcome === "deployed" ? deployed : outcome;
-  return waitForApproval(release, 1);
+  return (await deployIfApproved(args, release, requester, options)) ?? waitForApproval(release, 1);
 }
 
 /**
