@@ -1,5 +1,7 @@
 /**
- * `pnpm release:publish --dry-run`, run as a maintainer runs it: it versions a copy of the release's
+ * `pnpm release:publish --dry-run`, run as a maintainer runs it (but with --built: turbo built both
+ * packages before this suite, and a nested build must not rewrite dist/ under the suites running beside
+ * it): it versions a copy of the release's
  * inputs with the pending changesets, packs the copy and runs `npm publish --dry-run` on each tarball
  * (which reads the registry but needs no login). The tests read what it leaves in --out: the plan, the
  * versioned copy and the tarballs, and hold them to what a release must be, independently of the
@@ -91,7 +93,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "roundtrip-release-test-"));
   out = join(scratch, "plan");
   inputsBefore = await releaseInputs();
-  dryRun = await run("pnpm", ["release:publish", "--dry-run", "--out", out], repoRoot);
+  dryRun = await run("pnpm", ["release:publish", "--dry-run", "--built", "--out", out], repoRoot);
   if (dryRun.code === 0) plan = JSON.parse(await readFile(join(out, "release-plan.json"), "utf8")) as Plan;
 });
 
