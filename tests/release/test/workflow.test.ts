@@ -23,7 +23,10 @@ interface Workflow {
   on: { push?: { branches?: string[] } } & Record<string, unknown>;
   permissions?: Record<string, string>;
   concurrency?: { group: string; "cancel-in-progress": boolean };
-  jobs: Record<string, { permissions?: Record<string, string>; steps: Step[] }>;
+  jobs: Record<
+    string,
+    { permissions?: Record<string, string>; container?: { image: string }; steps: Step[] }
+  >;
 }
 
 let workflow: Workflow;
@@ -74,6 +77,8 @@ describe("the release workflow", () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(order.at(-1)).toBe(steps.length - 1);
 
+    // .ci/run as this repository's CI runs it: as root on Debian 12 (bookworm), with Node 24.
+    expect(Object.values(workflow.jobs)[0]!.container?.image).toMatch(/^node:24(\.\d+){0,2}-bookworm$/);
     const node = steps[order[1]!]!;
     expect(String(node.with?.["node-version"])).toBe("24");
     expect(node.with?.["registry-url"]).toBe("https://registry.npmjs.org");
