@@ -105,6 +105,21 @@ function release() {
   }
 }
 
+/**
+ * Whether the registry has the version, or null when it cannot be asked: npm publish --dry-run works
+ * without the registry, and so does the dry run, saying what it could not find out.
+ */
+function publishedOrUnknown(packed, cwd) {
+  try {
+    return isPublished(packed, { cwd });
+  } catch (error) {
+    console.warn(
+      `release:publish: ${error.message.split("\n")[0]}; the plan cannot say whether it would be skipped`,
+    );
+    return null;
+  }
+}
+
 function dryRun() {
   const keep = options.out !== undefined;
   const base = keep ? resolve(options.out) : mkdtempSync(join(tmpdir(), "roundtrip-release-"));
@@ -143,7 +158,7 @@ function dryRun() {
         changelogAdded: addedLines(pkg.changelogBefore, pkg.changelog),
         tarball: packed.tarball,
         manifest: packedManifest(base, packed.tarball),
-        alreadyPublished: isPublished(packed, { cwd: base }),
+        alreadyPublished: publishedOrUnknown(packed, base),
         publish: publish(packed.tarball, { cwd: base, dryRun: true }),
       };
     });

@@ -24,12 +24,12 @@ interface Outcome {
   readonly stderr: string;
 }
 
-function run(command: string, args: readonly string[], cwd: string): Promise<Outcome> {
+function run(command: string, args: readonly string[], cwd: string, env = process.env): Promise<Outcome> {
   return new Promise((resolve) => {
     execFile(
       command,
       args,
-      { cwd, timeout: 540_000, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024 },
+      { cwd, env, timeout: 540_000, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
         resolve({ code, stdout, stderr });
@@ -43,7 +43,7 @@ interface PlannedPackage {
   from: string;
   to: string;
   tarball: string;
-  alreadyPublished: boolean;
+  alreadyPublished: boolean | null;
   manifest: { version: string; dependencies?: Record<string, string> };
   publish: { args: string[]; files: string[] };
 }
@@ -162,6 +162,29 @@ describe("pnpm release:publish --dry-run", () => {
         }
       }
     }
+  });
+});
+
+describe("pnpm release:publish --dry-run without a registry", () => {
+  it("still versions, packs and lists both tarballs, and says it could not ask the registry", async () => {
+    // Nothing listens on the discard port: every request npm makes is refused at once.
+    const offline = join(scratch, "offline");
+    const outcome = await run(
+      "pnpm",
+      ["release:publish", "--dry-run", "--built", "--out", offline],
+      repoRoot,
+      {
+        ...process.env,
+        npm_config_registry: "http://127.0.0.1:9/",
+        npm_config_fetch_retries: "0",
+      },
+    );
+    expect(outcome.code, `${outcome.stdout}\n${outcome.stderr}`).toBe(0);
+    expect(outcome.stderr).toMatch(/could not ask the registry whether @roundtrip\/sealing@\S+ is published/);
+    const offlinePlan = JSON.parse(await readFile(join(offline, "release-plan.json"), "utf8")) as Plan;
+    expect(offlinePlan.packages.map(({ alreadyPublished }) => alreadyPublished)).toEqual([null, null]);
+    expect(offlinePlan.packages.map(({ to }) => to)).toEqual(plan.packages.map(({ to }) => to));
+    for (const { publish } of offlinePlan.packages) expect(publish.files).toContain("dist/index.js");
   });
 });
 
