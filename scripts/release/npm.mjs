@@ -40,8 +40,13 @@ export function publishArgs(tarballPath, { dryRun }) {
 /** Publishes one tarball; with dryRun, npm checks and lists it without uploading, and needs no login. */
 export function publish(tarballPath, { cwd, dryRun }) {
   const args = publishArgs(tarballPath, { dryRun });
-  const { stdout } = run("npm", args, { cwd });
-  if (!dryRun) return { args, files: undefined };
+  const { stdout, stderr } = run("npm", args, { cwd });
+  if (!dryRun) {
+    // npm's own account of the upload (the provenance statement's transparency log entry among it)
+    // belongs in the workflow's log.
+    process.stderr.write(`${stdout}${stderr}`);
+    return { args, files: undefined };
+  }
   const report = Object.values(JSON.parse(stdout))[0];
   return { args, files: report.files.map(({ path }) => path) };
 }

@@ -187,7 +187,8 @@ function dryRun() {
     );
     for (const blocker of plan.provenance.blockers)
       console.warn(`release:publish: provenance would be refused: ${blocker}`);
-    if (problems.length > 0) fail(`the release would be wrong:\n- ${problems.join("\n- ")}`);
+    // Thrown, not exited on, so the temporary copy is removed below.
+    if (problems.length > 0) throw new Error(`the release would be wrong:\n- ${problems.join("\n- ")}`);
   } finally {
     if (!keep) rmSync(base, { recursive: true, force: true });
   }
