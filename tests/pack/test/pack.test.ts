@@ -47,6 +47,7 @@ const APP_DEPENDENCIES = [
   "@types/node@22",
   // The frameworks the README mounts the handlers on, at the versions the SDK's own tests run.
   "hono@4.13.19",
+  "@hono/node-server@2.1.8",
   "express@5.3.0",
   "@types/express@5.0.6",
 ];

@@ -1,3 +1,4 @@
+import { serve } from "@hono/node-server";
 import { createFetchHandler, McpServer } from "@roundtrip/sdk/server";
 import { Hono } from "hono";
 
@@ -7,4 +8,7 @@ const handler = createFetchHandler(mcp);
 
 const app = new Hono();
 app.all("/mcp", (c) => handler(c.req.raw));
+
+// Bun, Deno and Workers serve `export default app` themselves; plain Node needs Hono's Node adapter.
+serve({ fetch: app.fetch, port: 3000 });
 export default app;

@@ -162,12 +162,23 @@ export type ValueOf<R> = R extends Resolver<infer V, never> ? V : never;
 /** The values a map of resolvers injects, by name. */
 export type ResolvedValues<D> = { [K in keyof D]: ValueOf<D[K]> };
 
-type ArgsOf<R> = R extends { "~types"?: { args: (args: infer A) => void } } ? A : unknown;
+/**
+ * The arguments one resolver reads, or never when it reads none: `unknown` would absorb the others in the
+ * union below (`unknown | { service: string }` is `unknown`), so a resolver that reads no arguments
+ * would erase what its siblings need.
+ */
+type ArgsNeeded<R> = R extends { "~types"?: { args: (args: infer A) => void } }
+  ? unknown extends A
+    ? never
+    : A
+  : never;
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void
   ? I
   : never;
 /** The tool arguments a set of resolvers reads, together. */
-export type ArgsOfAll<D> = [keyof D] extends [never] ? unknown : UnionToIntersection<ArgsOf<D[keyof D]>>;
+export type ArgsOfAll<D> = [ArgsNeeded<D[keyof D]>] extends [never]
+  ? unknown
+  : UnionToIntersection<ArgsNeeded<D[keyof D]>>;
 
 export interface ResolverCall<A> {
   /** The tool's validated arguments. */
