@@ -10,9 +10,10 @@ import type { CarrierMethod, InputRequest } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { declinedKeys } from "../flow-declines.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
+import { settleDeadFlow } from "./dead-flow.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 import { RoundProgress } from "./round-progress.js";
-import { checkSavedFlow, deadFlow } from "./saved-state.js";
+import { checkSavedFlow } from "./saved-state.js";
 import { SessionAnswers } from "./session-answers.js";
 import { UrlWaits } from "./url-waits.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
@@ -129,7 +130,7 @@ export async function driveFlow(
   if (resume) {
     // Before anyone answers: a state the server can no longer open would waste every answer.
     const check = await checkSavedFlow(client, carrierCall(request), resume, options.pending);
-    if (check.kind === "refused") throw deadFlow(resume.id, options.server);
+    if (check.kind === "refused") throw await settleDeadFlow(resume, options.server, options.pending, policy);
     if (check.kind === "complete") return { kind: "complete", result: check.result, declined };
     resume = check.flow;
   }

@@ -1,6 +1,5 @@
 import type { CarrierCall, Client, RoundsOutcome } from "@roundtrip/sdk/client";
 import { ErrorCode, McpError } from "@roundtrip/sdk/protocol";
-import { CliError, ExitCode } from "../exit-codes.js";
 import type { PendingFlow, PendingStore } from "../pending-store.js";
 
 /** The server could not open a requestState: expired, altered, or sealed under a key it no longer holds. */
@@ -61,12 +60,4 @@ export async function checkSavedFlow(
   };
   await store.save(latest);
   return { kind: "open", flow: latest };
-}
-
-/** What a flow whose state its server refuses is, in one line, with what to do. */
-export function deadFlow(id: string, server: string): CliError {
-  return new CliError(
-    ExitCode.usage,
-    `pending flow ${id} can no longer be resumed: ${server} refused its saved state (Invalid or expired requestState: the server restarted with a key of its own process, its keys were rotated, or the state outlived its lifetime); run the call again, and drop this flow with \`roundtrip pending --delete ${id}\` (or \`roundtrip pending --prune\` for every such flow)`,
-  );
 }

@@ -22,6 +22,11 @@ export interface Stack {
   server: RoundtripServer;
   /** Restarts the reference server on the same URL trusting another authorization server, as a redeploy would. */
   trust(issuer: string): Promise<void>;
+  /**
+   * Restarts the reference server as it was, on the same URL. It has no request-state key configured,
+   * so it seals with a key of its own process: every flow saved before can no longer be opened.
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -160,6 +165,9 @@ export async function startStack(): Promise<Stack> {
     async trust(issuer) {
       await stack.server.close();
       stack.server = await startReferenceServer(port, url, issuer);
+    },
+    restart() {
+      return stack.trust(as.issuer);
     },
     async close() {
       await stack.server.close();
