@@ -61,23 +61,16 @@ describe("the public surface of @roundtrip/sdk", () => {
     }
   }
 
-  it.each(entries)(
-    "$subpath: declarations are the reviewed ones",
-    async ({ file, source }) => {
-      const elsewhere = (declaration: ts.Declaration) => {
-        const home = printedIn.get(declaration);
-        return home === file ? undefined : home;
-      };
-      const declarations = surfaceLines(program, source, elsewhere).join("\n");
-      // Types the checker names by file are named relative to the package, wherever it is checked out.
-      const text =
-        `${declarations}\n`.replaceAll(
-          `import("${packageDir}`,
-          'import("',
-        );
-      await expect(text).toMatchFileSnapshot(`../api/${file}`);
-    },
-  );
+  it.each(entries)("$subpath: declarations are the reviewed ones", async ({ file, source }) => {
+    const elsewhere = (declaration: ts.Declaration) => {
+      const home = printedIn.get(declaration);
+      return home === file ? undefined : home;
+    };
+    const declarations = surfaceLines(program, source, elsewhere).join("\n");
+    // Types the checker names by file are named relative to the package, wherever it is checked out.
+    const text = `${declarations}\n`.replaceAll(`import("${packageDir}`, 'import("');
+    await expect(text).toMatchFileSnapshot(`../api/${file}`);
+  });
 
   it("exports by name only: no entry point re-exports a whole module", () => {
     for (const { source } of entries) {

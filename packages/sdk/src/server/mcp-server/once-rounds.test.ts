@@ -97,16 +97,22 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     for (const reply of replies) expect(textOf(resultOf(reply))).toBe("deployed web (run 1)");
   });
 
-  it("a copy that waits longer than `wait` for the running one is refused, never run", async () => {
+  it("a copy that waits longer than `wait` for the running one is told it is in progress, never run", async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const server = await start({ store: new MemoryOnceStore(), wait: 0.05, gate: () => held });
+    const server = await start({ store: new MemoryOnceStore(), wait: 0.05, lease: 20, gate: () => held });
     const retry = await firstRound(server.url);
     const running = deploy(server.url, retry);
     await until(() => server.counters.deploys === 1);
-    expect(errorOf(await deploy(server.url, retry))).toEqual(FROZEN_ERROR);
+    const error = errorOf(await deploy(server.url, retry));
+    expect(error).toMatchObject({ code: -32603, data: { reason: "round_in_progress" } });
+    // The lease has up to 20 s left: the hint is within it, in whole seconds.
+    const retryAfter = (error.data as { retryAfter: number }).retryAfter;
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(20);
+    expect(error.message).toMatch(/'deploy' is still running this round.*retry after \d+ s with the same requestState/);
     release();
     expect(textOf(resultOf(await running))).toBe("deployed web (run 1)");
     expect(server.counters.deploys).toBe(1);
@@ -187,14 +193,17 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     const memory = new MemoryOnceStore();
     const stored: string[] = [];
     const store: OnceStore = {
-      claim: (key, token, ttlMs) => memory.claim(key, token, ttlMs),
+      claim: memory.claim.bind(memory),
+      lease: memory.lease.bind(memory),
+      start: memory.start.bind(memory),
+      renew: memory.renew.bind(memory),
       complete: (key, token, outcome, ttl) => {
         stored.push(outcome);
         return memory.complete(key, token, outcome, ttl);
       },
-      release: (key, token) => memory.release(key, token),
-      read: (key) => memory.read(key),
-      ready: () => memory.ready(),
+      release: memory.release.bind(memory),
+      read: memory.read.bind(memory),
+      ready: memory.ready.bind(memory),
     };
     const { url, counters } = await start({ store });
     const first = await firstRound(url);
@@ -241,6 +250,9 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
         down ? Promise.reject(new Error("connection refused")) : call(...args);
     const store: OnceStore = {
       claim: guard(healthy.claim.bind(healthy)),
+      lease: guard(healthy.lease.bind(healthy)),
+      start: guard(healthy.start.bind(healthy)),
+      renew: guard(healthy.renew.bind(healthy)),
       complete: guard(healthy.complete.bind(healthy)),
       release: guard(healthy.release.bind(healthy)),
       read: guard(healthy.read.bind(healthy)),
@@ -257,7 +269,7 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     expect(counters.deploys).toBe(0);
     const errors = logger.lines.filter((line) => line.level === "error");
     expect(errors.map((line) => line.fields)).toMatchObject([
-      { target: "deploy", operation: "claim", err: { message: "connection refused" } },
+      { target: "deploy", operation: "lease", err: { message: "connection refused" } },
       { target: "deploy", operation: "ready" },
     ]);
     expect(textOf(resultOf(await send(url, "tools/call", { name: "echo", arguments: { text: "hi" } })))).toBe(
@@ -274,7 +286,8 @@ describe("MemoryOnceStore", () => {
     const store = new MemoryOnceStore({ maxEntries: 2, now: () => now });
     expect(await store.claim("a", "t1", 1000)).toBe(true);
     expect(await store.claim("a", "t2", 1000)).toBe(false);
-    expect(await store.read("a")).toEqual({ status: "pending" });
+    const plain = { status: "pending", started: true, leaseMs: 0, holder: "", attempt: 1 };
+    expect(await store.read("a")).toEqual(plain);
     await expect(store.complete("a", "t2", "x", { outcomeMs: 10, consumedMs: 100 })).rejects.toThrow();
     await store.complete("a", "t1", "x", { outcomeMs: 10, consumedMs: 100 });
     expect(await store.read("a")).toEqual({ status: "done", outcome: "x" });
@@ -282,7 +295,7 @@ describe("MemoryOnceStore", () => {
     expect(await store.read("a")).toEqual({ status: "consumed" });
     expect(await store.claim("b", "t", 1000)).toBe(true);
     await store.release("b", "other");
-    expect(await store.read("b")).toEqual({ status: "pending" });
+    expect(await store.read("b")).toEqual(plain);
     await store.release("b", "t");
     expect(await store.read("b")).toEqual({ status: "free" });
     expect(await store.claim("b", "t", 1000)).toBe(true);
