@@ -112,7 +112,9 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     const retryAfter = (error.data as { retryAfter: number }).retryAfter;
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(20);
-    expect(error.message).toMatch(/'deploy' is still running this round.*retry after \d+ s with the same requestState/);
+    expect(error.message).toMatch(
+      /'deploy' is still running this round.*retry after \d+ s with the same requestState/,
+    );
     release();
     expect(textOf(resultOf(await running))).toBe("deployed web (run 1)");
     expect(server.counters.deploys).toBe(1);
@@ -192,19 +194,12 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
   it("hands the store only ciphertext: no answer, handler state or result of a flow in clear", async () => {
     const memory = new MemoryOnceStore();
     const stored: string[] = [];
-    const store: OnceStore = {
-      claim: memory.claim.bind(memory),
-      lease: memory.lease.bind(memory),
-      start: memory.start.bind(memory),
-      renew: memory.renew.bind(memory),
+    const store = over(memory, {
       complete: (key, token, outcome, ttl) => {
         stored.push(outcome);
         return memory.complete(key, token, outcome, ttl);
       },
-      release: memory.release.bind(memory),
-      read: memory.read.bind(memory),
-      ready: memory.ready.bind(memory),
-    };
+    });
     const { url, counters } = await start({ store });
     const first = await firstRound(url);
     const again = resultOf(await deploy(url, { ...first, inputResponses: DECLINED }));
@@ -277,6 +272,108 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     );
     down = false;
     expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 1)");
+  });
+});
+
+/** The store's methods, bound, with some of them replaced. */
+function over(store: MemoryOnceStore, replaced: Partial<OnceStore>): OnceStore {
+  const methods = ["claim", "lease", "start", "renew", "complete", "release", "read", "ready"] as const;
+  const bound = Object.fromEntries(methods.map((name) => [name, store[name].bind(store)]));
+  return { ...bound, ...replaced } as OnceStore;
+}
+
+describe("rounds whose holder stopped, on a fake clock", () => {
+  it("a lease whose answer was lost: retries hear it is in progress, then run it once when it lapses", async () => {
+    const clock = testClock();
+    const memory = new MemoryOnceStore({ now: clock.millis });
+    let resets = 1;
+    // The lease reaches the store, its answer does not: a connection reset right after the claim.
+    const store = over(memory, {
+      lease: async (key, request) => {
+        const got = await memory.lease(key, request);
+        if (resets-- > 0) throw new Error("socket closed");
+        return got;
+      },
+    });
+    const { url, counters } = await start({ store, now: clock.seconds, wait: 0.05, lease: 30 });
+    const retry = await firstRound(url);
+    expect(errorOf(await deploy(url, retry))).toMatchObject({ code: -32603 });
+    clock.advance(10);
+    expect(errorOf(await deploy(url, retry))).toMatchObject({
+      code: -32603,
+      data: { reason: "round_in_progress", retryAfter: 20 },
+    });
+    expect(counters.deploys).toBe(0);
+    clock.advance(20);
+    expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 1)");
+    expect(resultOf(await deploy(url, retry))).toMatchObject({ content: [{ text: "deployed web (run 1)" }] });
+    expect(counters.deploys).toBe(1);
+  });
+
+  it("a holder that stopped after its handler started: the round's outcome is unknown, and it never runs again", async () => {
+    const clock = testClock();
+    const memory = new MemoryOnceStore({ now: clock.millis });
+    const logger = recordingLogger();
+    let finish: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    // Instance a renews nothing: as far as the store can tell, it died once its handler started.
+    const silent = over(memory, { renew: async () => true });
+    const once = { now: clock.seconds, wait: 0.05, lease: 30 };
+    const a = await start({ store: silent, ...once, instanceId: "a", gate: () => held });
+    const b = await start({ store: memory, ...once, instanceId: "b", logger });
+    const retry = await firstRound(a.url);
+    const running = deploy(a.url, retry);
+    await until(() => a.counters.deploys === 1);
+    expect(errorOf(await deploy(b.url, retry)).data).toMatchObject({ reason: "round_in_progress" });
+    clock.advance(30);
+    for (let i = 0; i < 2; i++) {
+      const error = errorOf(await deploy(b.url, retry));
+      expect(error).toMatchObject({ code: -32603, data: { reason: "round_outcome_unknown" } });
+      expect(error.message).toMatch(/whether its effect happened is unknown.*will not be run again/);
+    }
+    expect(a.counters.deploys + b.counters.deploys).toBe(1);
+    const line = logger.lines.find((entry) => entry.level === "error");
+    expect(line?.fields).toMatchObject({ target: "deploy", holder: "a", attempt: 1 });
+    // A holder that was only slow records its outcome late: repeats get it from then on.
+    finish();
+    expect(textOf(resultOf(await running))).toBe("deployed web (run 1)");
+    expect(textOf(resultOf(await deploy(b.url, retry)))).toBe("deployed web (run 1)");
+    expect(a.counters.deploys + b.counters.deploys).toBe(1);
+  });
+});
+
+describe("a round that outlives its lease", () => {
+  it("is renewed by its running holder: a retry hears it is in progress, never that its outcome is unknown", async () => {
+    let millis = 0;
+    const memory = new MemoryOnceStore({ now: () => millis });
+    let renewals = 0;
+    let finish: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    // Each renewal comes 25 ms of store time after the last: three of them outlast the 30 ms lease.
+    const store = over(memory, {
+      renew: (key, token, leaseMs) => {
+        millis += 25;
+        renewals += 1;
+        return memory.renew(key, token, leaseMs);
+      },
+    });
+    const server = await start({ store, wait: 0.05, lease: 0.03, gate: () => held });
+    const retry = await firstRound(server.url);
+    const running = deploy(server.url, retry);
+    await until(() => renewals >= 3);
+    expect(errorOf(await deploy(server.url, retry)).data).toMatchObject({ reason: "round_in_progress" });
+    finish();
+    expect(textOf(resultOf(await running))).toBe("deployed web (run 1)");
+    const after = renewals;
+    expect(textOf(resultOf(await deploy(server.url, retry)))).toBe("deployed web (run 1)");
+    // Renewal stops with the handler.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(renewals).toBe(after);
+    expect(server.counters.deploys).toBe(1);
   });
 });
 
