@@ -132,8 +132,9 @@ export class RedisOnceStore implements OnceStore {
     const args = [request.token, request.holder, leaseMs, ttl, "lease"];
     // A lease whose answer is lost holds the round for nobody until it lapses: not started, it then
     // goes to the next attempt.
-    const reply = await this.#written(["EVAL", LEASE, "3", ...this.#keys(key), ...args]);
-    if (Array.isArray(reply) && reply[0] === "leased") return { leased: true, attempt: Number(reply[1]) };
+    const leased = (reply: unknown) => Array.isArray(reply) && reply[0] === "leased";
+    const reply = await this.#written(["EVAL", LEASE, "3", ...this.#keys(key), ...args], leased);
+    if (leased(reply)) return { leased: true, attempt: Number(reply[1]) };
     return { leased: false, record: recordOf(reply) };
   }
 
@@ -190,9 +191,10 @@ export class RedisOnceStore implements OnceStore {
 
   /**
    * A write a round depends on: with replicaAcks, `WAIT` follows it on the same connection (commands
-   * leave in order), so the count covers it.
+   * leave in order), so the count covers it. A reply for which `wrote` is false changed nothing (a
+   * lease that found the round done), so it stands however many replicas answered.
    */
-  async #written(args: string[]): Promise<unknown> {
+  async #written(args: string[], wrote: (reply: unknown) => boolean = () => true): Promise<unknown> {
     const acks = this.#acks;
     if (acks === undefined) return this.#send(args);
     const wait = ["WAIT", String(acks.replicas), String(acks.timeoutMs)];
@@ -200,7 +202,7 @@ export class RedisOnceStore implements OnceStore {
       this.#send(args),
       sendWithDeadline(this.#client, wait, this.#timeout + acks.timeoutMs),
     ]);
-    if (typeof acked !== "number" || acked < acks.replicas) {
+    if (wrote(reply) && (typeof acked !== "number" || acked < acks.replicas)) {
       throw new OnceStoreUnconfirmedError(
         `only ${String(acked)} of the ${acks.replicas} Redis replicas required (replicaAcks) acknowledged the write within ${acks.timeoutMs} ms; check the replicas' health and replication lag`,
       );
