@@ -78,12 +78,13 @@ export class MemoryOnceStore implements OnceStore {
     return { leased: true, attempt: entry.attempt };
   }
 
-  async start(key: string, token: string, leaseMs: number): Promise<void> {
+  async start(key: string, token: string, leaseMs: number): Promise<boolean> {
     const lease = checkTtlMs(leaseMs, "lease");
     const entry = this.#live(key);
-    if (entry?.token !== token) throw new Error("the round's lease lapsed and another attempt holds it");
+    if (entry?.token !== token) return false;
     entry.started = true;
     entry.leaseExpires = this.#now() + lease;
+    return true;
   }
 
   async renew(key: string, token: string, leaseMs: number): Promise<boolean> {

@@ -26,10 +26,10 @@ export interface OnceStore {
    */
   lease(key: string, request: OnceLeaseRequest): Promise<OnceLeaseResult>;
   /**
-   * Marks a round `token` leased as started (its handler is about to be entered) and renews its lease.
-   * Throws when the round is no longer `token`'s.
+   * Marks a round `token` leased as started (its handler is about to be entered) and renews its lease;
+   * false when the round is no longer `token`'s (its lease lapsed and another attempt took it).
    */
-  start(key: string, token: string, leaseMs: number): Promise<void>;
+  start(key: string, token: string, leaseMs: number): Promise<boolean>;
   /** Renews the lease of a round `token` holds, from now; false when the round is no longer `token`'s. */
   renew(key: string, token: string, leaseMs: number): Promise<boolean>;
   /**

@@ -43,17 +43,16 @@ import {
   type RequestStateSecurity,
   sealValue,
 } from "@roundtrip/sealing";
-import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import { isRecord } from "../../protocol/is-record.js";
 import { describeError, type Logger } from "../../protocol/logger.js";
 import { MemoryOnceStore } from "../fleet/memory-once-store.js";
-import { type OnceRecord, type OnceStore, OnceStoreUnconfirmedError } from "../fleet/once-store.js";
+import type { OnceStore } from "../fleet/once-store.js";
 import type { ResultObject } from "../middleware.js";
-import { invalidRequestStateError } from "../request-state-boundary.js";
 import { onceLayer } from "../request-state-layers.js";
 import { answersDigest } from "./answers-digest.js";
 import type { OnceEnvelope } from "./once-envelope.js";
+import { InProgress, OutcomeUnknown, Refused, StoreDown, wireError } from "./once-round-errors.js";
 
 export interface OnceOptions {
   /** Where consumed rounds are recorded. Default: a `MemoryOnceStore` (one process; use a shared one for a fleet). */
@@ -109,46 +108,6 @@ function mintId(): string {
   return randomBytes(16).toString("base64url");
 }
 
-class Refused extends Error {
-  readonly reason: string;
-
-  constructor(reason: string) {
-    super(reason);
-    this.reason = reason;
-  }
-}
-
-/** A round whose lease is live: its holder is running it. */
-class InProgress extends Error {
-  readonly retryAfter: number;
-
-  constructor(retryAfter: number) {
-    super("once: round in progress");
-    this.retryAfter = retryAfter;
-  }
-}
-
-/** A round whose handler started and whose holder stopped before it recorded an outcome. */
-class OutcomeUnknown extends Error {
-  readonly record: Extract<OnceRecord, { status: "orphaned" }>;
-
-  constructor(record: Extract<OnceRecord, { status: "orphaned" }>) {
-    super("once: round orphaned");
-    this.record = record;
-  }
-}
-
-class StoreDown extends Error {
-  readonly operation: string;
-  override readonly cause: unknown;
-
-  constructor(operation: string, cause: unknown) {
-    super(operation);
-    this.operation = operation;
-    this.cause = cause;
-  }
-}
-
 /** The guard McpServer puts around every once-handler. */
 export class OnceRounds {
   readonly store: OnceStore;
@@ -201,53 +160,7 @@ export class OnceRounds {
     try {
       return await this.#run(params, inner);
     } catch (error) {
-      if (error instanceof Refused) {
-        this.#logger.warn(
-          { method, target, reason: error.reason },
-          `requestState rejected on ${method}: ${error.reason}`,
-        );
-        throw invalidRequestStateError();
-      }
-      if (error instanceof InProgress) {
-        throw new McpError(
-          ErrorCode.InternalError,
-          `'${target}' is still running this round elsewhere (it runs at most once per round); retry after ${error.retryAfter} s with the same requestState and inputResponses to get its outcome`,
-          { reason: "round_in_progress", retryAfter: error.retryAfter },
-        );
-      }
-      if (error instanceof OutcomeUnknown) {
-        const { holder, attempt } = error.record;
-        this.#logger.error(
-          { method, target, holder, attempt },
-          `once: '${target}' started a round on ${holder} that stopped before recording an outcome; the round will not run again`,
-        );
-        throw new McpError(
-          ErrorCode.InternalError,
-          `'${target}' started this round but the server running it stopped before recording an outcome, so whether its effect happened is unknown; it will not be run again for this round: check the effect (for example whether what it creates exists) before starting a new call`,
-          { reason: "round_outcome_unknown" },
-        );
-      }
-      if (error instanceof StoreDown && error.cause instanceof OnceStoreUnconfirmedError) {
-        this.#logger.error(
-          { method, target, operation: error.operation, ...describeError(error.cause) },
-          `once-store did not confirm a write: '${target}' was not run`,
-        );
-        throw new McpError(
-          ErrorCode.InternalError,
-          `The once-store did not confirm the round as durable (${error.cause.message}), so '${target}' was not run; retry once the store's replicas catch up`,
-        );
-      }
-      if (error instanceof StoreDown) {
-        this.#logger.error(
-          { method, target, operation: error.operation, ...describeError(error.cause) },
-          `once-store unavailable: '${target}' was not run`,
-        );
-        throw new McpError(
-          ErrorCode.InternalError,
-          `The once-store is unavailable, so '${target}' (which runs at most once per round) was not run; check the once-store (McpServer's once.store, e.g. its Redis connection) and retry`,
-        );
-      }
-      throw error;
+      throw wireError(error, method, target, this.#logger);
     }
   }
 
@@ -289,7 +202,7 @@ export class OnceRounds {
       if (record.status === "orphaned" && record.started) throw new OutcomeUnknown(record);
       if (performance.now() >= deadline) {
         const leaseMs = record.status === "pending" ? record.leaseMs : 0;
-        throw new InProgress(Math.max(1, Math.ceil(leaseMs / 1000)));
+        throw new InProgress(Math.ceil(leaseMs / 1000));
       }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, LAST_POLL_MS);
@@ -303,14 +216,17 @@ export class OnceRounds {
     envelope: OnceEnvelope,
     inner: () => Promise<ResultObject>,
   ): Promise<ResultObject> {
+    let started: boolean;
     try {
-      await this.#store("start", () => this.store.start(key, token, this.#leaseMs));
+      started = await this.#store("start", () => this.store.start(key, token, this.#leaseMs));
     } catch (error) {
       // The handler was not entered: free the round, so that the start mark (which the store may
       // hold though it did not confirm it) does not leave the round's outcome falsely unknown.
       await this.#release(key, token);
       throw error;
     }
+    // This process stalled past its lease and another attempt took the round: that one runs it.
+    if (!started) throw new InProgress(Math.ceil(this.#leaseMs / 1000));
     const renewal = this.#renewWhileRunning(key, token);
     let result: ResultObject;
     try {

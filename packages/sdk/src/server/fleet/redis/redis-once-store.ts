@@ -138,11 +138,11 @@ export class RedisOnceStore implements OnceStore {
     return { leased: false, record: recordOf(reply) };
   }
 
-  async start(key: string, token: string, leaseMs: number): Promise<void> {
+  async start(key: string, token: string, leaseMs: number): Promise<boolean> {
     const lease = String(checkTtlMs(leaseMs, "lease"));
     const [round, leaseKey] = this.#keys(key);
-    const reply = await this.#written(["EVAL", START, "2", round, leaseKey, token, lease]);
-    if (reply !== 1) throw new Error("the round's lease lapsed and another attempt holds it");
+    const started = (reply: unknown) => reply === 1;
+    return started(await this.#written(["EVAL", START, "2", round, leaseKey, token, lease], started));
   }
 
   async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
