@@ -263,14 +263,17 @@ describe("RedisOnceStore rounds whose holder or replicas fail, with real process
     closers.push(() => replica.stop());
     const replicaClient = await connectedClient(replica.url);
     closers.push(() => replicaClient.destroy());
-    await replicaClient.sendCommand(["REPLICAOF", "127.0.0.1", String(redis().port)]);
-    await until(
-      async () =>
-        String(await replicaClient.sendCommand(["INFO", "replication"])).includes("master_link_status:up"),
-      20_000,
-    );
+    // A full sync on disk would leave an RDB file in the working directory: both sides sync over the socket.
     const client = await connectedClient(redis().url);
     closers.push(() => client.destroy());
+    await client.sendCommand(["CONFIG", "SET", "repl-diskless-sync", "yes", "repl-diskless-sync-delay", "0"]);
+    await replicaClient.sendCommand(["CONFIG", "SET", "repl-diskless-load", "on-empty-db"]);
+    await replicaClient.sendCommand(["REPLICAOF", "127.0.0.1", String(redis().port)]);
+    // In sync once the replica acknowledges a write made after it connected (it loads the primary's data first).
+    await until(async () => {
+      await client.set("acks:synced", "1");
+      return (await client.sendCommand(["WAIT", "1", "100"])) === 1;
+    }, 20_000);
     const store = new RedisOnceStore({
       client,
       prefix: "acks:",
