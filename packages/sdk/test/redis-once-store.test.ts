@@ -272,7 +272,7 @@ describe("RedisOnceStore rounds whose holder or replicas fail, with real process
     // In sync once the replica acknowledges a write made after it connected (it loads the primary's data first).
     await until(async () => {
       await client.set("acks:synced", "1");
-      return (await client.sendCommand(["WAIT", "1", "100"])) === 1;
+      return Number(await client.sendCommand(["WAIT", "1", "100"])) === 1;
     }, 20_000);
     const store = new RedisOnceStore({
       client,

@@ -132,7 +132,7 @@ export class RedisOnceStore implements OnceStore {
     const args = [request.token, request.holder, leaseMs, ttl, "lease"];
     // A lease whose answer is lost holds the round for nobody until it lapses: not started, it then
     // goes to the next attempt.
-    const leased = (reply: unknown) => Array.isArray(reply) && reply[0] === "leased";
+    const leased = (reply: unknown): reply is unknown[] => Array.isArray(reply) && reply[0] === "leased";
     const reply = await this.#written(["EVAL", LEASE, "3", ...this.#keys(key), ...args], leased);
     if (leased(reply)) return { leased: true, attempt: Number(reply[1]) };
     return { leased: false, record: recordOf(reply) };
