@@ -252,7 +252,7 @@ export class OnceRounds {
       // its lease lapses repeats are told its outcome is unknown, and it never runs again.
       this.#logger.error(
         { key, ...describeError(cause) },
-        "once-store: could not record a completed round; repeats are told its outcome is unknown",
+        "once-store: could not record or confirm a completed round; should the store not hold it, repeats are told its outcome is unknown",
       );
     }
     return result;
