@@ -1,3 +1,5 @@
+import { fileURLToPath } from "node:url";
+import { RedisServer } from "@roundtrip/test-services";
 import { describe, expect, it } from "vitest";
 import { RedisOnceStore } from "../src/server/fleet/redis/redis-once-store.js";
 import { connectedClient } from "../src/server/fleet/redis/test-support/connected-client.js";
@@ -5,6 +7,7 @@ import {
   CONFIRMED,
   deploy,
   errorOf,
+  FLEET_KEYS,
   FROZEN_ERROR,
   firstRound,
   type OnceServer,
@@ -15,6 +18,7 @@ import {
   until,
 } from "../src/server/mcp-server/test-support/once.js";
 import { recordingLogger } from "../src/test-support/in-process.js";
+import { AskingChild } from "./support/asking-child.js";
 import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";
 
 const redis = redisServerPerFile();
@@ -221,19 +225,129 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
   });
 });
 
+describe("RedisOnceStore rounds whose holder or replicas fail, with real processes", () => {
+  it("an instance SIGKILLed after its handler started: retries hear in progress, then that the outcome is unknown", async () => {
+    const { prefix, store } = await connectedStore();
+    const child = await AskingChild.start(
+      {
+        ONCE_REDIS_URL: redis().url,
+        ONCE_PREFIX: prefix,
+        ONCE_LEASE: "1",
+        ONCE_KEY: FLEET_KEYS[0] as string,
+      },
+      fileURLToPath(new URL("./support/once-server-main.ts", import.meta.url)),
+    );
+    closers.push(() => child.stop());
+    const { url, counters } = await start({ store, wait: 0.05, lease: 1 });
+    const retry = await firstRound(child.url);
+    const from = child.mark();
+    void deploy(child.url, retry).catch(() => undefined);
+    await child.waitFor((line) => line.msg === "deploying", "that it entered the handler", from);
+    await child.stop();
+    // The killed holder's lease (1 s of Redis time) lapses; until then the round is in progress.
+    const answers = new Set<string>();
+    await until(async () => {
+      const error = errorOf(await deploy(url, retry));
+      answers.add(String((error.data as { reason?: string })?.reason));
+      return answers.has("round_outcome_unknown");
+    }, 20_000);
+    expect([...answers].every((reason) => /^round_(in_progress|outcome_unknown)$/.test(reason))).toBe(true);
+    expect(errorOf(await deploy(url, retry)).message).toMatch(
+      /effect happened is unknown.*will not be run again/,
+    );
+    expect(counters.deploys).toBe(0);
+  }, 180_000);
+
+  it("with replicaAcks, a write no replica acknowledged fails the round closed; its retry runs it once the lease lapses", async () => {
+    const replica = await RedisServer.start();
+    closers.push(() => replica.stop());
+    const replicaClient = await connectedClient(replica.url);
+    closers.push(() => replicaClient.destroy());
+    // A full sync on disk would leave an RDB file in the working directory: both sides sync over the socket.
+    const client = await connectedClient(redis().url);
+    closers.push(() => client.destroy());
+    await client.sendCommand(["CONFIG", "SET", "repl-diskless-sync", "yes", "repl-diskless-sync-delay", "0"]);
+    await replicaClient.sendCommand(["CONFIG", "SET", "repl-diskless-load", "on-empty-db"]);
+    await replicaClient.sendCommand(["REPLICAOF", "127.0.0.1", String(redis().port)]);
+    // In sync once the replica acknowledges a write made after it connected (it loads the primary's data first).
+    await until(async () => {
+      await client.set("acks:synced", "1");
+      return Number(await client.sendCommand(["WAIT", "1", "100"])) === 1;
+    }, 20_000);
+    const store = new RedisOnceStore({
+      client,
+      prefix: "acks:",
+      replicaAcks: { replicas: 1, timeoutMs: 300 },
+    });
+    const { url, counters } = await start({ store, wait: 0.05, lease: 1 });
+    expect(textOf(resultOf(await deploy(url, await firstRound(url))))).toBe("deployed web (run 1)");
+
+    const done = await firstRound(url);
+    const first = resultOf(await deploy(url, done));
+    const retry = await firstRound(url);
+    replica.freeze();
+    try {
+      const error = errorOf(await deploy(url, retry));
+      expect(error.code).toBe(-32603);
+      expect(error.message).toMatch(/did not confirm.*only 0 of the 1 Redis replicas.*'deploy' was not run/);
+      // A repeat of a completed round writes nothing: it gets its outcome, replicas or not.
+      expect(resultOf(await deploy(url, done))).toEqual(first);
+      expect(counters.deploys).toBe(2);
+    } finally {
+      replica.thaw();
+    }
+    // The lease may stand though it was not confirmed: not started, it goes to the next attempt.
+    await until(async () => "result" in ((await deploy(url, retry)).messages.at(-1) as object), 20_000);
+    expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 3)");
+    expect(counters.deploys).toBe(3);
+  }, 180_000);
+});
+
 describe("RedisOnceStore", () => {
-  it("claims atomically, completes and releases only with the claiming token", async () => {
+  it("a plain claim (DPoP's) is atomic and released only by its token", async () => {
     const { store } = await connectedStore();
     expect(await store.claim("f.r", "t1", 10_000)).toBe(true);
     expect(await store.claim("f.r", "t2", 10_000)).toBe(false);
-    expect(await store.read("f.r")).toEqual({ status: "pending" });
+    const plain = { status: "pending", started: true, leaseMs: 0, holder: "", attempt: 1 };
+    expect(await store.read("f.r")).toEqual(plain);
     await store.release("f.r", "t2");
-    await expect(store.complete("f.r", "t2", "x", { outcomeMs: 1000, consumedMs: 10_000 })).rejects.toThrow();
-    await store.complete("f.r", "t1", "x", { outcomeMs: 1000, consumedMs: 10_000 });
-    expect(await store.read("f.r")).toEqual({ status: "done", outcome: "x" });
-    expect(await store.claim("g.r", "t", 10_000)).toBe(true);
-    await store.release("g.r", "t");
-    expect(await store.read("g.r")).toEqual({ status: "free" });
+    expect(await store.read("f.r")).toEqual(plain);
+    await store.release("f.r", "t1");
+    expect(await store.read("f.r")).toEqual({ status: "free" });
     expect(() => new RedisOnceStore({} as never)).toThrow(/needs \{ client \}/);
+    expect(
+      () => new RedisOnceStore({ client: {} as never, replicaAcks: { replicas: 0, timeoutMs: 1 } }),
+    ).toThrow(/needs/);
+  });
+
+  it("leases on Redis's clock: a lapsed lease not started goes to the next attempt, a started one is orphaned", async () => {
+    const { client, prefix, store } = await connectedStore();
+    const lease = (token: string, leaseMs = 60_000) => ({ token, holder: "a/1", leaseMs, ttlMs: 60_000 });
+    // 50 ms of Redis time: Redis expires the lease key, no instance's clock takes part.
+    expect(await store.lease("f.r", lease("t1", 50))).toEqual({ leased: true, attempt: 1 });
+    await until(async () => (await store.read("f.r")).status === "orphaned");
+    expect(await store.read("f.r")).toEqual({
+      status: "orphaned",
+      started: false,
+      holder: "a/1",
+      attempt: 1,
+    });
+    expect(await store.lease("f.r", lease("t2"))).toEqual({ leased: true, attempt: 2 });
+    expect(await store.start("f.r", "t1", 60_000)).toBe(false);
+    expect(await store.renew("f.r", "t1", 60_000)).toBe(false);
+    expect(await store.start("f.r", "t2", 50)).toBe(true);
+    await until(async () => (await store.read("f.r")).status === "orphaned");
+    const orphaned = { status: "orphaned", started: true, holder: "a/1", attempt: 2 };
+    expect(await store.lease("f.r", lease("t3"))).toEqual({ leased: false, record: orphaned });
+    // The holder, only slow, still records its outcome; the lease key goes with it.
+    await store.complete("f.r", "t2", "x", { outcomeMs: 10_000, consumedMs: 60_000 });
+    expect(await store.read("f.r")).toEqual({ status: "done", outcome: "x" });
+    expect(await client.exists(`${prefix}{f.r}:lease`)).toBe(0);
+    const live = await store.lease("g.r", lease("t"));
+    expect(live).toEqual({ leased: true, attempt: 1 });
+    expect(await store.lease("g.r", lease("u"))).toMatchObject({
+      leased: false,
+      record: { status: "pending", started: false, holder: "a/1", attempt: 1 },
+    });
   });
 });

@@ -10,12 +10,12 @@ import { fleetCodec } from "../src/server/fleet/test-support/fleet-codec.js";
 import {
   deploy,
   errorOf,
-  FROZEN_ERROR,
   firstRound,
   resultOf,
   send,
   serversClosedAfterEach,
   textOf,
+  until,
 } from "../src/server/mcp-server/test-support/once.js";
 import { closersAfterEach } from "./support/redis-server.js";
 
@@ -142,21 +142,26 @@ describe("Redis stores against a Redis that stalls", () => {
   );
 
   it.each([stalls.frozen, stalls.writesPaused])(
-    "after Redis was $name, the claim it took past its deadline holds the round for nobody: a repeat is refused, never run",
+    "after Redis was $name, the lease it took past its deadline holds the round for nobody: a repeat hears it is in progress, and it runs once the lease lapses",
     async (stall) => {
       const store = new RedisOnceStore({
         client: await storeClient(),
         prefix: unique(),
         timeoutMs: DEADLINE_MS,
       });
-      const server = await start({ store, wait: 0.5 });
+      const server = await start({ store, wait: 0.5, lease: 2 });
       const completing = await firstRound(server.url);
       await duringStall(stall, async () => {
         expect(errorOf(await deploy(server.url, completing)).code).toBe(-32603);
       });
-      // The late SET NX went out on the store's one connection before this repeat's, so it is in place.
-      expect(errorOf(await deploy(server.url, completing))).toEqual(FROZEN_ERROR);
+      // The late lease went out on the store's one connection before this repeat's, so it is in place.
+      expect(errorOf(await deploy(server.url, completing)).data).toMatchObject({
+        reason: "round_in_progress",
+      });
       expect(server.counters.deploys).toBe(0);
+      // Its handler never started: once Redis lets the lease lapse, the round runs, once.
+      await until(async () => "result" in ((await deploy(server.url, completing)).messages.at(-1) as object));
+      expect(server.counters.deploys).toBe(1);
     },
     STALL_TEST_MS,
   );

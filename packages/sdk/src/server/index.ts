@@ -6,7 +6,13 @@ export type { NotificationSink, RequestContext, TransportInfo } from "./context.
 export { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./fleet/memory-once-store.js";
 export type { BusEvent, BusListener, NotificationBus } from "./fleet/notification-bus.js";
-export type { OnceRecord, OnceStore, OnceTtl } from "./fleet/once-store.js";
+export type {
+  OnceLeaseRequest,
+  OnceLeaseResult,
+  OnceRecord,
+  OnceStore,
+  OnceTtl,
+} from "./fleet/once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "./fleet/session-registry.js";
 export type { CacheableBody, Complete, Handlers } from "./handlers.js";
 // The 2025 era is composed here: the Server and McpServer exported are the core's, with that era in.

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { typescriptArgs } from "@roundtrip/test-node-ts";
 
-const main = fileURLToPath(new URL("./asking-server-main.ts", import.meta.url));
+const asking = fileURLToPath(new URL("./asking-server-main.ts", import.meta.url));
 
 /** The child loads the SDK's sources, stripping their types: quick, but slow on a busy machine. */
 const START_WITHIN_MS = 120_000;
@@ -48,7 +48,8 @@ export class AskingChild {
     });
   }
 
-  static async start(env: Record<string, string> = {}): Promise<AskingChild> {
+  /** Starts `main` (default `asking-server-main.ts`; another main writes the same "listening" line). */
+  static async start(env: Record<string, string> = {}, main = asking): Promise<AskingChild> {
     const child = new AskingChild(
       spawn(process.execPath, typescriptArgs(main), {
         env: { ...process.env, ...env },

@@ -1,4 +1,11 @@
-import { checkTtlMs, type OnceRecord, type OnceStore, type OnceTtl } from "./once-store.js";
+import {
+  checkTtlMs,
+  type OnceLeaseRequest,
+  type OnceLeaseResult,
+  type OnceRecord,
+  type OnceStore,
+  type OnceTtl,
+} from "./once-store.js";
 
 export interface MemoryOnceStoreOptions {
   /** The most rounds held at once (default 100 000); when full of unexpired rounds, claims fail (closed). */
@@ -10,6 +17,12 @@ export interface MemoryOnceStoreOptions {
 interface Entry {
   /** The claiming token while pending; undefined once done. */
   token: string | undefined;
+  /** Whether the handler was entered; a plain `claim` has no handler and counts as started. */
+  started: boolean;
+  /** When the lease lapses; Infinity for a plain `claim`, which has none. */
+  leaseExpires: number;
+  holder: string;
+  attempt: number;
   outcome: string | undefined;
   outcomeExpires: number;
   expires: number;
@@ -44,13 +57,41 @@ export class MemoryOnceStore implements OnceStore {
   async claim(key: string, token: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtlMs(ttlMs, "claim ttl");
     if (this.#live(key)) return false;
-    if (this.#entries.size >= this.#max) this.#sweep();
-    if (this.#entries.size >= this.#max) {
-      throw new Error(
-        `MemoryOnceStore is full: ${this.#max} rounds are held until their state expires (raise maxEntries or use a shared store)`,
-      );
+    this.#make(key, token, true, Number.POSITIVE_INFINITY, "", 1, this.#now() + ttl);
+    return true;
+  }
+
+  async lease(key: string, request: OnceLeaseRequest): Promise<OnceLeaseResult> {
+    const leaseMs = checkTtlMs(request.leaseMs, "lease");
+    const ttl = checkTtlMs(request.ttlMs, "claim ttl");
+    const now = this.#now();
+    const entry = this.#live(key);
+    if (entry === undefined) {
+      this.#make(key, request.token, false, now + leaseMs, request.holder, 1, now + ttl);
+      return { leased: true, attempt: 1 };
     }
-    this.#entries.set(key, { token, outcome: undefined, outcomeExpires: 0, expires: this.#now() + ttl });
+    const record = this.#record(entry);
+    if (record.status !== "orphaned" || record.started) return { leased: false, record };
+    // Its lease lapsed before its handler was entered: no effect can have happened, so one more attempt.
+    Object.assign(entry, { token: request.token, leaseExpires: now + leaseMs, holder: request.holder });
+    entry.attempt += 1;
+    return { leased: true, attempt: entry.attempt };
+  }
+
+  async start(key: string, token: string, leaseMs: number): Promise<boolean> {
+    const lease = checkTtlMs(leaseMs, "lease");
+    const entry = this.#live(key);
+    if (entry?.token !== token) return false;
+    entry.started = true;
+    entry.leaseExpires = this.#now() + lease;
+    return true;
+  }
+
+  async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
+    const lease = checkTtlMs(leaseMs, "lease");
+    const entry = this.#live(key);
+    if (entry?.token !== token) return false;
+    entry.leaseExpires = this.#now() + lease;
     return true;
   }
 
@@ -70,12 +111,42 @@ export class MemoryOnceStore implements OnceStore {
 
   async read(key: string): Promise<OnceRecord> {
     const entry = this.#live(key);
-    if (!entry) return { status: "free" };
-    if (entry.token !== undefined) return { status: "pending" };
-    if (entry.outcome !== undefined && this.#now() < entry.outcomeExpires) {
+    return entry ? this.#record(entry) : { status: "free" };
+  }
+
+  #record(entry: Entry): OnceRecord {
+    const now = this.#now();
+    const { started, holder, attempt } = entry;
+    if (entry.token !== undefined) {
+      if (now < entry.leaseExpires) {
+        const leaseMs = Number.isFinite(entry.leaseExpires) ? entry.leaseExpires - now : 0;
+        return { status: "pending", started, leaseMs, holder, attempt };
+      }
+      return { status: "orphaned", started, holder, attempt };
+    }
+    if (entry.outcome !== undefined && now < entry.outcomeExpires) {
       return { status: "done", outcome: entry.outcome };
     }
     return { status: "consumed" };
+  }
+
+  #make(
+    key: string,
+    token: string,
+    started: boolean,
+    leaseExpires: number,
+    holder: string,
+    attempt: number,
+    expires: number,
+  ): void {
+    if (this.#entries.size >= this.#max) this.#sweep();
+    if (this.#entries.size >= this.#max) {
+      throw new Error(
+        `MemoryOnceStore is full: ${this.#max} rounds are held until their state expires (raise maxEntries or use a shared store)`,
+      );
+    }
+    const fresh = { outcome: undefined, outcomeExpires: 0 };
+    this.#entries.set(key, { token, started, leaseExpires, holder, attempt, expires, ...fresh });
   }
 
   async ready(): Promise<boolean> {

@@ -97,16 +97,24 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     for (const reply of replies) expect(textOf(resultOf(reply))).toBe("deployed web (run 1)");
   });
 
-  it("a copy that waits longer than `wait` for the running one is refused, never run", async () => {
+  it("a copy that waits longer than `wait` for the running one is told it is in progress, never run", async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const server = await start({ store: new MemoryOnceStore(), wait: 0.05, gate: () => held });
+    const server = await start({ store: new MemoryOnceStore(), wait: 0.05, lease: 20, gate: () => held });
     const retry = await firstRound(server.url);
     const running = deploy(server.url, retry);
     await until(() => server.counters.deploys === 1);
-    expect(errorOf(await deploy(server.url, retry))).toEqual(FROZEN_ERROR);
+    const error = errorOf(await deploy(server.url, retry));
+    expect(error).toMatchObject({ code: -32603, data: { reason: "round_in_progress" } });
+    // The lease has up to 20 s left: the hint is within it, in whole seconds.
+    const retryAfter = (error.data as { retryAfter: number }).retryAfter;
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(20);
+    expect(error.message).toMatch(
+      /'deploy' is still running this round.*retry after \d+ s with the same requestState/,
+    );
     release();
     expect(textOf(resultOf(await running))).toBe("deployed web (run 1)");
     expect(server.counters.deploys).toBe(1);
@@ -186,16 +194,12 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
   it("hands the store only ciphertext: no answer, handler state or result of a flow in clear", async () => {
     const memory = new MemoryOnceStore();
     const stored: string[] = [];
-    const store: OnceStore = {
-      claim: (key, token, ttlMs) => memory.claim(key, token, ttlMs),
+    const store = over(memory, {
       complete: (key, token, outcome, ttl) => {
         stored.push(outcome);
         return memory.complete(key, token, outcome, ttl);
       },
-      release: (key, token) => memory.release(key, token),
-      read: (key) => memory.read(key),
-      ready: () => memory.ready(),
-    };
+    });
     const { url, counters } = await start({ store });
     const first = await firstRound(url);
     const again = resultOf(await deploy(url, { ...first, inputResponses: DECLINED }));
@@ -241,6 +245,9 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
         down ? Promise.reject(new Error("connection refused")) : call(...args);
     const store: OnceStore = {
       claim: guard(healthy.claim.bind(healthy)),
+      lease: guard(healthy.lease.bind(healthy)),
+      start: guard(healthy.start.bind(healthy)),
+      renew: guard(healthy.renew.bind(healthy)),
       complete: guard(healthy.complete.bind(healthy)),
       release: guard(healthy.release.bind(healthy)),
       read: guard(healthy.read.bind(healthy)),
@@ -257,7 +264,7 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
     expect(counters.deploys).toBe(0);
     const errors = logger.lines.filter((line) => line.level === "error");
     expect(errors.map((line) => line.fields)).toMatchObject([
-      { target: "deploy", operation: "claim", err: { message: "connection refused" } },
+      { target: "deploy", operation: "lease", err: { message: "connection refused" } },
       { target: "deploy", operation: "ready" },
     ]);
     expect(textOf(resultOf(await send(url, "tools/call", { name: "echo", arguments: { text: "hi" } })))).toBe(
@@ -268,13 +275,116 @@ describe("rounds that run once, with the in-memory store, over HTTP", () => {
   });
 });
 
+/** The store's methods, bound, with some of them replaced. */
+function over(store: MemoryOnceStore, replaced: Partial<OnceStore>): OnceStore {
+  const methods = ["claim", "lease", "start", "renew", "complete", "release", "read", "ready"] as const;
+  const bound = Object.fromEntries(methods.map((name) => [name, store[name].bind(store)]));
+  return { ...bound, ...replaced } as OnceStore;
+}
+
+describe("rounds whose holder stopped, on a fake clock", () => {
+  it("a lease whose answer was lost: retries hear it is in progress, then run it once when it lapses", async () => {
+    const clock = testClock();
+    const memory = new MemoryOnceStore({ now: clock.millis });
+    let resets = 1;
+    // The lease reaches the store, its answer does not: a connection reset right after the claim.
+    const store = over(memory, {
+      lease: async (key, request) => {
+        const got = await memory.lease(key, request);
+        if (resets-- > 0) throw new Error("socket closed");
+        return got;
+      },
+    });
+    const { url, counters } = await start({ store, now: clock.seconds, wait: 0.05, lease: 30 });
+    const retry = await firstRound(url);
+    expect(errorOf(await deploy(url, retry))).toMatchObject({ code: -32603 });
+    clock.advance(10);
+    expect(errorOf(await deploy(url, retry))).toMatchObject({
+      code: -32603,
+      data: { reason: "round_in_progress", retryAfter: 20 },
+    });
+    expect(counters.deploys).toBe(0);
+    clock.advance(20);
+    expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 1)");
+    expect(resultOf(await deploy(url, retry))).toMatchObject({ content: [{ text: "deployed web (run 1)" }] });
+    expect(counters.deploys).toBe(1);
+  });
+
+  it("a holder that stopped after its handler started: the round's outcome is unknown, and it never runs again", async () => {
+    const clock = testClock();
+    const memory = new MemoryOnceStore({ now: clock.millis });
+    const logger = recordingLogger();
+    let finish: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    // Instance a renews nothing: as far as the store can tell, it died once its handler started.
+    const silent = over(memory, { renew: async () => true });
+    const once = { now: clock.seconds, wait: 0.05, lease: 30 };
+    const a = await start({ store: silent, ...once, instanceId: "a", gate: () => held });
+    const b = await start({ store: memory, ...once, instanceId: "b", logger });
+    const retry = await firstRound(a.url);
+    const running = deploy(a.url, retry);
+    await until(() => a.counters.deploys === 1);
+    expect(errorOf(await deploy(b.url, retry)).data).toMatchObject({ reason: "round_in_progress" });
+    clock.advance(30);
+    for (let i = 0; i < 2; i++) {
+      const error = errorOf(await deploy(b.url, retry));
+      expect(error).toMatchObject({ code: -32603, data: { reason: "round_outcome_unknown" } });
+      expect(error.message).toMatch(/whether its effect happened is unknown.*will not be run again/);
+    }
+    expect(a.counters.deploys + b.counters.deploys).toBe(1);
+    const line = logger.lines.find((entry) => entry.level === "error");
+    expect(line?.fields).toMatchObject({ target: "deploy", holder: "a", attempt: 1 });
+    // A holder that was only slow records its outcome late: repeats get it from then on.
+    finish();
+    expect(textOf(resultOf(await running))).toBe("deployed web (run 1)");
+    expect(textOf(resultOf(await deploy(b.url, retry)))).toBe("deployed web (run 1)");
+    expect(a.counters.deploys + b.counters.deploys).toBe(1);
+  });
+});
+
+describe("a round that outlives its lease", () => {
+  it("is renewed by its running holder: a retry hears it is in progress, never that its outcome is unknown", async () => {
+    let millis = 0;
+    const memory = new MemoryOnceStore({ now: () => millis });
+    let renewals = 0;
+    let finish: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    // Each renewal comes 25 ms of store time after the last: three of them outlast the 30 ms lease.
+    const store = over(memory, {
+      renew: (key, token, leaseMs) => {
+        millis += 25;
+        renewals += 1;
+        return memory.renew(key, token, leaseMs);
+      },
+    });
+    const server = await start({ store, wait: 0.05, lease: 0.03, gate: () => held });
+    const retry = await firstRound(server.url);
+    const running = deploy(server.url, retry);
+    await until(() => renewals >= 3);
+    expect(errorOf(await deploy(server.url, retry)).data).toMatchObject({ reason: "round_in_progress" });
+    finish();
+    expect(textOf(resultOf(await running))).toBe("deployed web (run 1)");
+    const after = renewals;
+    expect(textOf(resultOf(await deploy(server.url, retry)))).toBe("deployed web (run 1)");
+    // Renewal stops with the handler.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(renewals).toBe(after);
+    expect(server.counters.deploys).toBe(1);
+  });
+});
+
 describe("MemoryOnceStore", () => {
   it("claims once, completes, expires the outcome before the round, and bounds its size", async () => {
     let now = 0;
     const store = new MemoryOnceStore({ maxEntries: 2, now: () => now });
     expect(await store.claim("a", "t1", 1000)).toBe(true);
     expect(await store.claim("a", "t2", 1000)).toBe(false);
-    expect(await store.read("a")).toEqual({ status: "pending" });
+    const plain = { status: "pending", started: true, leaseMs: 0, holder: "", attempt: 1 };
+    expect(await store.read("a")).toEqual(plain);
     await expect(store.complete("a", "t2", "x", { outcomeMs: 10, consumedMs: 100 })).rejects.toThrow();
     await store.complete("a", "t1", "x", { outcomeMs: 10, consumedMs: 100 });
     expect(await store.read("a")).toEqual({ status: "done", outcome: "x" });
@@ -282,7 +392,7 @@ describe("MemoryOnceStore", () => {
     expect(await store.read("a")).toEqual({ status: "consumed" });
     expect(await store.claim("b", "t", 1000)).toBe(true);
     await store.release("b", "other");
-    expect(await store.read("b")).toEqual({ status: "pending" });
+    expect(await store.read("b")).toEqual(plain);
     await store.release("b", "t");
     expect(await store.read("b")).toEqual({ status: "free" });
     expect(await store.claim("b", "t", 1000)).toBe(true);

@@ -4,10 +4,18 @@
  * the other layers: request-state-layers.ts).
  *
  * The flow id and the first-mint time are minted when the first round asks, the round id on every
- * round that asks. A round that carries the envelope is claimed in the OnceStore before its handler
+ * round that asks. A round that carries the envelope is leased in the OnceStore before its handler
  * runs, so that across a fleet it runs at most once: a repeat gets the first outcome back while the
  * store holds it, then the frozen invalid-requestState error. A round with no state (the first) runs
  * as any new call does.
+ *
+ * Leases. Nothing bounds how long a handler runs, so a round's lease is short (`lease`, default 30 s)
+ * and renewed by its holder while the handler runs: it lapses only when the holder stopped (killed,
+ * frozen, cut off from the store), within one lease. The round is marked started just before the
+ * handler is entered, never earlier. A repeat that finds a live lease is told the round is in progress
+ * and when to retry; one whose lease lapsed before the start mark runs it (no effect can have
+ * happened); one whose lease lapsed after it, with no outcome, is told the outcome is unknown: the
+ * effect may have happened, so the round never runs again.
  *
  * How long a round is remembered. The sealed layer goes on afresh around every outbound state, so a
  * repeat of round n, answered from the store, hands out round n+1's state with a new expiry, and a
@@ -17,7 +25,7 @@
  * skew. No state of the flow opens after that, however it was sealed: every round and every repeat
  * of a flow older than flowLifetime is refused, so none of its states is sealed later, and each
  * expires a state TTL after it was. A handler that never finished (its process died) leaves its
- * claim until then too: it may have had its effect, so its round is not run again.
+ * round orphaned until then too.
  *
  * What the store holds. An outcome carries the handler's result and, on a round that asks again, the
  * next envelope with the handler's own state: answers and what was made of them. It reaches the store
@@ -26,6 +34,7 @@
  * there. One that does not open is refused like a consumed round, and logged without its content.
  */
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import {
   CLOCK_SKEW_SECONDS,
   InvalidRequestState,
@@ -34,17 +43,16 @@ import {
   type RequestStateSecurity,
   sealValue,
 } from "@roundtrip/sealing";
-import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import { isRecord } from "../../protocol/is-record.js";
 import { describeError, type Logger } from "../../protocol/logger.js";
 import { MemoryOnceStore } from "../fleet/memory-once-store.js";
 import type { OnceStore } from "../fleet/once-store.js";
 import type { ResultObject } from "../middleware.js";
-import { invalidRequestStateError } from "../request-state-boundary.js";
 import { onceLayer } from "../request-state-layers.js";
 import { answersDigest } from "./answers-digest.js";
 import type { OnceEnvelope } from "./once-envelope.js";
+import { InProgress, OutcomeUnknown, Refused, StoreDown, wireError } from "./once-round-errors.js";
 
 export interface OnceOptions {
   /** Where consumed rounds are recorded. Default: a `MemoryOnceStore` (one process; use a shared one for a fleet). */
@@ -53,8 +61,15 @@ export interface OnceOptions {
   outcomeTtl?: number;
   /** Seconds one flow may keep asking, counted from its first round (default 3600). */
   flowLifetime?: number;
-  /** Seconds a repeat waits for a copy of its round that is still running before it is refused (default 10). */
+  /** Seconds a repeat waits for a copy of its round that is still running before it is told to retry (default 10). */
   wait?: number;
+  /**
+   * Seconds a round's lease holds unless its holder renews it (default 30; renewed every third of it
+   * while the handler runs): how long after its holder died a round is recovered or reported.
+   */
+  lease?: number;
+  /** Names this instance in the store's leases and in the logs (default `<hostname>/<pid>`). */
+  instanceId?: string;
 }
 
 export interface OnceSettings {
@@ -93,26 +108,6 @@ function mintId(): string {
   return randomBytes(16).toString("base64url");
 }
 
-class Refused extends Error {
-  readonly reason: string;
-
-  constructor(reason: string) {
-    super(reason);
-    this.reason = reason;
-  }
-}
-
-class StoreDown extends Error {
-  readonly operation: string;
-  override readonly cause: unknown;
-
-  constructor(operation: string, cause: unknown) {
-    super(operation);
-    this.operation = operation;
-    this.cause = cause;
-  }
-}
-
 /** The guard McpServer puts around every once-handler. */
 export class OnceRounds {
   readonly store: OnceStore;
@@ -124,13 +119,16 @@ export class OnceRounds {
   readonly #outcomeMs: number;
   readonly #flowLifetime: number;
   readonly #waitMs: number;
+  readonly #leaseMs: number;
+  readonly #holder: string;
 
   constructor(settings: OnceSettings) {
     const { options } = settings;
     const store = options.store ?? new MemoryOnceStore();
-    for (const method of ["claim", "complete", "release", "read", "ready"] as const) {
+    const methods = ["claim", "lease", "start", "renew", "complete", "release", "read", "ready"] as const;
+    for (const method of methods) {
       if (typeof store?.[method] !== "function") {
-        throw new TypeError(`once.store must implement OnceStore (claim, complete, release, read, ready)`);
+        throw new TypeError(`once.store must implement OnceStore (${methods.join(", ")})`);
       }
     }
     this.store = store;
@@ -141,6 +139,12 @@ export class OnceRounds {
     this.#flowLifetime = positiveSeconds(options.flowLifetime, 3600, "flowLifetime");
     this.#flowSpan = this.#flowLifetime + settings.security.ttl + CLOCK_SKEW_SECONDS;
     this.#waitMs = positiveSeconds(options.wait, 10, "wait") * 1000;
+    this.#leaseMs = Math.ceil(positiveSeconds(options.lease, 30, "lease") * 1000);
+    const instanceId = options.instanceId ?? `${hostname()}/${process.pid}`;
+    if (typeof instanceId !== "string" || instanceId === "") {
+      throw new TypeError(`once.instanceId must be a non-empty string, got ${String(instanceId)}`);
+    }
+    this.#holder = instanceId;
   }
 
   /**
@@ -156,24 +160,7 @@ export class OnceRounds {
     try {
       return await this.#run(params, inner);
     } catch (error) {
-      if (error instanceof Refused) {
-        this.#logger.warn(
-          { method, target, reason: error.reason },
-          `requestState rejected on ${method}: ${error.reason}`,
-        );
-        throw invalidRequestStateError();
-      }
-      if (error instanceof StoreDown) {
-        this.#logger.error(
-          { method, target, operation: error.operation, ...describeError(error.cause) },
-          `once-store unavailable: '${target}' was not run`,
-        );
-        throw new McpError(
-          ErrorCode.InternalError,
-          `The once-store is unavailable, so '${target}' (which runs at most once per round) was not run; check the once-store (McpServer's once.store, e.g. its Redis connection) and retry`,
-        );
-      }
-      throw error;
+      throw wireError(error, method, target, this.#logger);
     }
   }
 
@@ -201,37 +188,55 @@ export class OnceRounds {
     let delay = FIRST_POLL_MS;
     for (;;) {
       const token = mintId();
-      if (await this.#store("claim", () => this.store.claim(key, token, this.#untilFlowEnds(envelope)))) {
-        return this.#runClaimed(key, token, digest, envelope, () => inner(unwrapped));
-      }
-      const record = await this.#store("read", () => this.store.read(key));
+      const request = {
+        token,
+        holder: this.#holder,
+        leaseMs: this.#leaseMs,
+        ttlMs: this.#untilFlowEnds(envelope),
+      };
+      const got = await this.#store("lease", () => this.store.lease(key, request));
+      if (got.leased) return this.#runLeased(key, token, digest, envelope, () => inner(unwrapped));
+      const { record } = got;
       if (record.status === "consumed") throw new Refused("once: round already consumed");
       if (record.status === "done") return this.#stored(key, record.outcome, digest);
-      if (performance.now() >= deadline) throw new Refused("once: round still running elsewhere");
+      if (record.status === "orphaned" && record.started) throw new OutcomeUnknown(record);
+      if (performance.now() >= deadline) {
+        const leaseMs = record.status === "pending" ? record.leaseMs : 0;
+        throw new InProgress(Math.ceil(leaseMs / 1000));
+      }
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, LAST_POLL_MS);
     }
   }
 
-  async #runClaimed(
+  async #runLeased(
     key: string,
     token: string,
     digest: string,
     envelope: OnceEnvelope,
     inner: () => Promise<ResultObject>,
   ): Promise<ResultObject> {
+    let started: boolean;
+    try {
+      started = await this.#store("start", () => this.store.start(key, token, this.#leaseMs));
+    } catch (error) {
+      // The handler was not entered: free the round, so that the start mark (which the store may
+      // hold though it did not confirm it) does not leave the round's outcome falsely unknown.
+      await this.#release(key, token);
+      throw error;
+    }
+    // This process stalled past its lease and another attempt took the round: that one runs it.
+    if (!started) throw new InProgress(Math.ceil(this.#leaseMs / 1000));
+    const renewal = this.#renewWhileRunning(key, token);
     let result: ResultObject;
     try {
       result = this.#withEnvelope(await inner(), envelope.f, envelope.t);
     } catch (error) {
       // A handler that throws did not complete: the round may be tried again.
-      await this.store.release(key, token).catch((cause: unknown) => {
-        this.#logger.error(
-          { key, ...describeError(cause) },
-          "once-store: could not release a failed round; it stays refused until its flow is over",
-        );
-      });
+      await this.#release(key, token);
       throw error;
+    } finally {
+      clearInterval(renewal);
     }
     const consumedMs = this.#untilFlowEnds(envelope);
     const ttl = { outcomeMs: Math.min(this.#outcomeMs, consumedMs), consumedMs };
@@ -243,13 +248,44 @@ export class OnceRounds {
       );
       await this.store.complete(key, token, outcome, ttl);
     } catch (cause) {
-      // The handler ran: its caller gets the outcome; the round stays claimed, so repeats are refused.
+      // The handler ran: its caller gets the outcome. The round stays started with no outcome, so once
+      // its lease lapses repeats are told its outcome is unknown, and it never runs again.
       this.#logger.error(
         { key, ...describeError(cause) },
-        "once-store: could not record a completed round; repeats are refused until its flow is over",
+        "once-store: could not record or confirm a completed round; should the store not hold it, repeats are told its outcome is unknown",
       );
     }
     return result;
+  }
+
+  /** Renews the lease every third of it: it lapses only when this process can no longer renew it. */
+  #renewWhileRunning(key: string, token: string): ReturnType<typeof setInterval> {
+    const timer = setInterval(
+      () => {
+        this.store.renew(key, token, this.#leaseMs).then(
+          (held) => {
+            if (!held) this.#logger.warn({ key }, "once-store: a running round's lease is held by no one");
+          },
+          (cause: unknown) =>
+            this.#logger.warn(
+              { key, ...describeError(cause) },
+              "once-store: could not renew a running round's lease",
+            ),
+        );
+      },
+      Math.max(1, Math.floor(this.#leaseMs / 3)),
+    );
+    timer.unref();
+    return timer;
+  }
+
+  async #release(key: string, token: string): Promise<void> {
+    await this.store.release(key, token).catch((cause: unknown) => {
+      this.#logger.error(
+        { key, ...describeError(cause) },
+        "once-store: could not release a round that did not complete; retries wait for its lease to lapse",
+      );
+    });
   }
 
   /**

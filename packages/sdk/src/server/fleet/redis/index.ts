@@ -7,7 +7,14 @@
  * so none of them imports a module that imports it.
  */
 export type { BusEvent, BusListener, NotificationBus } from "../notification-bus.js";
-export type { OnceRecord, OnceStore, OnceTtl } from "../once-store.js";
+export {
+  type OnceLeaseRequest,
+  type OnceLeaseResult,
+  type OnceRecord,
+  type OnceStore,
+  OnceStoreUnconfirmedError,
+  type OnceTtl,
+} from "../once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "../session-registry.js";
 export { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
 export type { RedisOnceClient } from "./redis-client.js";

@@ -2,16 +2,27 @@
  * A OnceStore in Redis, shared by every instance of a fleet.
  *
  * Keys, under `prefix` (default `roundtrip:once:`), for a round `<flow>.<round>`:
- * - `<prefix>{<flow>.<round>}`: `pending:<token>` while claimed, then `done`; expires when no state of
- *   its flow can open any more.
+ * - `<prefix>{<flow>.<round>}`: `pending:<token>:<attempt>:<holder>` while leased, `started:…` once its
+ *   handler was entered, then `done`; expires when no state of its flow can open any more. (A plain
+ *   `claim`, as DPoP replay detection makes, is `pending:<token>` with no lease.)
+ * - `<prefix>{<flow>.<round>}:lease`: the holding token, for the lease (`PX`: Redis's clock times it).
  * - `<prefix>{<flow>.<round>}:outcome`: the outcome, sealed by McpServer, for the outcome TTL.
- * The braces are a hash tag, so both keys of a round live in one Redis Cluster slot.
+ * The braces are a hash tag, so the keys of a round live in one Redis Cluster slot.
  *
- * Commands: claim is `SET <round> pending:<token> NX PX <ttl>`; complete and release are one `EVAL`
- * each that first checks the round still holds the caller's token; read is `MGET <round> <outcome>`;
- * ready is `SET <prefix>ready 1 PX 1000`.
+ * Commands: claim is `SET <round> pending:<token> NX PX <ttl>`; lease, read, start, renew, complete and
+ * release are one `EVAL` each, so every transition is atomic; ready is `SET <prefix>ready 1 PX 1000`.
+ * With `replicaAcks`, every write a round depends on (lease, start, complete) is followed on the same
+ * connection by `WAIT`, and counts as written only when enough replicas acknowledged it.
  */
-import { checkTtlMs, type OnceRecord, type OnceStore, type OnceTtl } from "../once-store.js";
+import {
+  checkTtlMs,
+  type OnceLeaseRequest,
+  type OnceLeaseResult,
+  type OnceRecord,
+  type OnceStore,
+  OnceStoreUnconfirmedError,
+  type OnceTtl,
+} from "../once-store.js";
 import { sendWithDeadline } from "./command-deadline.js";
 import type { RedisOnceClient } from "./redis-client.js";
 
@@ -21,21 +32,73 @@ export interface RedisOnceStoreOptions {
   prefix?: string;
   /** How long one command may take before the store counts Redis as unavailable (default 2000 ms). */
   timeoutMs?: number;
+  /**
+   * Count a round's lease, start mark and outcome as written only once `replicas` replicas acknowledged
+   * them (`WAIT replicas timeoutMs`); fewer in time fails the round closed. Without it, a write is
+   * acknowledged by the primary alone, and a failover to a replica that lagged can forget it.
+   */
+  replicaAcks?: { replicas: number; timeoutMs: number };
 }
 
 // A claim is a write: Redis can answer PING while it refuses every write (out of memory under
 // noeviction, a read-only replica) or holds them (CLIENT PAUSE WRITE), so readiness writes too.
 const READY_PROBE_TTL_MS = "1000";
 
-const COMPLETE = `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
-  redis.call('SET', KEYS[1], 'done', 'PX', ARGV[4])
-  return 1
+// Where a round stands, and with ARGV[5] == 'lease', the lease taken when it can be. KEYS: round,
+// lease, outcome; ARGV: token, holder, lease ms, round ms, mode.
+const LEASE = `local round = redis.call('GET', KEYS[1])
+if not round then
+  if ARGV[5] ~= 'lease' then return {'free'} end
+  redis.call('SET', KEYS[1], 'pending:' .. ARGV[1] .. ':1:' .. ARGV[2], 'PX', ARGV[4])
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+  return {'leased', 1}
 end
-return 0`;
+if round == 'done' then
+  local outcome = redis.call('GET', KEYS[3])
+  if outcome then return {'done', outcome} end
+  return {'consumed'}
+end
+local state, attempt, holder = string.match(round, '^(%a+):[%w_-]+:(%d+):(.*)$')
+if not state then return {'pending', 'started', 0, 1, ''} end
+local left = redis.call('PTTL', KEYS[2])
+if left > 0 then return {'pending', state, left, tonumber(attempt), holder} end
+if state == 'pending' and ARGV[5] == 'lease' then
+  local next = tonumber(attempt) + 1
+  redis.call('SET', KEYS[1], 'pending:' .. ARGV[1] .. ':' .. next .. ':' .. ARGV[2], 'KEEPTTL')
+  redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
+  return {'leased', next}
+end
+return {'orphaned', state, 0, tonumber(attempt), holder}`;
 
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
+// Whether KEYS[1] is held by token ARGV[1] (in any state but done), as the scripts below check it.
+const HELD = `local round = redis.call('GET', KEYS[1]) or ''
+local function held(state)
+  local prefix = state .. ':' .. ARGV[1] .. ':'
+  return string.sub(round, 1, #prefix) == prefix
+end
+`;
+
+// KEYS: round, lease; ARGV: token, lease ms.
+const START = `${HELD}if not held('pending') then return 0 end
+redis.call('SET', KEYS[1], 'started' .. string.sub(round, 8), 'KEEPTTL')
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+// KEYS: round, lease; ARGV: token, lease ms.
+const RENEW = `${HELD}if not (held('pending') or held('started')) then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+// KEYS: round, lease, outcome; ARGV: token, outcome, outcome ms, round ms.
+const COMPLETE = `${HELD}if not held('started') then return 0 end
+redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
+redis.call('SET', KEYS[1], 'done', 'PX', ARGV[4])
+redis.call('DEL', KEYS[2])
+return 1`;
+
+// KEYS: round, lease; ARGV: token.
+const RELEASE = `${HELD}if round == 'pending:' .. ARGV[1] or held('pending') or held('started') then
+  return redis.call('DEL', KEYS[1], KEYS[2])
 end
 return 0`;
 
@@ -43,6 +106,7 @@ export class RedisOnceStore implements OnceStore {
   readonly #client: RedisOnceClient;
   readonly #prefix: string;
   readonly #timeout: number;
+  readonly #acks: { replicas: number; timeoutMs: number } | undefined;
 
   constructor(options: RedisOnceStoreOptions) {
     const client = options?.client;
@@ -52,6 +116,7 @@ export class RedisOnceStore implements OnceStore {
     this.#client = client;
     this.#prefix = options.prefix ?? "roundtrip:once:";
     this.#timeout = checkTtlMs(options.timeoutMs ?? 2000, "timeoutMs");
+    this.#acks = checkReplicaAcks(options.replicaAcks);
   }
 
   async claim(key: string, token: string, ttlMs: number): Promise<boolean> {
@@ -61,26 +126,46 @@ export class RedisOnceStore implements OnceStore {
     return reply === "OK";
   }
 
+  async lease(key: string, request: OnceLeaseRequest): Promise<OnceLeaseResult> {
+    const leaseMs = String(checkTtlMs(request.leaseMs, "lease"));
+    const ttl = String(checkTtlMs(request.ttlMs, "claim ttl"));
+    const args = [request.token, request.holder, leaseMs, ttl, "lease"];
+    // A lease whose answer is lost holds the round for nobody until it lapses: not started, it then
+    // goes to the next attempt.
+    const leased = (reply: unknown): reply is unknown[] => Array.isArray(reply) && reply[0] === "leased";
+    const reply = await this.#written(["EVAL", LEASE, "3", ...this.#keys(key), ...args], leased);
+    if (leased(reply)) return { leased: true, attempt: Number(reply[1]) };
+    return { leased: false, record: recordOf(reply) };
+  }
+
+  async start(key: string, token: string, leaseMs: number): Promise<boolean> {
+    const lease = String(checkTtlMs(leaseMs, "lease"));
+    const [round, leaseKey] = this.#keys(key);
+    const started = (reply: unknown) => reply === 1;
+    return started(await this.#written(["EVAL", START, "2", round, leaseKey, token, lease], started));
+  }
+
+  async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
+    const lease = String(checkTtlMs(leaseMs, "lease"));
+    const [round, leaseKey] = this.#keys(key);
+    return (await this.#send(["EVAL", RENEW, "2", round, leaseKey, token, lease])) === 1;
+  }
+
   async complete(key: string, token: string, outcome: string, ttl: OnceTtl): Promise<void> {
     const outcomeMs = checkTtlMs(ttl.outcomeMs, "outcome ttl");
     const consumedMs = checkTtlMs(ttl.consumedMs, "consumed ttl");
-    const round = this.#round(key);
-    const args = [`pending:${token}`, outcome, String(outcomeMs), String(consumedMs)];
-    const reply = await this.#send(["EVAL", COMPLETE, "2", round, `${round}:outcome`, ...args]);
-    if (reply !== 1) throw new Error("the round's claim expired or belongs to another attempt");
+    const args = [token, outcome, String(outcomeMs), String(consumedMs)];
+    const reply = await this.#written(["EVAL", COMPLETE, "3", ...this.#keys(key), ...args]);
+    if (reply !== 1) throw new Error("the round is no longer held by this attempt");
   }
 
   async release(key: string, token: string): Promise<void> {
-    await this.#send(["EVAL", RELEASE, "1", this.#round(key), `pending:${token}`]);
+    const [round, leaseKey] = this.#keys(key);
+    await this.#send(["EVAL", RELEASE, "2", round, leaseKey, token]);
   }
 
   async read(key: string): Promise<OnceRecord> {
-    const round = this.#round(key);
-    const reply = await this.#send(["MGET", round, `${round}:outcome`]);
-    const [status, outcome] = Array.isArray(reply) ? reply : [];
-    if (typeof status !== "string") return { status: "free" };
-    if (status.startsWith("pending:")) return { status: "pending" };
-    return typeof outcome === "string" ? { status: "done", outcome } : { status: "consumed" };
+    return recordOf(await this.#send(["EVAL", LEASE, "3", ...this.#keys(key), "", "", "1", "1", "read"]));
   }
 
   async ready(): Promise<boolean> {
@@ -95,7 +180,57 @@ export class RedisOnceStore implements OnceStore {
     return `${this.#prefix}{${key}}`;
   }
 
+  #keys(key: string): [string, string, string] {
+    const round = this.#round(key);
+    return [round, `${round}:lease`, `${round}:outcome`];
+  }
+
   async #send(args: string[]): Promise<unknown> {
     return sendWithDeadline(this.#client, args, this.#timeout);
   }
+
+  /**
+   * A write a round depends on: with replicaAcks, `WAIT` follows it on the same connection (commands
+   * leave in order), so the count covers it. A reply for which `wrote` is false changed nothing (a
+   * lease that found the round done), so it stands however many replicas answered.
+   */
+  async #written(args: string[], wrote: (reply: unknown) => boolean = () => true): Promise<unknown> {
+    const acks = this.#acks;
+    if (acks === undefined) return this.#send(args);
+    const wait = ["WAIT", String(acks.replicas), String(acks.timeoutMs)];
+    const [reply, acked] = await Promise.all([
+      this.#send(args),
+      sendWithDeadline(this.#client, wait, this.#timeout + acks.timeoutMs),
+    ]);
+    if (wrote(reply) && (typeof acked !== "number" || acked < acks.replicas)) {
+      throw new OnceStoreUnconfirmedError(
+        `only ${String(acked)} of the ${acks.replicas} Redis replicas required (replicaAcks) acknowledged the write within ${acks.timeoutMs} ms; check the replicas' health and replication lag`,
+      );
+    }
+    return reply;
+  }
+}
+
+function checkReplicaAcks(acks: RedisOnceStoreOptions["replicaAcks"]) {
+  if (acks === undefined) return undefined;
+  const { replicas, timeoutMs } = acks ?? {};
+  if (!Number.isInteger(replicas) || replicas < 1) {
+    throw new RangeError(
+      `replicaAcks.replicas must be a whole number of replicas >= 1, got ${String(replicas)}`,
+    );
+  }
+  return { replicas, timeoutMs: checkTtlMs(timeoutMs, "replicaAcks.timeoutMs") };
+}
+
+/** A reply of the LEASE script as a record. */
+function recordOf(reply: unknown): OnceRecord {
+  const [status, a, b, c, d] = Array.isArray(reply) ? reply : [];
+  if (status === "done" && typeof a === "string") return { status: "done", outcome: a };
+  if (status === "consumed") return { status: "consumed" };
+  if (status === "pending" || status === "orphaned") {
+    const common = { started: a === "started", attempt: Number(c), holder: String(d ?? "") };
+    return status === "pending" ? { status, leaseMs: Number(b), ...common } : { status, ...common };
+  }
+  if (status === "free") return { status: "free" };
+  throw new Error(`unexpected reply from the once-store's script: ${String(status)}`);
 }
