@@ -28,6 +28,16 @@ async function redisWith(...config: string[]) {
   return client;
 }
 
+/** Polls INFO replication until `count` replicas are connected: a replica connects after its first sync. */
+async function untilConnectedReplicas(client: Awaited<ReturnType<typeof connectedClient>>, count: number) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const info = String(await client.sendCommand(["INFO", "replication"]));
+    if (Number(/connected_slaves:(\d+)/.exec(info)?.[1] ?? "0") >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`fewer than ${count} replicas connected after 60 s`);
+}
+
 describe("checkRedisDurability", () => {
   it("finds nothing on AOF everysec, noeviction and a primary", async () => {
     const client = await connectedClient(primary.url);
@@ -83,6 +93,24 @@ describe("checkRedisDurability", () => {
     );
     expect(findings).toEqual([expect.objectContaining({ setting: "role", value: "slave", certain: true })]);
     expect(findings[0]?.message).toMatch(/is a replica, not a primary: point the fleet at the primary/);
+  });
+
+  it("takes replicas that acknowledge every write in place of an append-only file, while enough are connected", async () => {
+    const server = await RedisServer.start({ config: ["--appendonly", "no"] });
+    servers.push(server);
+    const client = await connectedClient(server.url);
+    closers.push(() => client.destroy());
+    const replica = await RedisServer.start({ config: ["--replicaof", "127.0.0.1", String(server.port)] });
+    servers.push(replica);
+    await untilConnectedReplicas(client, 1);
+    expect(await checkRedisDurability(client, { replicaAcks: 1 })).toEqual([]);
+    const short = await checkRedisDurability(client, { replicaAcks: 2 });
+    expect(short).toEqual([expect.objectContaining({ setting: "appendonly", value: "no", certain: true })]);
+    expect(short[0]?.message).toMatch(
+      /^appendonly is no and only 1 of the 2 replicas replicaAcks waits for are connected/,
+    );
+    // Without replicaAcks the replicas do not count: nothing waits for them.
+    expect((await checkRedisDurability(client)).map((finding) => finding.setting)).toEqual(["appendonly"]);
   });
 
   it("names every setting at once", async () => {

@@ -25,6 +25,13 @@ export interface StoreFinding {
 export interface RedisDurabilityOptions {
   /** The bound on each command (default 2000 ms). */
   timeoutMs?: number;
+  /**
+   * The replicas the once-store waits for on every write (`RedisOnceStore`'s `replicaAcks.replicas`).
+   * With at least one, a store without an append-only file still keeps what it acknowledged, on its
+   * replicas, through a crash of the primary (the way ElastiCache keeps state): no `appendonly`
+   * finding, so long as that many replicas are connected.
+   */
+  replicaAcks?: number;
 }
 
 /**
@@ -39,8 +46,10 @@ export async function checkRedisDurability(
 ): Promise<StoreFinding[]> {
   const timeoutMs = options.timeoutMs ?? 2000;
   const send = (...args: string[]) => sendWithDeadline(client, args, timeoutMs);
-  const [persistence, fsync, policy, role] = await Promise.all([
+  const replicaAcks = options.replicaAcks ?? 0;
+  const [persistence, replication, fsync, policy, role] = await Promise.all([
     send("INFO", "persistence").then(String),
+    replicaAcks > 0 ? send("INFO", "replication").then(String) : Promise.resolve(""),
     configValue(send, "appendfsync"),
     configValue(send, "maxmemory-policy").then((value) =>
       value === undefined ? infoField(send, "memory", "maxmemory_policy") : value,
@@ -49,7 +58,9 @@ export async function checkRedisDurability(
   ]);
   const aof = field(persistence, "aof_enabled");
   return [
-    ...appendOnlyFindings(aof),
+    ...(aof !== "1" && replicaAcks > 0
+      ? replicationFindings(field(replication, "connected_slaves"), replicaAcks)
+      : appendOnlyFindings(aof)),
     ...(aof === "1" ? fsyncFindings(fsync) : []),
     ...policyFindings(policy),
     ...roleFindings(role),
@@ -114,6 +125,20 @@ function appendOnlyFindings(aof: string | undefined): StoreFinding[] {
       certain: false,
       message:
         "INFO persistence does not say whether the append-only file is on: make sure the store persists every write (appendonly yes, or a durable service such as MemoryDB), or a restart lets a round run twice",
+    },
+  ];
+}
+
+/** Durable by replication: every write is acknowledged only once `replicaAcks` replicas have it. */
+function replicationFindings(connected: string | undefined, replicaAcks: number): StoreFinding[] {
+  const count = Number(connected ?? "0");
+  if (count >= replicaAcks) return [];
+  return [
+    {
+      setting: "appendonly",
+      value: "no",
+      certain: true,
+      message: `appendonly is no and only ${count} of the ${replicaAcks} replicas replicaAcks waits for are connected: every write would be refused as not durable; bring the replicas back, or set appendonly yes`,
     },
   ];
 }

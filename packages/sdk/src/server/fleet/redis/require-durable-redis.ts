@@ -25,6 +25,8 @@ export class ForgetfulStoreError extends Error {
 export interface RequireDurableRedisOptions {
   /** The bound on each command (default 2000 ms). */
   timeoutMs?: number;
+  /** The replicas the once-store waits for on every write: see `checkRedisDurability`. */
+  replicaAcks?: number;
   /** Accept a store that can forget (development only): logged as a warning instead of refused. */
   allowForgetful?: boolean;
   logger?: Logger;
@@ -42,7 +44,10 @@ export async function requireDurableRedis(
   options: RequireDurableRedisOptions = {},
 ): Promise<StoreFinding[]> {
   const logger = options.logger ?? stderrLogger;
-  const findings = await checkRedisDurability(client, { timeoutMs: options.timeoutMs ?? 2000 });
+  const findings = await checkRedisDurability(client, {
+    timeoutMs: options.timeoutMs ?? 2000,
+    ...(options.replicaAcks === undefined ? {} : { replicaAcks: options.replicaAcks }),
+  });
   const forgets = findings.filter((finding) => finding.certain);
   if (forgets.length > 0 && options.allowForgetful !== true) throw new ForgetfulStoreError(forgets);
   for (const finding of forgets) {
