@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { ErrorCode } from "../src/protocol/errors.js";
 import { elicitForm, inputRequired } from "../src/protocol/input-required.js";
-import type { RedisOnceClient } from "../src/server/fleet/redis/redis-client.js";
+import type { RedisStandaloneClient } from "../src/server/fleet/redis/redis-client.js";
 import { RedisNotificationBus } from "../src/server/fleet/redis/redis-notification-bus.js";
 import { RedisSessionRegistry } from "../src/server/fleet/redis/redis-session-registry.js";
 import { connectedClient } from "../src/server/fleet/redis/test-support/connected-client.js";
@@ -33,7 +33,7 @@ async function instance(
   fleet: string,
   maxSessionsPerPrincipal = 100,
   url = redis().url,
-): Promise<RunningHttpServer & { mcp: McpServer; client: RedisOnceClient }> {
+): Promise<RunningHttpServer & { mcp: McpServer; client: RedisStandaloneClient }> {
   const client = await connectedClient(url);
   const bus = new RedisNotificationBus({ client, channel: `${fleet}:bus`, codec: fleetCodec() });
   await bus.ready();
@@ -200,12 +200,12 @@ describe("2025-era sessions shared through Redis, no sticky routing", () => {
 });
 
 /** The keys of a fleet in a Redis, sorted. */
-async function keysOf(client: RedisOnceClient, fleet: string): Promise<string[]> {
+async function keysOf(client: RedisStandaloneClient, fleet: string): Promise<string[]> {
   return ((await client.sendCommand(["KEYS", `${fleet}:*`])) as string[]).sort();
 }
 
 /** `used_memory` from INFO memory, in bytes. */
-async function usedMemory(client: RedisOnceClient): Promise<number> {
+async function usedMemory(client: RedisStandaloneClient): Promise<number> {
   const info = String(await client.sendCommand(["INFO", "memory"]));
   return Number(/^used_memory:(\d+)/m.exec(info)?.[1]);
 }

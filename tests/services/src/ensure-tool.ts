@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { ensureBackports } from "./apt-backports.js";
 import { findExecutable } from "./find-executable.js";
 import { withInstallLock } from "./install-lock.js";
 import { manualInstall, TOOLS, type Tool, type ToolName } from "./tools.js";
@@ -77,12 +78,13 @@ class Installer {
     return run(file, args, { env: this.env, maxBuffer: MAX_OUTPUT });
   }
 
-  async apt(packages: readonly string[]): Promise<void> {
+  async apt(packages: readonly string[], backports = false): Promise<void> {
     if (!canUseApt(this.options.path))
       throw new Error("apt-get needs root, and either this is not root or there is no apt-get");
-    this.options.log?.(`installing ${packages.join(" ")} with apt-get`);
+    const target = backports ? ["-t", await ensureBackports()] : [];
+    this.options.log?.(`installing ${packages.join(" ")} with apt-get ${target.join(" ")}`.trimEnd());
     await this.exec("apt-get", ["update", "-qq"]);
-    await this.exec("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...packages]);
+    await this.exec("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...target, ...packages]);
   }
 
   async pip(requirement: string): Promise<void> {
@@ -145,7 +147,7 @@ export async function provisionTool(tool: Tool, options: EnsureOptions = {}): Pr
     const installer = new Installer(stateDir, options);
     try {
       if (source.kind === "pip") await installer.pip(source.requirement);
-      else await installer.apt(source.packages);
+      else await installer.apt(source.packages, source.backports === true);
     } catch (error) {
       throw unavailable(reasonOf(error).replace(/\s+/g, " "));
     }

@@ -7,8 +7,11 @@ export {
 } from "./ensure-tool.js";
 export { findExecutable } from "./find-executable.js";
 export { freePort } from "./free-port.js";
+export { RedisCluster } from "./redis-cluster.js";
+export { redisCommand, waitFor } from "./redis-command.js";
 export { dumpRedis, type RedisDump } from "./redis-dump.js";
-export { RedisServer, type RedisServerOptions } from "./redis-server.js";
+export { RedisSentinelGroup } from "./redis-sentinel.js";
+export { type RedisProgram, RedisServer, type RedisServerOptions } from "./redis-server.js";
 export {
   duringStall,
   type RedisStall,

@@ -24,17 +24,25 @@ function pings(port: number): Promise<boolean> {
   });
 }
 
+/** The servers that speak Redis's protocol and run the same way: Valkey is a drop-in for Redis. */
+export type RedisProgram = "redis-server" | "valkey-server";
+
 export interface RedisServerOptions {
+  /** Which server to run (default redis-server). */
+  readonly program?: RedisProgram;
+  /** A configuration file, read first (Sentinel keeps its state in it, so it must be writable). */
+  readonly configFile?: string;
   /**
-   * redis-server arguments placed after the defaults, so they override them, e.g.
-   * `["--maxmemory-policy", "volatile-lru"]`, `["--appendonly", "no"]`, `["--replicaof", "127.0.0.1", "6379"]`.
+   * Arguments placed after the defaults, so they override them, e.g. `["--maxmemory-policy",
+   * "volatile-lru"]`, `["--appendonly", "no"]`, `["--replicaof", "127.0.0.1", "6379"]`,
+   * `["--cluster-enabled", "yes"]`.
    */
-  config?: readonly string[];
+  readonly config?: readonly string[];
 }
 
 /**
  * The settings under which a Redis keeps what it acknowledged, as the server requires of its store:
- * an append-only file synced every second, no eviction. The file lives in a folder of its own.
+ * an append-only file synced every second, no eviction. The file lives in the server's own folder.
  */
 const DURABLE = [
   "--save",
@@ -54,26 +62,32 @@ process.once("exit", () => {
 });
 
 /**
- * A real redis-server on 127.0.0.1, durable by default (its append-only file in a temporary folder of
- * its own, kept across `stop()` and `start()`, which keep its port too); `config` changes any setting.
- * `freeze()` and `thaw()` stall it in place.
+ * A real redis-server (or valkey-server) on 127.0.0.1, durable by default (its append-only file in a
+ * folder of its own, kept across `stop()` and `start()`, which keep its port too); `config` changes any
+ * setting. `freeze()` and `thaw()` stall it in place.
  */
 export class RedisServer {
   readonly port: number;
+  readonly program: RedisProgram;
+  /** Its working directory, its own: a replica writes the copy it syncs there, and Valkey's RDB format is one redis-server cannot load. */
+  readonly dir: string;
   readonly #binary: string;
-  readonly #args: readonly string[];
+  readonly #options: RedisServerOptions;
   #process: ChildProcess | undefined;
 
-  private constructor(binary: string, port: number, config: readonly string[]) {
+  private constructor(binary: string, port: number, dir: string, options: RedisServerOptions) {
     this.#binary = binary;
+    this.dir = dir;
     this.port = port;
-    const dir = mkdtempSync(join(tmpdir(), "roundtrip-redis-"));
-    folders.add(dir);
-    this.#args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, ...DURABLE, ...config];
+    this.program = options.program ?? "redis-server";
+    this.#options = options;
   }
 
   static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
-    const server = new RedisServer(await ensureTool("redis-server"), await freePort(), options.config ?? []);
+    const binary = await ensureTool(options.program ?? "redis-server");
+    const dir = mkdtempSync(join(tmpdir(), "roundtrip-redis-"));
+    folders.add(dir);
+    const server = new RedisServer(binary, await freePort(), dir, options);
     await server.start();
     return server;
   }
@@ -83,13 +97,20 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    const child = spawn(this.#binary, this.#args, { stdio: "ignore" });
+    const { configFile, config = [] } = this.#options;
+    const args = [
+      ...(configFile === undefined ? [] : [configFile]),
+      ...["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir],
+      ...DURABLE,
+      ...config,
+    ];
+    const child = spawn(this.#binary, args, { stdio: "ignore" });
     this.#process = child;
     const deadline = Date.now() + 10_000;
     let delay = 5;
     while (!(await pings(this.port))) {
-      if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
-      if (Date.now() > deadline) throw new Error(`redis-server did not answer on port ${this.port}`);
+      if (child.exitCode !== null) throw new Error(`${this.program} exited with ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error(`${this.program} did not answer on port ${this.port}`);
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 100);
     }
@@ -109,7 +130,7 @@ export class RedisServer {
 
   #signal(signal: NodeJS.Signals): void {
     const child = this.#process;
-    if (!child || child.exitCode !== null) throw new Error(`redis-server is not running to get ${signal}`);
+    if (!child || child.exitCode !== null) throw new Error(`${this.program} is not running to get ${signal}`);
     child.kill(signal);
   }
 

@@ -5,7 +5,12 @@
  */
 export type ToolSource =
   | { readonly kind: "pip"; readonly requirement: string }
-  | { readonly kind: "apt"; readonly packages: readonly string[] }
+  | {
+      readonly kind: "apt";
+      readonly packages: readonly string[];
+      /** From the release's backports suite (e.g. bookworm-backports): the release itself lacks them. */
+      readonly backports?: true;
+    }
   | { readonly kind: "manual"; readonly instructions: string };
 
 export interface Tool {
@@ -43,6 +48,13 @@ export const TOOLS = {
     alsoAt: ["/usr/bin/redis-server"],
     source: { kind: "apt", packages: ["redis-server"] },
   },
+  "valkey-server": {
+    command: "valkey-server",
+    purpose: "Valkey, the drop-in for Redis the fleet's stores are also tested against",
+    alsoAt: ["/usr/bin/valkey-server"],
+    // Debian 12 has Valkey only in its backports suite.
+    source: { kind: "apt", packages: ["valkey-server"], backports: true },
+  },
   kubectl: {
     command: "kubectl",
     purpose: "kustomize, which renders the Kubernetes manifests the infra tests check",
@@ -64,7 +76,9 @@ export function manualInstall(tool: Tool): string {
     case "pip":
       return `pip install '${tool.source.requirement}'`;
     case "apt":
-      return `sudo apt-get install -y ${tool.source.packages.join(" ")}`;
+      return tool.source.backports
+        ? `sudo apt-get install -y -t "$(. /etc/os-release && echo "$VERSION_CODENAME")-backports" ${tool.source.packages.join(" ")} (with the backports suite in apt's sources)`
+        : `sudo apt-get install -y ${tool.source.packages.join(" ")}`;
     case "manual":
       return tool.source.instructions;
   }

@@ -11,6 +11,7 @@ const VERSION_ARGS: Record<ToolName, readonly string[]> = {
   "cfn-lint": ["--version"],
   nginx: ["-v"],
   "redis-server": ["--version"],
+  "valkey-server": ["--version"],
   kubectl: ["version", "--client"],
 };
 

@@ -199,3 +199,14 @@ export function redisUrl(value: string): string {
   if (url.hostname === "") throw new InvalidValue("must name the Redis host, e.g. redis://127.0.0.1:6379");
   return value;
 }
+
+/** Comma-separated node-redis URLs (seed nodes of a cluster, or the Sentinels), each checked as `redisUrl`. */
+export function redisUrls(value: string): string[] {
+  const urls = value
+    .split(",")
+    .map((url) => url.trim())
+    .filter((url) => url !== "");
+  if (urls.length === 0)
+    throw new InvalidValue("must list at least one URL, e.g. redis://10.0.0.1:6379,redis://10.0.0.2:6379");
+  return urls.map(redisUrl);
+}

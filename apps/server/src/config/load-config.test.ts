@@ -213,4 +213,54 @@ describe("loadConfig", () => {
       ]);
     }
   });
+
+  describe("the fleet's Redis", () => {
+    it("takes one topology: a URL, cluster seeds, or Sentinels with the primary's name", () => {
+      expect(loadConfig({ ...MINIMAL, REDIS_URL: "redis://r:6379" }).redis).toEqual({
+        url: "redis://r:6379",
+      });
+      expect(loadConfig({ ...MINIMAL, REDIS_CLUSTER_URLS: "redis://a:7000, redis://b:7001" }).redis).toEqual({
+        clusterUrls: ["redis://a:7000", "redis://b:7001"],
+      });
+      expect(
+        loadConfig({
+          ...MINIMAL,
+          REDIS_SENTINEL_URLS: "rediss://s1:26379,rediss://s2:26379",
+          REDIS_SENTINEL_MASTER: "mymaster",
+          REDIS_TLS_CA_FILE: "/etc/roundtrip/redis-ca.pem",
+        }).redis,
+      ).toEqual({
+        sentinelUrls: ["rediss://s1:26379", "rediss://s2:26379"],
+        sentinelMaster: "mymaster",
+        caFile: "/etc/roundtrip/redis-ca.pem",
+      });
+      expect(loadConfig(MINIMAL).redis).toBeUndefined();
+      expect(
+        loadConfig({ ...MINIMAL, REDIS_URL: "redis://r:6379", ROUNDTRIP_ALLOW_FORGETFUL_STORE: "1" }).redis,
+      ).toEqual({ url: "redis://r:6379", allowForgetful: true });
+    });
+
+    it("refuses two topologies at once, half a Sentinel setting, and a CA without TLS, saying what to set", () => {
+      expect(
+        problemsOf({ ...MINIMAL, REDIS_URL: "redis://r", REDIS_CLUSTER_URLS: "redis://a:7000" }),
+      ).toEqual([
+        "REDIS_URL and REDIS_CLUSTER_URLS are both set: set exactly one of REDIS_URL, REDIS_CLUSTER_URLS, REDIS_SENTINEL_URLS, for one Redis, a Redis Cluster or a Sentinel-watched primary",
+      ]);
+      expect(problemsOf({ ...MINIMAL, REDIS_SENTINEL_URLS: "redis://s:26379" })[0]).toMatch(
+        /^REDIS_SENTINEL_URLS and REDIS_SENTINEL_MASTER go together/,
+      );
+      expect(problemsOf({ ...MINIMAL, REDIS_SENTINEL_MASTER: "mymaster" })[0]).toMatch(
+        /^REDIS_SENTINEL_URLS and REDIS_SENTINEL_MASTER go together/,
+      );
+      expect(problemsOf({ ...MINIMAL, REDIS_URL: "redis://r", REDIS_TLS_CA_FILE: "/ca.pem" })[0]).toMatch(
+        /^REDIS_TLS_CA_FILE is set but the Redis URLs are not all rediss:\/\//,
+      );
+      expect(problemsOf({ ...MINIMAL, REDIS_TLS_CA_FILE: "/ca.pem" })[0]).toMatch(
+        /^REDIS_TLS_CA_FILE is set but no Redis is/,
+      );
+      expect(problemsOf({ ...MINIMAL, REDIS_CLUSTER_URLS: "redis://a:7000,http://b" })[0]).toMatch(
+        /^REDIS_CLUSTER_URLS must start with redis:\/\//,
+      );
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import { isLoopbackHost } from "@roundtrip/sdk/protocol";
 import { type Env, EnvSchema } from "./env-schema.js";
+import { redisConfig } from "./redis-config.js";
 import type { AuthConfig, HttpConfig, KeySourceConfig, ServerConfig } from "./server-config.js";
 
 /** The server refused its configuration; `problems` has one line per variable to fix. */
@@ -57,10 +58,7 @@ export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
     keys: keySource(env, problems),
     requestStateTtlSeconds: env.REQUEST_STATE_TTL_SECONDS ?? DEFAULTS.requestStateTtlSeconds,
     http: httpConfig(env, publicUrl),
-    redis:
-      env.REDIS_URL === undefined
-        ? undefined
-        : { url: env.REDIS_URL, allowForgetful: env.ROUNDTRIP_ALLOW_FORGETFUL_STORE ?? false },
+    redis: redisConfig(env, problems),
     log: { level: env.LOG_LEVEL ?? "info", format: env.LOG_FORMAT ?? "json" },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? DEFAULTS.shutdownTimeoutMs,
     instanceName: env.INSTANCE_NAME,

@@ -67,6 +67,24 @@ export interface HttpConfig {
   rateLimit: { max: number; addressMax: number; windowMs: number };
 }
 
+/**
+ * Where the fleet's Redis is, in one of its topologies: one server (`url`), a Redis Cluster (`clusterUrls`,
+ * its seed nodes) or a primary found through Sentinel (`sentinelUrls` and the `sentinelMaster` name they
+ * watch); `caFile` is a PEM file of the private CA that signed Redis's TLS certificate.
+ */
+export type RedisConfig = (
+  | { url: string; clusterUrls?: undefined; sentinelUrls?: undefined }
+  | { url?: undefined; clusterUrls: string[]; sentinelUrls?: undefined }
+  | { url?: undefined; clusterUrls?: undefined; sentinelUrls: string[]; sentinelMaster: string }
+) & {
+  caFile?: string | undefined;
+  /**
+   * Serve once-rounds from a Redis that says it can forget acknowledged writes (no append-only file,
+   * an evicting maxmemory-policy, a replica): development only, warned at every start. Default false.
+   */
+  allowForgetful?: boolean;
+};
+
 export interface ServerConfig {
   /** The canonical resource URI, e.g. `https://mcp.example.com/mcp`: what clients call and tokens name. */
   publicUrl: string;
@@ -88,13 +106,4 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** Sent back as `Roundtrip-Instance` on every response, so a fleet's operator sees who answered. */
   instanceName?: string | undefined;
-}
-
-export interface RedisConfig {
-  url: string;
-  /**
-   * Serve once-rounds from a Redis that says it can forget acknowledged writes (no append-only file,
-   * an evicting maxmemory-policy, a replica): development only, warned at every start.
-   */
-  allowForgetful: boolean;
 }

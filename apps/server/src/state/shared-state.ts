@@ -9,6 +9,8 @@ import {
 import type { RequestStateCodec } from "@roundtrip/sealing";
 import { type ApprovalLedger, MemoryApprovalLedger } from "../approvals/approval-ledger.js";
 import { RedisApprovalLedger } from "../approvals/redis-approval-ledger.js";
+import type { RedisConfig } from "../config/server-config.js";
+import { redisConnection } from "./redis-connection.js";
 import { redisStoreGuarantee } from "./store-guarantee.js";
 import { redisWriteProbe, type StateReadiness } from "./write-probe.js";
 
@@ -99,32 +101,20 @@ export function processState(): SharedState {
  * answer (frozen, or holding writes) fails each command at its deadline, to the same effect.
  */
 export async function redisState(
-  url: string,
+  config: RedisConfig,
   logger: Logger,
   codec: RequestStateCodec,
   deadlines: RedisStateOptions = {},
 ): Promise<SharedState> {
   const timeoutMs = deadlines.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  const { createClient } = await import("redis");
-  const client = createClient({
-    url,
-    disableOfflineQueue: true,
-    socket: { reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2000) },
-  });
-  const target = new URL(url);
-  const description = {
-    stateStore: "redis",
-    redisHost: target.hostname,
-    redisPort: Number(target.port || 6379),
-    redisTls: target.protocol === "rediss:" ? "yes" : "no",
-  };
+  const { client, description, explain } = await redisConnection(config);
   let down = false;
   client.on("error", (error: Error) => {
     // Logged once per outage: a reconnect loop would otherwise log every attempt.
     if (down) return;
     down = true;
     logger.warn(
-      { ...description, reason: error.message },
+      { ...description, reason: explain(error) },
       "shared state unavailable; once-rounds and 2025-era sessions refuse, and list changes stay on this instance, until Redis is back",
     );
   });
@@ -174,14 +164,14 @@ export async function redisState(
 }
 
 export function openSharedState(
-  redis: { url: string; allowForgetful?: boolean } | undefined,
+  redis: RedisConfig | undefined,
   logger: Logger,
   codec: RequestStateCodec,
   deadlines: RedisDeadlines = {},
 ): Promise<SharedState> {
   return redis === undefined
     ? Promise.resolve(processState())
-    : redisState(redis.url, logger, codec, {
+    : redisState(redis, logger, codec, {
         ...deadlines,
         ...(redis.allowForgetful === undefined ? {} : { allowForgetful: redis.allowForgetful }),
       });

@@ -1,15 +1,26 @@
-import { RedisServer } from "@roundtrip/test-services";
+import { type RedisProgram, RedisServer } from "@roundtrip/test-services";
 import { afterAll, afterEach, beforeAll } from "vitest";
 
+const PROGRAMS: readonly RedisProgram[] = ["redis-server", "valkey-server"];
+
+/** The server the Redis suites run against: ROUNDTRIP_REDIS_PROGRAM (the `valkey` project sets it), else redis-server. */
+function redisProgram(): RedisProgram {
+  const named = process.env.ROUNDTRIP_REDIS_PROGRAM ?? "redis-server";
+  const program = PROGRAMS.find((each) => each === named);
+  if (program === undefined)
+    throw new Error(`ROUNDTRIP_REDIS_PROGRAM is ${named}; set it to one of ${PROGRAMS.join(", ")}`);
+  return program;
+}
+
 /**
- * A real redis-server for the tests of one file, started before the first of them and stopped after
+ * A real redis-server (or valkey-server, see redisProgram) for the tests of one file, started before the first of them and stopped after
  * the last. Call it where the file's hooks are declared; the function it returns gives the server to
  * the tests and hooks that run after it started.
  */
 export function redisServerPerFile(): () => RedisServer {
   let server: RedisServer | undefined;
   beforeAll(async () => {
-    server = await RedisServer.start();
+    server = await RedisServer.start({ program: redisProgram() });
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

@@ -12,7 +12,7 @@
  * proof id claimed late is refused if it is sent again, a 2025-era session created late holds a slot
  * of its principal until it idles out, a message published late reaches the other instances late.
  */
-import type { RedisOnceClient } from "./redis-client.js";
+import { firstKeyOf, type RedisOnceClient, sendToPrimary } from "./redis-client.js";
 
 /** A command Redis did not answer in time: its effect is unknown (it may still run when Redis wakes). */
 export class RedisDeadlineError extends Error {
@@ -32,11 +32,14 @@ export class RedisDeadlineError extends Error {
  * when Redis has not answered within `timeoutMs`. node-redis still gets the timeout, so that a command
  * that never left its queue (behind writes a stalled Redis is not reading) is dropped there and never
  * reaches Redis; its timer starts after this one, so the caller still sees RedisDeadlineError.
+ * On Redis Cluster the command goes to the master of its first key's slot (see `firstKeyOf`), or of
+ * `routeKey`'s for a command that names no key but must reach a given node (`WAIT` after a write).
  */
 export function sendWithDeadline(
   client: RedisOnceClient,
   args: ReadonlyArray<string>,
   timeoutMs: number,
+  routeKey: string | undefined = firstKeyOf(args),
 ): Promise<unknown> {
   if (!client.isReady) {
     return Promise.reject(new Error("the Redis client is not connected (closed or reconnecting)"));
@@ -44,8 +47,7 @@ export function sendWithDeadline(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new RedisDeadlineError(timeoutMs)), timeoutMs);
     // Settling twice is a no-op: an answer after the deadline changes nothing the caller saw.
-    client
-      .sendCommand(args, { timeout: timeoutMs })
+    sendToPrimary(client, routeKey, args, { timeout: timeoutMs })
       .then(resolve, reject)
       .finally(() => clearTimeout(timer));
   });

@@ -17,7 +17,12 @@ export {
 } from "../once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "../session-registry.js";
 export { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
-export type { RedisOnceClient } from "./redis-client.js";
+export type {
+  RedisClusterClient,
+  RedisOnceClient,
+  RedisSentinelClient,
+  RedisStandaloneClient,
+} from "./redis-client.js";
 export { checkRedisDurability, type RedisDurabilityOptions, type StoreFinding } from "./redis-durability.js";
 export {
   type RedisBusClient,

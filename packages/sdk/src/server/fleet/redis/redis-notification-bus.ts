@@ -5,22 +5,22 @@ import { LocalListeners } from "../local-listeners.js";
 import type { BusEvent, BusListener, NotificationBus } from "../notification-bus.js";
 import { type BusRefusal, BusSeal } from "./bus-seal.js";
 import { sendWithDeadline } from "./command-deadline.js";
-import type { RedisOnceClient } from "./redis-client.js";
+import { isClusterClient, type RedisOnceClient } from "./redis-client.js";
 
 /** The dedicated connection that listens (a subscribed node-redis connection can send nothing else). */
 export interface RedisSubscriber {
   readonly isReady: boolean;
   connect(): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /** Sharded pub/sub (`SSUBSCRIBE`), which the bus uses on Redis Cluster. */
+  sSubscribe?(channel: string, listener: (message: string) => void): Promise<unknown>;
   on(event: "ready", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
   close(): Promise<unknown>;
 }
 
-/** A node-redis client: it publishes, and `duplicate()` opens the subscriber. */
-export interface RedisBusClient extends RedisOnceClient {
-  duplicate(): RedisSubscriber;
-}
+/** A node-redis client of any topology: it publishes, and `duplicate()` opens the subscriber. */
+export type RedisBusClient = RedisOnceClient & { duplicate(): RedisSubscriber };
 
 export interface RedisNotificationBusOptions {
   client: RedisBusClient;
@@ -55,13 +55,16 @@ const DROPPED: Record<BusRefusal, string> = {
  * message the keys do not open or that was heard before: whoever can write to the channel without
  * the keys can neither read an answer nor inject or replay one. Pub/sub is fire and forget: an
  * instance whose subscriber is reconnecting misses what is published meanwhile (a listen stream then
- * sees no change it could not also have missed by reconnecting itself).
+ * sees no change it could not also have missed by reconnecting itself). On Redis Cluster the channel
+ * is sharded (`SPUBLISH`/`SSUBSCRIBE`): a message travels only within the channel's shard, instead of
+ * to every node of the cluster.
  */
 export class RedisNotificationBus implements NotificationBus {
   readonly #client: RedisBusClient;
   readonly #subscriber: RedisSubscriber;
   readonly #channel: string;
   readonly #timeout: number;
+  readonly #sharded: boolean;
   readonly #from = randomBytes(9).toString("base64url");
   readonly #seal: BusSeal;
   readonly #logger: Logger;
@@ -87,7 +90,13 @@ export class RedisNotificationBus implements NotificationBus {
     this.#logger = options.logger ?? stderrLogger;
     this.#channel = options.channel ?? "roundtrip:bus";
     this.#timeout = options.timeoutMs ?? 2000;
+    this.#sharded = isClusterClient(client);
     this.#subscriber = client.duplicate();
+    if (this.#sharded && typeof this.#subscriber.sSubscribe !== "function") {
+      throw new TypeError(
+        "RedisNotificationBus on Redis Cluster uses sharded pub/sub: give it a node-redis createCluster() client, whose duplicate() can sSubscribe",
+      );
+    }
     this.#subscriber.on("error", options.onError ?? (() => {}));
     this.#subscribed = this.#subscribe();
   }
@@ -99,7 +108,8 @@ export class RedisNotificationBus implements NotificationBus {
 
   async publish(event: BusEvent): Promise<void> {
     this.#listeners.deliver(event);
-    await sendWithDeadline(this.#client, ["PUBLISH", this.#channel, this.#seal.seal(event)], this.#timeout);
+    const publish = this.#sharded ? "SPUBLISH" : "PUBLISH";
+    await sendWithDeadline(this.#client, [publish, this.#channel, this.#seal.seal(event)], this.#timeout);
   }
 
   subscribe(listener: BusListener): () => void {
@@ -122,17 +132,21 @@ export class RedisNotificationBus implements NotificationBus {
       const attempt = (): void => {
         if (state !== "waiting" || this.#closed || !this.#subscriber.isReady) return;
         state = "trying";
-        this.#subscriber
-          .subscribe(this.#channel, (message) => this.#receive(message))
-          .then(
-            () => {
-              state = "done";
-              resolve();
-            },
-            () => {
-              state = "waiting";
-            },
-          );
+        const listener = (message: string) => this.#receive(message);
+        const subscriber = this.#subscriber;
+        const subscribed =
+          this.#sharded && subscriber.sSubscribe
+            ? subscriber.sSubscribe(this.#channel, listener)
+            : subscriber.subscribe(this.#channel, listener);
+        subscribed.then(
+          () => {
+            state = "done";
+            resolve();
+          },
+          () => {
+            state = "waiting";
+          },
+        );
       };
       this.#subscriber.on("ready", attempt);
       this.#subscriber.connect().then(attempt, () => undefined);

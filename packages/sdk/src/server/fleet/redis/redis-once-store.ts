@@ -24,7 +24,7 @@ import {
   type OnceTtl,
 } from "../once-store.js";
 import { sendWithDeadline } from "./command-deadline.js";
-import type { RedisOnceClient } from "./redis-client.js";
+import { firstKeyOf, type RedisOnceClient } from "./redis-client.js";
 
 export interface RedisOnceStoreOptions {
   client: RedisOnceClient;
@@ -200,7 +200,8 @@ export class RedisOnceStore implements OnceStore {
     const wait = ["WAIT", String(acks.replicas), String(acks.timeoutMs)];
     const [reply, acked] = await Promise.all([
       this.#send(args),
-      sendWithDeadline(this.#client, wait, this.#timeout + acks.timeoutMs),
+      // WAIT names no key: on a cluster it must reach the node the write went to, or it counts nothing.
+      sendWithDeadline(this.#client, wait, this.#timeout + acks.timeoutMs, firstKeyOf(args)),
     ]);
     if (wrote(reply) && (typeof acked !== "number" || acked < acks.replicas)) {
       throw new OnceStoreUnconfirmedError(

@@ -1,0 +1,55 @@
+import { createCluster } from "redis";
+import { describe, expect, it } from "vitest";
+import { RedisCluster, RedisSentinelGroup, RedisServer, redisCommand } from "../src/index.js";
+
+describe.each(["redis-server", "valkey-server"] as const)("topologies of %s", (program) => {
+  it("a single server answers, and says which server it is", async () => {
+    const server = await RedisServer.start({ program });
+    try {
+      const info = String(await redisCommand(server.url, ["INFO", "server"]));
+      expect(info).toContain(program === "valkey-server" ? "valkey_version" : "redis_version");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("a cluster of three masters covers every slot, and keys spread over all of them", async () => {
+    const cluster = await RedisCluster.start({ program });
+    try {
+      const info = String(await redisCommand(cluster.urls[0] as string, ["CLUSTER", "INFO"]));
+      expect(info).toContain("cluster_slots_assigned:16384");
+      expect(info).toContain("cluster_size:3");
+      const client = createCluster({ rootNodes: cluster.urls.map((url) => ({ url })) });
+      client.on("error", () => {});
+      await client.connect();
+      try {
+        for (let i = 0; i < 30; i++) await client.set(`k${i}`, "v");
+        const counts = await Promise.all(
+          cluster.nodes.map(async (node) => Number(await redisCommand(node.url, ["DBSIZE"]))),
+        );
+        expect(counts.every((count) => count > 0)).toBe(true);
+        expect(counts.reduce((a, b) => a + b)).toBe(30);
+      } finally {
+        client.destroy();
+      }
+    } finally {
+      await cluster.stop();
+    }
+  });
+
+  it("a Sentinel group fails over to its replica, which then takes writes", async () => {
+    const group = await RedisSentinelGroup.start({ program });
+    try {
+      const [first, second] = group.servers;
+      expect(await group.primary()).toBe(first);
+      await redisCommand(first.url, ["SET", "before", "1"]);
+      expect(await group.failover()).toBe(second);
+      expect(await group.primary()).toBe(second);
+      expect(await redisCommand(second.url, ["GET", "before"])).toBe("1");
+      expect(await redisCommand(second.url, ["SET", "after", "1"])).toBe("OK");
+      await expect(redisCommand(first.url, ["SET", "after", "2"])).rejects.toThrow(/READONLY/);
+    } finally {
+      await group.stop();
+    }
+  });
+});
