@@ -111,7 +111,7 @@ function forgetAllBut(keep: (key: string) => boolean): Promise<string[]> {
  */
 async function restartEmpty(): Promise<void> {
   await withRedis((client) => client.flushAll());
-  await redis.stop();
+  await redis.kill();
   await redis.start();
   await Promise.all([untilReady(a), untilReady(b)]);
 }

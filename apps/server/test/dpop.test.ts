@@ -280,7 +280,7 @@ describe("DPoP across a fleet sharing one Redis", () => {
   it("answers 503 with Retry-After while Redis is away, rather than take a proof unchecked", async () => {
     const key = await dpopKeyPair();
     const token = await boundToken(key);
-    await redis.stop();
+    await redis.kill();
     try {
       expectRetryLater(
         await call(first, await dpopHeaders(token, key)),

@@ -240,7 +240,7 @@ describe("two instances sharing one Redis", () => {
   });
 
   it("refuse once-rounds while Redis is away, keep the other tools working, and recover", async () => {
-    await redis.stop();
+    await redis.kill();
     try {
       const refused = await call(a, "deploy", DEPLOY).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(McpError);

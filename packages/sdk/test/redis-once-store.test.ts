@@ -195,7 +195,7 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
     const { url, counters } = await start({ store });
     const retry = await firstRound(url);
     expect(await store.ready()).toBe(true);
-    await redis().stop();
+    await redis().kill();
     try {
       await until(async () => !(await store.ready()));
       for (const reply of [await deploy(url, retry), await deploy(url)]) {

@@ -241,7 +241,7 @@ describe("three instances behind round-robin nginx, one Redis", () => {
   });
 
   it("refuse once-rounds while Redis is stopped, keep serving the other tools, and recover when it is back", async () => {
-    await redis.stop();
+    await redis.kill();
     try {
       for (const instance of fleet.instances) {
         const refused = await round(instance.url, "deploy", DEPLOY).catch((error: unknown) => error);
@@ -268,7 +268,7 @@ describe("three instances behind round-robin nginx, one Redis", () => {
         .flatMap((instance) => instance.lines())
         .filter((line) => line.msg === "once-store unavailable: 'create_service' was not run").length;
     const unavailableBefore = unavailable();
-    await redis.stop();
+    await redis.kill();
     try {
       for (const instance of fleet.instances) {
         const refused = await round(instance.url, "create_service", args, completing).catch(

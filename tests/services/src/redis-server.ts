@@ -55,7 +55,8 @@ const DURABLE = [
   "noeviction",
 ];
 
-// The servers' folders outlive stop() (a restart reads its file back) and go when this process ends.
+// A killed server's folder outlives it (a restart reads its file back); stop() removes it, and what a
+// test left running goes when this process ends.
 const folders = new Set<string>();
 process.once("exit", () => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
@@ -63,8 +64,9 @@ process.once("exit", () => {
 
 /**
  * A real redis-server (or valkey-server) on 127.0.0.1, durable by default (its append-only file in a
- * folder of its own, kept across `stop()` and `start()`, which keep its port too); `config` changes any
- * setting. `freeze()` and `thaw()` stall it in place.
+ * folder of its own); `config` changes any setting. `kill()` ends the process and keeps its folder and
+ * port, so `start()` brings it back with what it had written; `stop()` ends it for good and removes
+ * the folder. `freeze()` and `thaw()` stall it in place.
  */
 export class RedisServer {
   readonly port: number;
@@ -74,6 +76,7 @@ export class RedisServer {
   readonly #binary: string;
   readonly #options: RedisServerOptions;
   #process: ChildProcess | undefined;
+  #stopped = false;
 
   private constructor(binary: string, port: number, dir: string, options: RedisServerOptions) {
     this.#binary = binary;
@@ -97,6 +100,10 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
+    if (this.#stopped)
+      throw new Error(
+        `${this.program} on port ${this.port} was stopped for good: kill() it to start it again`,
+      );
     const { configFile, config = [] } = this.#options;
     const args = [
       ...(configFile === undefined ? [] : [configFile]),
@@ -134,12 +141,24 @@ export class RedisServer {
     child.kill(signal);
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Ends the process (SIGKILL, as a crash; SIGTERM, as a shutdown that writes its file first) and
+   * waits for it; the folder and port stay for `start()`.
+   */
+  async kill(signal: "SIGKILL" | "SIGTERM" = "SIGKILL"): Promise<void> {
     const child = this.#process;
     this.#process = undefined;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGKILL");
+    child.kill(signal);
     await exited;
+  }
+
+  /** Ends the process and removes its folder; it cannot start again. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.kill();
+    folders.delete(this.dir);
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
