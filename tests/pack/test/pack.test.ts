@@ -7,6 +7,7 @@
  *
  * Page convention (see src/readme-blocks.ts): a block tagged `ts` is a complete program and is
  * type-checked on its own (strict, NodeNext); one tagged `ts run` is also compiled and run with node
+ * (22, 24 and 26 each)
  * and must exit 0 on its own; `console.log(...); // "text"` names a line it must print. Blocks in
  * other languages are not checked. The SDK's blocks copy its docs/examples/ files, which its own
  * test/docs.test.ts holds them to, so these are the files, compiled against the tarball.
@@ -99,6 +100,30 @@ function run(
       },
     );
   });
+}
+
+/** The Node lines the packages' engines admit, each tested. */
+const NODE_LINES = ["22", "24", "26"] as const;
+
+const nodes = new Map<string, Promise<string>>();
+
+/**
+ * The node binary of a Node line: the repository's provisioning script finds it (the one on PATH, or
+ * the copy `.ci/run` installed) or installs it from the npm registry, once per line.
+ */
+function nodeOfLine(line: (typeof NODE_LINES)[number]): Promise<string> {
+  let node = nodes.get(line);
+  if (node === undefined) {
+    node = run("bash", [join(repoRoot, "scripts", "provision-node.sh"), line], {
+      cwd: repoRoot,
+      timeoutMs: 300_000,
+    }).then((outcome) => {
+      if (outcome.code !== 0) throw new Error(described(`scripts/provision-node.sh ${line}`, outcome));
+      return join(outcome.stdout.trim(), "node");
+    });
+    nodes.set(line, node);
+  }
+  return node;
 }
 
 function described(what: string, outcome: Outcome): string {
@@ -425,12 +450,16 @@ describe("an npm app that installs the tarballs", () => {
     expect(keygen.stdout).toMatch(/^Usage: roundtrip-kms-keygen /);
   });
 
-  it.each(blocks.filter((block) => block.run))("runs the example at $readme:$line", async (block) => {
-    const outcome = await run(process.execPath, [`out/${fileOf(block)}.js`], {
-      cwd: appDir,
-      timeoutMs: 120_000,
-    });
-    expect(outcome.code, described(`the example at ${block.readme}:${block.line}`, outcome)).toBe(0);
+  // Every runnable example on each Node line the packages support (engines: >=22), the stdio one among
+  // them: a user's app runs on whichever of them their machine has.
+  const runs = NODE_LINES.flatMap((line) =>
+    blocks.filter((block) => block.run).map((block) => ({ ...block, node: line })),
+  );
+  it.each(runs)("runs the example at $readme:$line on Node $node", async (block) => {
+    const node = await nodeOfLine(block.node);
+    const outcome = await run(node, [`out/${fileOf(block)}.js`], { cwd: appDir, timeoutMs: 120_000 });
+    const what = `the example at ${block.readme}:${block.line} on Node ${block.node}`;
+    expect(outcome.code, described(what, outcome)).toBe(0);
     expect(missingOutput(expectedOutput(block), outcome.stdout), outcome.stdout).toBeUndefined();
   });
 });
