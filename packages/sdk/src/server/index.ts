@@ -77,12 +77,15 @@ export type {
 export type { Infer as InferSchema, JsonSchema, SchemaLike } from "./mcp-server/schema.js";
 export type { ToolResultBody, ToolReturn } from "./mcp-server/tool-result.js";
 export type {
+  ChannelRule,
   HandBuiltToolHandler,
+  MixedChannels,
   NoInput,
   ResolverMapFor,
   ResolverToolHandler,
   ToolConfig,
   ToolHandler,
+  ToolHandlerShape,
 } from "./mcp-server/tools.js";
 export type { Middleware, MiddlewareRequest, ResultObject } from "./middleware.js";
 export { DEFAULT_PARAMS_LIMITS, type ParamsLimits } from "./params-limits.js";

@@ -3,7 +3,11 @@ import * as z from "zod";
 import { McpError } from "../../protocol/errors.js";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import { silentLogger } from "../../protocol/logger.js";
-import type { CreateMessageResult, ListRootsResult } from "../../protocol/schemas/input-required.js";
+import type {
+  CreateMessageResult,
+  InputRequiredResult,
+  ListRootsResult,
+} from "../../protocol/schemas/input-required.js";
 import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { McpServer } from "../index.js";
 import type { InputContext, McpContext } from "./context.js";
@@ -11,6 +15,7 @@ import { toElicitationSchema } from "./elicitation-schema.js";
 import { ask, type ElicitationOutcome, resolver } from "./resolvers/resolvers.js";
 import { accept } from "./test-support/answers.js";
 import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
+import type { ChannelRule, MixedChannels } from "./tools.js";
 
 /**
  * A call has one input_required channel: either the resolvers ask, or the handler builds the
@@ -30,10 +35,8 @@ describe.each(WIRES)("one channel per call over %s", (wire) => {
   it("refuses an InputRequiredResult from a resolver tool: a type error, and a tool error at run time (49, 50)", async () => {
     const mcp = new McpServer({ name: "mixed", version: "1.0.0" }, { logger: silentLogger });
     const confirm = resolver(() => ask.elicit("Go?", Confirm));
-    mcp.tool("mixed", { resolve: { confirm } }, () =>
-      // @ts-expect-error a tool with resolvers cannot return an InputRequiredResult
-      inputRequired({ requestState: "step-2" }),
-    );
+    // @ts-expect-error a tool with resolvers cannot return an InputRequiredResult (MixedChannels says so)
+    mcp.tool("mixed", { resolve: { confirm } }, () => inputRequired({ requestState: "step-2" }));
     const { client } = await connect(mcp, wire, { onElicit: () => accept({ ok: true }) });
     const result = await client.callTool("mixed", {});
     expect(result.isError).toBe(true);
@@ -125,3 +128,15 @@ async function connectionsFor(mcp: McpServer) {
     onListRoots: () => ({ roots: [{ uri: "file:///w" }] }),
   });
 }
+
+describe("the channel rule in the types", () => {
+  it("is what the compiler reports for a resolver tool returning an InputRequiredResult, and nothing otherwise", () => {
+    const confirm = resolver(() => ask.elicit("Go?", Confirm));
+    type Resolvers = { confirm: typeof confirm };
+    type Asks = () => Promise<InputRequiredResult | string>;
+    expectTypeOf<ChannelRule<Resolvers, Asks>>().toEqualTypeOf<MixedChannels>();
+    expectTypeOf<ChannelRule<Resolvers, () => string>>().toEqualTypeOf<unknown>();
+    expectTypeOf<ChannelRule<Record<never, never>, Asks>>().toEqualTypeOf<unknown>();
+    expectTypeOf<MixedChannels>().toEqualTypeOf<"A tool with resolvers asks from its resolvers and cannot return inputRequired(...): ask from a resolver, or drop `resolve` and build the InputRequiredResult by hand">();
+  });
+});

@@ -14,10 +14,12 @@ import { type ResourceConfig, type ResourceHandler, ResourceRegistry } from "./r
 import type { Infer, SchemaLike } from "./schema.js";
 import { singlePageLists } from "./single-page-lists.js";
 import {
+  type ChannelRule,
   type NoInput,
   type ResolverMapFor,
   type ToolConfig,
   type ToolHandler,
+  type ToolHandlerShape,
   ToolRegistry,
 } from "./tools.js";
 
@@ -134,7 +136,8 @@ export class McpServer {
     I extends SchemaLike = NoInput,
     O extends SchemaLike | undefined = undefined,
     R extends ResolverMapFor<Infer<I>> = Record<never, never>,
-  >(name: string, config: ToolConfig<I, O, R>, handler: ToolHandler<I, O, R>): Registration {
+    H extends ToolHandlerShape<I, O, R> = ToolHandler<I, O, R>,
+  >(name: string, config: ToolConfig<I, O, R>, handler: H & ChannelRule<R, H>): Registration {
     this.#tools.register(name, config as ToolConfig<SchemaLike, SchemaLike | undefined, unknown>, handler);
     this.#installTools();
     this.server.notifyToolsListChanged();

@@ -60,12 +60,44 @@ export type ResolverToolHandler<I, O, R> = (
   ctx: McpContext,
 ) => Awaitable<ToolReturn<O>>;
 
+/** Whether a tool's config names resolvers: a `resolve` map with named entries. */
+type HasResolvers<R> = [keyof R] extends [never] ? false : string extends keyof R ? false : true;
+
 /** Which of the two a tool is follows from its config: a `resolve` map with named resolvers, or none. */
-export type ToolHandler<I, O, R> = [keyof R] extends [never]
-  ? HandBuiltToolHandler<I, O>
-  : string extends keyof R
-    ? HandBuiltToolHandler<I, O>
-    : ResolverToolHandler<I, O, R>;
+export type ToolHandler<I, O, R> =
+  HasResolvers<R> extends true ? ResolverToolHandler<I, O, R> : HandBuiltToolHandler<I, O>;
+
+/**
+ * What `McpServer.tool` accepts before the channel rule is applied: a resolver tool's handler may be
+ * written to return an InputRequiredResult here, so that ChannelRule, not a structural mismatch,
+ * is what the compiler reports.
+ */
+export type ToolHandlerShape<I, O, R> =
+  HasResolvers<R> extends true
+    ? (
+        args: Infer<I>,
+        resolved: ResolvedValues<R>,
+        ctx: McpContext,
+      ) => Awaitable<ToolReturn<O> | InputRequiredResult>
+    : HandBuiltToolHandler<I, O>;
+
+/** The rule a resolver tool's handler breaks by returning `inputRequired(...)`, worded for the compiler's message. */
+export type MixedChannels =
+  "A tool with resolvers asks from its resolvers and cannot return inputRequired(...): ask from a resolver, or drop `resolve` and build the InputRequiredResult by hand";
+
+/**
+ * Intersected with a tool's handler: `unknown` (no change) unless the tool has resolvers and its
+ * handler can return an InputRequiredResult, in which case the handler must also be MixedChannels,
+ * which no function is, so the compiler's error names the rule instead of listing array members.
+ */
+export type ChannelRule<R, H> =
+  HasResolvers<R> extends true
+    ? [Extract<Awaited<H extends (...args: never[]) => infer T ? T : never>, InputRequiredResult>] extends [
+        never,
+      ]
+      ? unknown
+      : MixedChannels
+    : unknown;
 
 interface RegisteredTool {
   definition: Tool;
