@@ -68,7 +68,10 @@ export interface OnceOptions {
    * while the handler runs): how long after its holder died a round is recovered or reported.
    */
   lease?: number;
-  /** Names this instance in the store's leases and in the logs (default `<hostname>/<pid>`). */
+  /**
+   * Names this instance in the store's leases and in the logs (default `<hostname>/<pid>`, read when
+   * a once-round first runs; where the runtime denies the host's name, a random name instead).
+   */
   instanceId?: string;
 }
 
@@ -120,7 +123,7 @@ export class OnceRounds {
   readonly #flowLifetime: number;
   readonly #waitMs: number;
   readonly #leaseMs: number;
-  readonly #holder: string;
+  #holder: string | undefined;
 
   constructor(settings: OnceSettings) {
     const { options } = settings;
@@ -140,11 +143,20 @@ export class OnceRounds {
     this.#flowSpan = this.#flowLifetime + settings.security.ttl + CLOCK_SKEW_SECONDS;
     this.#waitMs = positiveSeconds(options.wait, 10, "wait") * 1000;
     this.#leaseMs = Math.ceil(positiveSeconds(options.lease, 30, "lease") * 1000);
-    const instanceId = options.instanceId ?? `${hostname()}/${process.pid}`;
-    if (typeof instanceId !== "string" || instanceId === "") {
+    const { instanceId } = options;
+    if (instanceId !== undefined && (typeof instanceId !== "string" || instanceId === "")) {
       throw new TypeError(`once.instanceId must be a non-empty string, got ${String(instanceId)}`);
     }
     this.#holder = instanceId;
+  }
+
+  /**
+   * Read on first use, not at construction: Deno asks for a permission to read the host's name, and a
+   * server with no once-tool must not need it.
+   */
+  get #instanceId(): string {
+    this.#holder ??= defaultInstanceId();
+    return this.#holder;
   }
 
   /**
@@ -190,7 +202,7 @@ export class OnceRounds {
       const token = mintId();
       const request = {
         token,
-        holder: this.#holder,
+        holder: this.#instanceId,
         leaseMs: this.#leaseMs,
         ttlMs: this.#untilFlowEnds(envelope),
       };
@@ -330,4 +342,15 @@ export function checkOnce(once: unknown, what: string): boolean {
   if (once === undefined || once === false) return false;
   if (once === true) return true;
   throw new TypeError(`${what}: once must be true or false, got ${typeof once}`);
+}
+
+/** `<hostname>/<pid>`; a runtime that denies the host's name (Deno without --allow-sys) gets a random one. */
+function defaultInstanceId(): string {
+  let host: string;
+  try {
+    host = hostname();
+  } catch {
+    host = `host-${randomBytes(4).toString("hex")}`;
+  }
+  return `${host}/${process.pid}`;
 }
