@@ -7,6 +7,7 @@ export {
 } from "./ensure-tool.js";
 export { findExecutable } from "./find-executable.js";
 export { freePort } from "./free-port.js";
+export { type PrivateCa, privateCa } from "./private-ca.js";
 export { RedisCluster } from "./redis-cluster.js";
 export { redisCommand, waitFor } from "./redis-command.js";
 export { dumpRedis, type RedisDump } from "./redis-dump.js";

@@ -55,6 +55,12 @@ export const TOOLS = {
     // Debian 12 has Valkey only in its backports suite.
     source: { kind: "apt", packages: ["valkey-server"], backports: true },
   },
+  openssl: {
+    command: "openssl",
+    purpose: "the private certificate authority the TLS tests sign a Redis certificate with",
+    alsoAt: ["/usr/bin/openssl"],
+    source: { kind: "apt", packages: ["openssl"] },
+  },
   kubectl: {
     command: "kubectl",
     purpose: "kustomize, which renders the Kubernetes manifests the infra tests check",

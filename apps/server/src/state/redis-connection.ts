@@ -40,6 +40,15 @@ function readCa(caFile: string | undefined): { ca: string } | Record<string, nev
   }
 }
 
+/** What Node's TLS says when no trusted CA signed the peer's certificate chain. */
+const UNTRUSTED_CERTIFICATE = new Set([
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_SIGNATURE_FAILURE",
+]);
+
 /**
  * A client of the fleet's Redis in the configured topology, not yet connected: one server
  * (`createClient`), a Redis Cluster (`createCluster` from its seed nodes) or the primary Sentinel names
@@ -65,6 +74,15 @@ export async function redisConnection(config: RedisConfig): Promise<RedisConnect
       )
     ) {
       return `${error.message}: the Redis at ${where} does not answer TLS; a rediss:// URL needs Redis's TLS port (or write redis:// for a plaintext one)`;
+    }
+    const code = (error as { code?: string }).code ?? "";
+    if (UNTRUSTED_CERTIFICATE.has(code)) {
+      return config.caFile === undefined
+        ? `${error.message}: the certificate of the Redis at ${where} is not signed by a CA this server trusts; for a private CA, set REDIS_TLS_CA_FILE to the PEM file of the CA that signed it`
+        : `${error.message}: the certificate of the Redis at ${where} is not signed by the CA in REDIS_TLS_CA_FILE (${config.caFile}); point it at the PEM file of the CA that signed Redis's certificate`;
+    }
+    if (code === "ERR_TLS_CERT_ALTNAME_INVALID") {
+      return `${error.message}: the certificate of the Redis at ${where} does not name that host; connect by a name (or IP address) its certificate lists`;
     }
     return error.message;
   };
