@@ -32,6 +32,7 @@ export {
   type ElicitContent,
   toElicitationSchema,
 } from "./mcp-server/elicitation-schema.js";
+export type { CanAsk, MixedChannels, StaticResourceAsks } from "./mcp-server/handler-rules.js";
 export {
   acceptedContent,
   InputResponseError,
@@ -69,17 +70,18 @@ export type {
   ResourceConfig,
   ResourceContentInput,
   ResourceHandler,
+  ResourceHandlerShape,
   ResourceReturn,
   ResourceTemplateHandler,
   ResourceVariables,
   StaticResourceHandler,
+  StaticResourceRule,
 } from "./mcp-server/resources.js";
 export type { Infer as InferSchema, JsonSchema, SchemaLike } from "./mcp-server/schema.js";
 export type { ToolResultBody, ToolReturn } from "./mcp-server/tool-result.js";
 export type {
   ChannelRule,
   HandBuiltToolHandler,
-  MixedChannels,
   NoInput,
   ResolverMapFor,
   ResolverToolHandler,

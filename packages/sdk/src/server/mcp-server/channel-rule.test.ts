@@ -12,10 +12,12 @@ import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { McpServer } from "../index.js";
 import type { InputContext, McpContext } from "./context.js";
 import { toElicitationSchema } from "./elicitation-schema.js";
+import type { MixedChannels, StaticResourceAsks } from "./handler-rules.js";
 import { ask, type ElicitationOutcome, resolver } from "./resolvers/resolvers.js";
+import type { StaticResourceRule } from "./resources.js";
 import { accept } from "./test-support/answers.js";
 import { connectionsClosedAfterEach, WIRES } from "./test-support/connections.js";
-import type { ChannelRule, MixedChannels } from "./tools.js";
+import type { ChannelRule } from "./tools.js";
 
 /**
  * A call has one input_required channel: either the resolvers ask, or the handler builds the
@@ -60,10 +62,8 @@ describe.each(WIRES)("one channel per call over %s", (wire) => {
 
   it("refuses a static resource that asks: a type error, and an error at run time (48)", async () => {
     const mcp = new McpServer({ name: "docs", version: "1.0.0" });
-    mcp.resource("readme", { uri: "docs://readme" }, () =>
-      // @ts-expect-error a static resource cannot ask for input
-      inputRequired({ requestState: "x" }),
-    );
+    // @ts-expect-error a static resource cannot ask for input (StaticResourceAsks says so)
+    mcp.resource("readme", { uri: "docs://readme" }, () => inputRequired({ requestState: "x" }));
     mcp.resource("page", { uri: "docs://pages/{slug}" }, ({ slug }, ctx) =>
       ctx.inputResponses === undefined
         ? inputRequired({ inputRequests: { go: elicitForm(`Open ${slug}?`, toElicitationSchema(Confirm)) } })
@@ -138,5 +138,13 @@ describe("the channel rule in the types", () => {
     expectTypeOf<ChannelRule<Resolvers, () => string>>().toEqualTypeOf<unknown>();
     expectTypeOf<ChannelRule<Record<never, never>, Asks>>().toEqualTypeOf<unknown>();
     expectTypeOf<MixedChannels>().toEqualTypeOf<"A tool with resolvers asks from its resolvers and cannot return inputRequired(...): ask from a resolver, or drop `resolve` and build the InputRequiredResult by hand">();
+  });
+
+  it("is what the compiler reports for a static resource returning an InputRequiredResult, and nothing for a template", () => {
+    type Asks = () => InputRequiredResult;
+    expectTypeOf<StaticResourceRule<"docs://readme", Asks>>().toEqualTypeOf<StaticResourceAsks>();
+    expectTypeOf<StaticResourceRule<"docs://readme", () => string>>().toEqualTypeOf<unknown>();
+    expectTypeOf<StaticResourceRule<"docs://pages/{slug}", Asks>>().toEqualTypeOf<unknown>();
+    expectTypeOf<StaticResourceAsks>().toEqualTypeOf<"A static resource cannot return inputRequired(...): only a resource template (a URI with {variables}) may ask for input">();
   });
 });

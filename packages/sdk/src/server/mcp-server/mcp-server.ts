@@ -10,7 +10,13 @@ import { type HandledResponse, type HandleOptions, Server, type ServerOptions } 
 import { type CacheHint, listCacheHint, withCacheHint } from "./cache-hints.js";
 import { type OnceOptions, OnceRounds } from "./once-rounds.js";
 import { type PromptConfig, type PromptHandler, PromptRegistry } from "./prompts.js";
-import { type ResourceConfig, type ResourceHandler, ResourceRegistry } from "./resources.js";
+import {
+  type ResourceConfig,
+  type ResourceHandler,
+  type ResourceHandlerShape,
+  ResourceRegistry,
+  type StaticResourceRule,
+} from "./resources.js";
 import type { Infer, SchemaLike } from "./schema.js";
 import { singlePageLists } from "./single-page-lists.js";
 import {
@@ -175,10 +181,10 @@ export class McpServer {
    * `{#var}`). Only templates may ask for input: a static resource's handler cannot return
    * `inputRequired(...)`.
    */
-  resource<U extends string>(
+  resource<U extends string, H extends ResourceHandlerShape<U> = ResourceHandler<U>>(
     name: string,
     config: ResourceConfig<U>,
-    handler: ResourceHandler<U>,
+    handler: H & StaticResourceRule<U, H>,
   ): Registration {
     const unregister = this.#resources.register(name, config, handler);
     this.#installResources();

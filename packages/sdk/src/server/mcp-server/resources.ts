@@ -16,6 +16,7 @@ import {
   resourceContext,
   resourceInputContext,
 } from "./context.js";
+import type { CanAsk, StaticResourceAsks } from "./handler-rules.js";
 import { InputResponseError } from "./input-responses.js";
 import { checkOnce } from "./once-rounds.js";
 import {
@@ -84,6 +85,23 @@ export type ResourceTemplateHandler<U extends string> = (
 
 export type ResourceHandler<U extends string> =
   IsUriTemplate<U> extends false ? StaticResourceHandler : ResourceTemplateHandler<U>;
+
+/**
+ * What `McpServer.resource` accepts before the static-resource rule is applied: a static resource's
+ * handler may be written to return an InputRequiredResult here, so that StaticResourceRule, not a
+ * structural mismatch, is what the compiler reports.
+ */
+export type ResourceHandlerShape<U extends string> =
+  IsUriTemplate<U> extends false
+    ? (
+        variables: Record<never, never>,
+        ctx: ResourceContext,
+      ) => Awaitable<ResourceReturn | InputRequiredResult>
+    : ResourceTemplateHandler<U>;
+
+/** Intersected with a resource's handler: StaticResourceAsks when a static resource's handler can ask, else `unknown`. */
+export type StaticResourceRule<U extends string, H> =
+  IsUriTemplate<U> extends false ? (CanAsk<H> extends true ? StaticResourceAsks : unknown) : unknown;
 
 interface Registered {
   name: string;

@@ -9,6 +9,7 @@ import type { Tool, ToolAnnotations } from "../../protocol/schemas/tools.js";
 import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
 import { type Awaitable, type InputContext, inputContext, type McpContext, mcpContext } from "./context.js";
+import type { CanAsk, MixedChannels } from "./handler-rules.js";
 import { InputResponseError } from "./input-responses.js";
 import { checkOnce } from "./once-rounds.js";
 import { ResolverFailure } from "./resolvers/resolver-failure.js";
@@ -81,23 +82,12 @@ export type ToolHandlerShape<I, O, R> =
       ) => Awaitable<ToolReturn<O> | InputRequiredResult>
     : HandBuiltToolHandler<I, O>;
 
-/** The rule a resolver tool's handler breaks by returning `inputRequired(...)`, worded for the compiler's message. */
-export type MixedChannels =
-  "A tool with resolvers asks from its resolvers and cannot return inputRequired(...): ask from a resolver, or drop `resolve` and build the InputRequiredResult by hand";
-
 /**
  * Intersected with a tool's handler: `unknown` (no change) unless the tool has resolvers and its
- * handler can return an InputRequiredResult, in which case the handler must also be MixedChannels,
- * which no function is, so the compiler's error names the rule instead of listing array members.
+ * handler can return an InputRequiredResult; then it is MixedChannels, which no function is.
  */
 export type ChannelRule<R, H> =
-  HasResolvers<R> extends true
-    ? [Extract<Awaited<H extends (...args: never[]) => infer T ? T : never>, InputRequiredResult>] extends [
-        never,
-      ]
-      ? unknown
-      : MixedChannels
-    : unknown;
+  HasResolvers<R> extends true ? (CanAsk<H> extends true ? MixedChannels : unknown) : unknown;
 
 interface RegisteredTool {
   definition: Tool;
