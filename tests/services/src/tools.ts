@@ -55,6 +55,12 @@ export const TOOLS = {
     // Debian 12 has Valkey only in its backports suite.
     source: { kind: "apt", packages: ["valkey-server"], backports: true },
   },
+  chromium: {
+    command: "chromium",
+    purpose: "the headless browser the approval page's tests drive (through playwright-core)",
+    alsoAt: ["/usr/bin/chromium"],
+    source: { kind: "apt", packages: ["chromium"] },
+  },
   kubectl: {
     command: "kubectl",
     purpose: "kustomize, which renders the Kubernetes manifests the infra tests check",
