@@ -8,10 +8,9 @@ import {
   type LocalAuthServer,
   startLocalAuthServer,
 } from "@roundtrip/local-auth";
-import { freePort } from "@roundtrip/test-services";
+import { freePort, openChromium } from "@roundtrip/test-services";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openChromium } from "./support/chromium.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient } from "./support/mcp-client.js";
 import { type RunningServer, startServer } from "./support/running-server.js";

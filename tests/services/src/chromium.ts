@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureTool } from "@roundtrip/test-services";
 import { type BrowserContext, type BrowserContextOptions, chromium } from "playwright-core";
+import { ensureTool } from "./ensure-tool.js";
 
 /**
  * Without the background-networking flags Chromium keeps calling home (updates, sync, field trials),
@@ -24,15 +24,20 @@ export interface ChromiumSession {
   close(): Promise<void>;
 }
 
-/** A headless Chromium (Debian's, installed if missing) with a fresh profile of its own. */
-export async function openChromium(options: BrowserContextOptions = {}): Promise<ChromiumSession> {
-  const executablePath = await ensureTool("chromium");
+export interface ChromiumOptions extends BrowserContextOptions {
+  /** The browser to run; by default Debian's, installed if missing (see ensureTool). */
+  executablePath?: string;
+}
+
+/** A headless Chromium with a fresh profile of its own, removed when it closes. */
+export async function openChromium(options: ChromiumOptions = {}): Promise<ChromiumSession> {
+  const { executablePath = await ensureTool("chromium"), ...contextOptions } = options;
   const profile = await mkdtemp(join(tmpdir(), "roundtrip-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath,
     headless: true,
     args: ARGS,
-    ...options,
+    ...contextOptions,
   });
   return {
     context,
