@@ -4,7 +4,7 @@ import { RELEASE_ID } from "../approvals/release-id.js";
 import { APPROVALS_PATH, type ApprovalPageContext } from "./approval-page-context.js";
 import { approverOf } from "./approver-cookie.js";
 import { csrfToken, csrfValid } from "./csrf-token.js";
-import { sendHtml } from "./html-page.js";
+import { sendHtml, sendNotice } from "./html-page.js";
 import { sendLostApproval } from "./lost-approval.js";
 import { badInputView, refusedView, releaseView, signInView, UNCONFIRMED } from "./release-view.js";
 
@@ -35,7 +35,7 @@ export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPage
     const { release } = request.params;
     const outcome = await page.approvals.approve(release, viewer);
     if (outcome === "unknown") return sendLostApproval(reply, release);
-    if (outcome === "not-requester") return notRequester(reply, "approve");
+    if (outcome === "not-requester") return notRequester(reply, release, "approve");
     if (outcome === "unconfirmed") return sendHtml(reply, 409, `Release ${release}`, `<p>${UNCONFIRMED}</p>`);
     if (outcome === "approved") request.log.info({ release }, "release approved");
     // Approved now, before, deployed or rejected: the page says which.
@@ -55,7 +55,7 @@ export function registerReleaseRoutes(scope: FastifyInstance, page: ApprovalPage
     }
     const outcome = await page.approvals.reject(release, viewer, reason);
     if (outcome === "unknown") return sendLostApproval(reply, release);
-    if (outcome === "not-requester") return notRequester(reply, "reject");
+    if (outcome === "not-requester") return notRequester(reply, release, "reject");
     if (outcome === "unconfirmed") return sendHtml(reply, 409, `Release ${release}`, `<p>${UNCONFIRMED}</p>`);
     // The reason is the user's text and stays out of the log.
     if (outcome === "rejected") request.log.info({ release }, "release rejected");
@@ -76,21 +76,23 @@ function formViewer(
   }
   const viewer = approverOf(page.sealed, request);
   if (!viewer) {
-    reply.code(403).type("text/plain").send("Sign in first");
+    sendNotice(reply, 403, `Release ${release}`, "Sign in first: open the release page and follow Sign in");
     return undefined;
   }
   if (!csrfValid(page.sealed, request.body?.csrf, viewer.cookie, release)) {
-    reply.code(403).type("text/plain").send("Missing or invalid form token; reload the page");
+    sendNotice(reply, 403, `Release ${release}`, "Missing or invalid form token; reload the page");
     return undefined;
   }
   return viewer;
 }
 
-function notRequester(reply: FastifyReply, what: "approve" | "reject") {
-  return reply
-    .code(403)
-    .type("text/plain")
-    .send(`Only the user who asked for this deployment can ${what} it`);
+function notRequester(reply: FastifyReply, release: string, what: "approve" | "reject") {
+  return sendNotice(
+    reply,
+    403,
+    `Release ${release}`,
+    `Only the user who asked for this deployment can ${what} it`,
+  );
 }
 
 async function showRelease(

@@ -40,3 +40,8 @@ export function sendHtml(reply: FastifyReply, status: number, title: string, bod
         `<div class="card">${body}</div></main></body></html>`,
     );
 }
+
+/** A page that only says something: a heading and one paragraph, both escaped here. */
+export function sendNotice(reply: FastifyReply, status: number, title: string, message: string) {
+  return sendHtml(reply, status, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`);
+}
