@@ -274,6 +274,7 @@ describe("the approval page in Chromium", () => {
       const page = await context.newPage();
       await page.goto(url);
       expect(await check(page)).toEqual({ violations: [], passed: expect.any(Number) });
+      await screenshot(page, "sign-in");
       await signIn(page, url, "alice");
       const signedIn = await check(page);
       expect(signedIn.violations).toEqual([]);
