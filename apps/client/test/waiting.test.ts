@@ -111,6 +111,32 @@ describe("rounds, as -v shows them", () => {
   });
 });
 
+describe("a release rejected on the page", () => {
+  it("prints the tool's error result as it came, and exits with the tool-error code", async () => {
+    const rejected = "Release rel-7 was rejected by alice: freeze until the audit";
+    server = await startScriptedMcp({
+      serverInfo: INFO,
+      answer: (_call: ScriptedCall, index: number) =>
+        index === 0
+          ? askingUrl("approval", "Approve release 7", PAGE, "ask")
+          : {
+              result: { resultType: "complete", content: [{ type: "text", text: rejected }], isError: true },
+            },
+    });
+    const home = await newHome();
+    const run = await runCli(["--server", server.url, "call", "deploy", "--yes"], { home });
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stdout).toBe(`${rejected}\n`);
+
+    const json = await runCli(["--server", server.url, "--json", "call", "deploy", "--yes"], { home });
+    expect(json.code, json.stderr).toBe(5);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: "complete",
+      result: { isError: true, content: [{ type: "text", text: rejected }] },
+    });
+  });
+});
+
 describe("status lines while a request is out", () => {
   it("says it waits for a slow server, then that the server is still working on a state-only round", async () => {
     let release: () => void = () => {};

@@ -3,6 +3,7 @@
 // approval's sign-in finds the session the login left.
 import { DevelopmentBrowser, firstPostForm, type VisitedPage } from "@roundtrip/local-auth";
 import { DemoFailure } from "./failures.js";
+import { screenshotPage } from "./page-screenshot.js";
 
 export interface AliceBrowser {
   /** Follows the CLI's sign-in URL through the sign-in pages to the CLI's loopback callback. */
@@ -32,6 +33,7 @@ export function aliceBrowser(): AliceBrowser {
           `after signing in, ${signedIn.url.href} shows no Approve button (HTTP ${signedIn.status})`,
         );
       }
+      await showPage(page, alice, log);
       const response = await alice.fetch(new URL(form.action, page), {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -45,4 +47,20 @@ export function aliceBrowser(): AliceBrowser {
       return release;
     },
   };
+}
+
+/** The server's sign-in cookie for the page, under the name and path the reference server gives it. */
+const APPROVER_COOKIE = { name: "roundtrip_approver", path: "/approvals" };
+
+/** Where a screenshot of the page alice is about to approve was saved, when Chromium is here to take one. */
+async function showPage(page: URL, alice: DevelopmentBrowser, log: (line: string) => void): Promise<void> {
+  const value = alice.cookie(page.origin, APPROVER_COOKIE.name);
+  if (value === undefined) return;
+  try {
+    const path = await screenshotPage(page, { ...APPROVER_COOKIE, value });
+    if (path !== undefined) log(`the page alice approves, as Chromium shows it: ${path}`);
+  } catch (error) {
+    // A picture is not worth failing the demo over.
+    log(`no screenshot of the page: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

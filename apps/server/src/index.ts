@@ -4,6 +4,8 @@ export type {
   ApprovalStore,
   ApproveOutcome,
   Approver,
+  Rejection,
+  RejectOutcome,
   Requester,
 } from "./approvals/approval-store.js";
 export { SealedApprovalStore, type SealedApprovalStoreOptions } from "./approvals/sealed-approval-store.js";

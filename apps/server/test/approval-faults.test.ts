@@ -151,11 +151,12 @@ describe("a Redis restarted empty mid-approval", () => {
       [a, submitApproval(a, page)],
     ] as const) {
       const response = await request;
-      expect([server.origin, response.status, await response.text()]).toEqual([
+      expect([server.origin, response.status, response.headers.get("content-type")]).toEqual([
         server.origin,
         404,
-        lostPage(release),
+        "text/html; charset=utf-8",
       ]);
+      expect(await response.text()).toContain(`<p>${lostPage(release)}</p>`);
     }
     for (const [server, round] of [
       [b, wait],

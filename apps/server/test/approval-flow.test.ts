@@ -123,6 +123,53 @@ describe("deploy approval through the approval page", () => {
     expect(urls[0]).toBe(`https://mcp.roundtrip.test${path}`);
   }, 120_000);
 
+  it("rejects with a reason: refused without one or from bob, final once given, and the tool reports it", async () => {
+    let opened: (url: string) => void = () => {};
+    const firstUrl = new Promise<string>((resolve) => {
+      opened = resolve;
+    });
+    const client = mcpClient(app.url, aliceToken, watch, {
+      inputRequiredMaxRounds: 200,
+      onElicit: (params) => {
+        if (params.mode !== "url") return { action: "accept", content: { confirm: true } };
+        opened(params.url);
+        return { action: "accept" };
+      },
+    });
+    const done = client.callTool("deploy", { service: "api", env: "staging" });
+    const path = new URL(await firstUrl).pathname;
+    const release = path.split("/").pop() ?? "";
+    const alice = new DevelopmentBrowser("alice");
+    const page = await alice.visit(`${app.origin}${path}/sign-in`, app.origin, viaInstance(app.origin));
+    const csrf = firstPostForm(page.html)?.fields.csrf ?? "";
+    const rejectUrl = `${app.origin}${path}/reject`;
+
+    for (const reason of ["", "   ", "x".repeat(201), "two\nlines"]) {
+      const refused = await alice.fetch(rejectUrl, form({ csrf, reason }));
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("Not rejected: a rejection");
+    }
+    expect((await alice.fetch(rejectUrl, form({ reason: "no token" }))).status).toBe(403);
+    const bob = new DevelopmentBrowser("bob");
+    await bob.visit(`${app.origin}${path}/sign-in`, app.origin, viaInstance(app.origin));
+    expect((await bob.fetch(rejectUrl, form({ csrf, reason: "not mine" }))).status).toBe(403);
+    expect((await app.server.approvals.status(release))?.state).toBe("pending");
+
+    const rejected = await alice.fetch(rejectUrl, form({ csrf, reason: "wait for the <freeze> to end" }));
+    expect(rejected.status).toBe(200);
+    expect(await rejected.text()).toContain("wait for the &#60;freeze&#62; to end");
+    const again = await alice.fetch(`${app.origin}${path}/approve`, form({ csrf }));
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("Rejected by alice at");
+
+    const result = await done;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(`Release ${release} was rejected by alice: wait for the <freeze> to end`);
+    expect(
+      app.logs.lines().filter((line) => line.msg === "release deployed" && line.release === release),
+    ).toEqual([]);
+  }, 120_000);
+
   it("asks for the URL again after five rounds without an approval, and a decline deploys nothing", async () => {
     const modes: string[] = [];
     const client = mcpClient(app.url, aliceToken, watch, {

@@ -1,13 +1,16 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
 import { AesGcmRequestStateCodec } from "@roundtrip/sealing";
 import type { FastifyRequest } from "fastify";
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApprovalRecord } from "../src/approvals/approval-store.js";
 import { ApprovalSignIn } from "../src/routes/approval-sign-in.js";
 import { approverCookie, approverOf } from "../src/routes/approver-cookie.js";
 import { cookiesOf, setCookie } from "../src/routes/cookies.js";
 import { csrfToken, csrfValid } from "../src/routes/csrf-token.js";
-import { escapeHtml } from "../src/routes/html-page.js";
+import { escapeHtml, PAGE_CSP, sendHtml } from "../src/routes/html-page.js";
+import { releaseView } from "../src/routes/release-view.js";
 import { SealedValues } from "../src/routes/sealed-values.js";
 import { PUBLIC_URL, startAuthorizationServer } from "./support/environment.js";
 
@@ -64,6 +67,12 @@ describe("approver cookie", () => {
     expect(approverOf(otherDeployment(), withCookie(cookie))).toBeUndefined();
   });
 
+  it("carries the approver's display name when the sign-in had one", () => {
+    const named = { ...alice, name: "Alice" };
+    const cookie = cookiePair(approverCookie(signer, named, { path: "/approvals", secure: true }));
+    expect(approverOf(signer, withCookie(cookie))).toMatchObject(named);
+  });
+
   it("refuses an altered cookie, a value sealed for another purpose, and an empty one", () => {
     const header = approverCookie(signer, alice, { path: "/", secure: false });
     const value = cookiePair(header).slice("roundtrip_approver=".length);
@@ -102,6 +111,44 @@ describe("escapeHtml", () => {
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
       "&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;",
     );
+  });
+});
+
+describe("the approval pages' HTML", () => {
+  it("carry their one style sheet, allowed by its hash, and nothing else the policy would let in", async () => {
+    const app = Fastify();
+    app.get("/", (_request, reply) => sendHtml(reply, 200, "A <title>", "<p>body</p>"));
+    const response = await app.inject("/");
+    await app.close();
+    const style = /<style>([^<]*)<\/style>/.exec(response.body)?.[1] ?? "";
+    const hash = createHash("sha256").update(style).digest("base64");
+    expect(response.headers["content-security-policy"]).toBe(PAGE_CSP);
+    expect(PAGE_CSP).toBe(
+      `default-src 'none'; style-src 'sha256-${hash}'; img-src data:; form-action 'self'; ` +
+        "frame-ancestors 'none'; base-uri 'none'",
+    );
+    expect(response.headers["x-frame-options"]).toBe("DENY");
+    expect(response.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(response.body).toContain("<title>A &#60;title&#62;</title>");
+    expect(response.body).not.toContain("<script");
+  });
+
+  it("escape every value a user or client chose, the rejection reason included", () => {
+    const hostile = `<img src=x onerror="alert(1)">`;
+    const record: ApprovalRecord = {
+      release: release(9),
+      service: hostile,
+      env: hostile,
+      requester: { clientId: hostile, issuer: "https://as.test", subject: hostile, name: hostile },
+      state: "rejected",
+      requestedAt: "2026-12-07T12:00:00.000Z",
+      rejection: { by: { ...alice, name: hostile }, at: "2026-12-07T12:05:00.000Z", reason: hostile },
+    };
+    const html = releaseView(record, "csrf");
+    expect(html).not.toContain("<img");
+    // Service and environment twice each, the requester's name, subject and client, the rejecter, the reason.
+    expect(html.split(escapeHtml(hostile)).length - 1).toBe(9);
+    expect(html).toContain('<time datetime="2026-12-07T12:00:00.000Z">2026-12-07 12:00 UTC</time>');
   });
 });
 

@@ -71,7 +71,50 @@ describe.each([
       env: DETAILS.env,
       requester,
       state: "approved",
+      requestedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
+  });
+
+  it("keep a rejection sealed, final, and refused without a valid reason", async () => {
+    const { ledger } = await makeLedger();
+    const store = approvalStore(ledger);
+    const id = release();
+    const reason = "quartz freeze until the audit";
+    await requested(store, id, DETAILS);
+    const bob = { issuer: requester.issuer, subject: "bob" };
+    expect(await store.reject(id, bob, reason)).toBe("not-requester");
+    for (const bad of ["", "   ", "x".repeat(201), "two\nlines"]) {
+      await expect(store.reject(id, requester, bad)).rejects.toThrow(RangeError);
+    }
+    expect((await store.status(id))?.state).toBe("pending");
+
+    expect(await store.reject(id, { ...requester, name: "Alice Quartz" }, `  ${reason} `)).toBe("rejected");
+    const sealed = (await ledger.get(id)) as string;
+    for (const clear of [...IN_CLEAR, reason, "Alice Quartz"]) expect(sealed).not.toContain(clear);
+    expect((await store.status(id))?.rejection).toEqual({
+      by: { issuer: requester.issuer, subject: requester.subject, name: "Alice Quartz" },
+      at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      reason,
+    });
+    // A rejection is final: no approval, no deployment, and a second rejection changes nothing.
+    expect(await store.approve(id, requester)).toBe("already-rejected");
+    expect(await store.consume(id, requester)).toBe("rejected");
+    expect(await store.request(id, requester)).toBe("rejected");
+    expect(await store.reject(id, requester, "another reason")).toBe("rejected");
+    expect((await store.status(id))?.rejection?.reason).toBe(reason);
+    expect(await store.reject(release(), requester, reason)).toBe("unknown");
+  });
+
+  it("keep an approval from being rejected, before and after its deployment", async () => {
+    const { ledger } = await makeLedger();
+    const store = approvalStore(ledger);
+    const id = release();
+    await requested(store, id, DETAILS);
+    expect(await store.approve(id, requester)).toBe("approved");
+    expect(await store.reject(id, requester, "too late")).toBe("already-approved");
+    expect(await store.consume(id, requester)).toBe("deployed");
+    expect(await store.reject(id, requester, "too late")).toBe("already-deployed");
+    expect((await store.status(id))?.state).toBe("deployed");
   });
 
   it("refuse a record moved to another release: unknown there, and logged without its content", async () => {

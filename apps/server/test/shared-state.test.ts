@@ -128,10 +128,27 @@ describe.each([
       env: "staging",
       requester,
       state: "pending",
+      requestedAt: expect.any(String),
     });
     expect(await store.approve(id, requester)).toBe("approved");
     expect(await store.approve(release(), requester)).toBe("unknown");
     expect(await store.status(release())).toBeUndefined();
+  });
+
+  it("settles an Approve and a Reject that race on one outcome, and a rejected release never deploys", async () => {
+    const store = await makeStore();
+    for (let round = 0; round < 5; round++) {
+      const id = release();
+      await requested(store, id, { service: "api", env: "production", principal: requester });
+      const outcomes = await Promise.all([store.approve(id, requester), store.reject(id, requester, "no")]);
+      expect([
+        ["approved", "already-approved"],
+        ["already-rejected", "rejected"],
+      ]).toContainEqual(outcomes);
+      const state = (await store.status(id))?.state;
+      expect(state).toBe(outcomes[0] === "approved" ? "approved" : "rejected");
+      expect(await store.consume(id, requester)).toBe(state === "approved" ? "deployed" : "rejected");
+    }
   });
 
   it("lets one approval be consumed once, even by calls that race, and by its requester only", async () => {

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { ensureTool } from "@roundtrip/test-services";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -72,6 +73,14 @@ describe("pnpm demo, unattended", () => {
     const id = /Saved as pending flow (\S+): the server waits for "approval"\./.exec(output)?.[1];
     expect(id, output).toBeDefined();
     expect(output).toMatch(/alice pressed Approve: the server recorded rel-[0-9a-f]{32} as approved/);
+    // With Chromium here, the page alice approves is pictured and its file named; without, not a word.
+    const shot = /the page alice approves, as Chromium shows it: (\S+\.png)/.exec(output)?.[1];
+    if (existsSync("/usr/bin/chromium")) {
+      expect(shot, output).toBeDefined();
+      expect((await stat(shot ?? "")).size).toBeGreaterThan(1000);
+    } else {
+      expect(output).not.toMatch(/screenshot|Chromium/);
+    }
     expect(output).toMatch(
       new RegExp(`\\$ roundtrip pending\\n${id}  .*tools/call deploy .*waits for approval`),
     );

@@ -202,13 +202,14 @@ describe("fuzzing", () => {
       fc.constant(release),
       fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
       fc.string({ maxLength: 30 }).map(encodeURIComponent),
-      fc.constantFrom("..", "%2e%2e", "%00", "<script>alert(1)</script>", "approve", "sign-in"),
+      fc.constantFrom("..", "%2e%2e", "%00", "<script>alert(1)</script>", "approve", "reject", "sign-in"),
     );
     const request = fc.record({
       path: fc.oneof(
         segment.map((release) => `/approvals/${release}`),
         segment.map((release) => `/approvals/${release}/sign-in`),
         segment.map((release) => `/approvals/${release}/approve`),
+        segment.map((release) => `/approvals/${release}/reject`),
         fc.string({ maxLength: 80 }).map((query) => `/callback?${encodeURIComponent(query)}`),
         fc
           .tuple(fc.string(), fc.string())

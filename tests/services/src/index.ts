@@ -1,3 +1,4 @@
+export { type ChromiumOptions, type ChromiumSession, openChromium } from "./chromium.js";
 export {
   DEFAULT_STATE_DIR,
   type EnsureOptions,

@@ -61,6 +61,12 @@ export const TOOLS = {
     alsoAt: ["/usr/bin/openssl"],
     source: { kind: "apt", packages: ["openssl"] },
   },
+  chromium: {
+    command: "chromium",
+    purpose: "the headless browser the approval page's tests drive (through playwright-core)",
+    alsoAt: ["/usr/bin/chromium"],
+    source: { kind: "apt", packages: ["chromium"] },
+  },
   kubectl: {
     command: "kubectl",
     purpose: "kustomize, which renders the Kubernetes manifests the infra tests check",

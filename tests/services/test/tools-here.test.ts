@@ -13,6 +13,7 @@ const VERSION_ARGS: Record<ToolName, readonly string[]> = {
   "redis-server": ["--version"],
   "valkey-server": ["--version"],
   openssl: ["version"],
+  chromium: ["--version"],
   kubectl: ["version", "--client"],
 };
 

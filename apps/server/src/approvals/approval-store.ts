@@ -3,19 +3,40 @@ export interface Requester {
   clientId: string;
   issuer: string;
   subject: string;
+  /** The user's display name, when their token carries one: shown on the page, never matched on. */
+  name?: string;
 }
 
 /** Who signed in on the approval page. */
 export interface Approver {
   issuer: string;
   subject: string;
+  /** The display name the sign-in's token carried, if any: shown, never matched on. */
+  name?: string;
 }
 
 /**
- * `asked` until the requester confirms in their client, `pending` until they approve on the page,
- * `deployed` once the release's one deployment is claimed.
+ * `asked` until the requester confirms in their client, `pending` until they approve or reject it on
+ * the page, `deployed` once the release's one deployment is claimed. `approved` and `rejected` are
+ * final answers: neither turns into the other.
  */
-export type ApprovalState = "asked" | "pending" | "approved" | "deployed";
+export type ApprovalState = "asked" | "pending" | "approved" | "rejected" | "deployed";
+
+/** Why and by whom a release was turned down; the reason is the approver's own words. */
+export interface Rejection {
+  by: Approver;
+  /** ISO 8601. */
+  at: string;
+  reason: string;
+}
+
+/** The longest rejection reason kept: a sentence, not an essay. */
+export const MAX_REJECTION_REASON = 200;
+
+/** How a user is named to people: their display name, else their subject. */
+export function displayName(user: Approver): string {
+  return user.name ?? user.subject;
+}
 
 export interface ApprovalRecord {
   release: string;
@@ -23,6 +44,10 @@ export interface ApprovalRecord {
   env: string;
   requester: Requester;
   state: ApprovalState;
+  /** When the release was asked for (ISO 8601); records of earlier versions lack it. */
+  requestedAt?: string;
+  /** Set whenever `state` is `rejected`. */
+  rejection?: Rejection;
   /** When the release's one deployment was claimed (ISO 8601); set whenever `state` is `deployed`. */
   deployedAt?: string;
 }
@@ -37,20 +62,35 @@ export interface ApprovalRequest {
  * `unknown`: the store has no record of the release, neither its approval nor its deployment (never
  * asked for, expired, or lost by the store); `already-deployed`: approving again deploys nothing.
  */
-export type ApproveOutcome = "approved" | "already-deployed" | "unconfirmed" | "unknown" | "not-requester";
+export type ApproveOutcome =
+  | "approved"
+  | "already-deployed"
+  | "already-rejected"
+  | "unconfirmed"
+  | "unknown"
+  | "not-requester";
+
+/** As ApproveOutcome; `already-approved`: an approval stands and cannot be taken back here. */
+export type RejectOutcome =
+  | "rejected"
+  | "already-approved"
+  | "already-deployed"
+  | "unconfirmed"
+  | "unknown"
+  | "not-requester";
 
 /**
  * `deployed`: this call claimed the release's one deployment; anything else: nothing may be deployed.
  * `lost`: neither the approval nor a deployment is on record, though the caller requested one: the
  * store forgot it (restarted empty, evicted) or it expired, and it must never be re-created silently.
  */
-export type ConsumeOutcome = "deployed" | "not-approved" | "already-deployed" | "lost";
+export type ConsumeOutcome = "deployed" | "not-approved" | "rejected" | "already-deployed" | "lost";
 
 /**
  * What `request` found: `requested` (now, or before), the release's deployment, or no record at all
  * (`lost`, as in ConsumeOutcome): a request never creates the record, `ask` did when the release was new.
  */
-export type RequestOutcome = "requested" | "already-deployed" | "lost";
+export type RequestOutcome = "requested" | "already-deployed" | "rejected" | "lost";
 
 /**
  * Deploy approvals, bound to the user who asked. The deploy tool records one when it mints the
@@ -76,6 +116,11 @@ export interface ApprovalStore {
   /** Only the requester (same issuer and subject) may approve; anyone else is refused. */
   approve(release: string, approver: Approver): Promise<ApproveOutcome>;
   /**
+   * Only the requester may reject, with a reason (trimmed, 1 to MAX_REJECTION_REASON characters, else
+   * a RangeError and nothing changes); a rejected release is never approved or deployed.
+   */
+  reject(release: string, approver: Approver, reason: string): Promise<RejectOutcome>;
+  /**
    * Claims the requester's approved release's one deployment: a record keyed by the release, set only
    * if absent, before the caller deploys. A second claim, from any instance, finds it and deploys nothing.
    */
@@ -89,6 +134,17 @@ export class ReleaseTakenError extends Error {
   constructor(release: string) {
     super(`release ${release} was requested by another user; call deploy again for a new release`);
   }
+}
+
+/** A rejection reason as kept, or a RangeError saying what a valid one is. */
+export function rejectionReason(reason: string): string {
+  const trimmed = reason.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_REJECTION_REASON) {
+    throw new RangeError(`a rejection needs a reason of 1 to ${MAX_REJECTION_REASON} characters`);
+  }
+  // Line breaks and other control characters would let a reason forge lines in a client's output.
+  if (/\p{Cc}/u.test(trimmed)) throw new RangeError("a rejection reason is one line of text");
+  return trimmed;
 }
 
 export function sameUser(a: Approver, b: Approver): boolean {

@@ -12,8 +12,10 @@ import {
   type Approver,
   type ConsumeOutcome,
   DEPLOYMENT_TTL_MS,
+  type RejectOutcome,
   ReleaseTakenError,
   type RequestOutcome,
+  rejectionReason,
   sameUser,
 } from "./approval-store.js";
 
@@ -30,12 +32,17 @@ export interface SealedApprovalStoreOptions {
   now?: () => number;
 }
 
+const User = { issuer: z.string(), subject: z.string(), name: z.string().optional() };
+const Requester = z.object({ clientId: z.string(), ...User });
+
 /** What a release's record says; the release itself is the key it is sealed for. */
 const Sealed = z.object({
   service: z.string(),
   env: z.string(),
-  requester: z.object({ clientId: z.string(), issuer: z.string(), subject: z.string() }),
-  state: z.enum(["asked", "pending", "approved", "deployed"]),
+  requester: Requester,
+  state: z.enum(["asked", "pending", "approved", "rejected", "deployed"]),
+  requestedAt: z.string().optional(),
+  rejection: z.object({ by: z.object(User), at: z.string(), reason: z.string() }).optional(),
 });
 type Sealed = z.output<typeof Sealed>;
 
@@ -43,15 +50,19 @@ type Sealed = z.output<typeof Sealed>;
 const Deployment = z.object({
   service: z.string(),
   env: z.string(),
-  requester: z.object({ clientId: z.string(), issuer: z.string(), subject: z.string() }),
+  requester: Requester,
   at: z.string(),
+  requestedAt: z.string().optional(),
 });
 type Deployment = z.output<typeof Deployment>;
 
 /** What a step decides on the record it read: its outcome, and the state to move to, if any. */
-type Step<O> = (record: Sealed) => { outcome: O; next?: ApprovalState };
+type Step<O> = (record: Sealed) => { outcome: O; next?: ApprovalState; rejection?: Sealed["rejection"] };
 
-/** States only move forward (asked, pending, approved, deployed): a record changes at most three times under us. */
+/**
+ * States only move forward (asked, pending, then approved and deployed, or rejected): a record changes
+ * at most three times under us.
+ */
 const MAX_ATTEMPTS = 4;
 
 const encoder = new TextEncoder();
@@ -84,8 +95,14 @@ export class SealedApprovalStore implements ApprovalStore {
 
   async ask(release: string, details: ApprovalRequest): Promise<void> {
     const { service, env, principal } = details;
-    const { clientId, issuer, subject } = principal;
-    const record: Sealed = { service, env, requester: { clientId, issuer, subject }, state: "asked" };
+    const { clientId, issuer, subject, name } = principal;
+    const record: Sealed = {
+      service,
+      env,
+      requester: { clientId, issuer, subject, ...(name === undefined ? {} : { name }) },
+      state: "asked",
+      requestedAt: new Date(this.#now()).toISOString(),
+    };
     const existing = await this.#ledger.add(release, this.#seal(release, record), this.#ttlMs);
     if (existing === undefined) return;
     // A re-ask for the same release keeps its outcome; a release never changes hands.
@@ -98,9 +115,11 @@ export class SealedApprovalStore implements ApprovalStore {
     const outcome = await this.#step<RequestOutcome | "taken">(release, "lost", (record) => {
       if (!sameUser(record.requester, requester)) return { outcome: "taken" };
       if (record.state === "deployed") return { outcome: "already-deployed" };
+      if (record.state === "rejected") return { outcome: "rejected" };
       return record.state === "asked" ? { outcome: "requested", next: "pending" } : { outcome: "requested" };
     });
     if (outcome === "taken") throw new ReleaseTakenError(release);
+    if (outcome === "rejected") return outcome;
     const deployment = outcome === "requested" ? undefined : await this.#deployment(release);
     if (!deployment) return outcome;
     if (sameUser(deployment.requester, requester)) return "already-deployed";
@@ -111,10 +130,31 @@ export class SealedApprovalStore implements ApprovalStore {
     const outcome = await this.#step<ApproveOutcome>(release, "unknown", (record) => {
       if (!sameUser(record.requester, approver)) return { outcome: "not-requester" };
       if (record.state === "asked") return { outcome: "unconfirmed" };
+      if (record.state === "rejected") return { outcome: "already-rejected" };
       return record.state === "pending" ? { outcome: "approved", next: "approved" } : { outcome: "approved" };
     });
-    if (outcome === "not-requester") return outcome;
+    if (outcome === "not-requester" || outcome === "already-rejected") return outcome;
     // Checked even when the approval has gone: what happened to the release outlives it.
+    const deployment = await this.#deployment(release);
+    if (!deployment) return outcome;
+    return sameUser(deployment.requester, approver) ? "already-deployed" : "not-requester";
+  }
+
+  async reject(release: string, approver: Approver, reason: string): Promise<RejectOutcome> {
+    const kept = rejectionReason(reason);
+    const { issuer, subject, name } = approver;
+    const by = { issuer, subject, ...(name === undefined ? {} : { name }) };
+    const outcome = await this.#step<RejectOutcome>(release, "unknown", (record) => {
+      if (!sameUser(record.requester, approver)) return { outcome: "not-requester" };
+      if (record.state === "asked") return { outcome: "unconfirmed" };
+      if (record.state === "approved") return { outcome: "already-approved" };
+      if (record.state === "deployed") return { outcome: "already-deployed" };
+      if (record.state === "rejected") return { outcome: "rejected" };
+      const at = new Date(this.#now()).toISOString();
+      return { outcome: "rejected", next: "rejected", rejection: { by, at, reason: kept } };
+    });
+    if (outcome !== "unknown" && outcome !== "rejected") return outcome;
+    // The approval may have gone while its deployment record stays: that release was deployed.
     const deployment = await this.#deployment(release);
     if (!deployment) return outcome;
     return sameUser(deployment.requester, approver) ? "already-deployed" : "not-requester";
@@ -129,14 +169,16 @@ export class SealedApprovalStore implements ApprovalStore {
     }
     if (!sameUser(record.requester, requester)) return "not-approved";
     if (record.state === "asked" || record.state === "pending") return "not-approved";
+    if (record.state === "rejected") return "rejected";
     // Records of earlier versions have no deployment record; their state alone says it happened.
     if (record.state === "deployed") return "already-deployed";
-    const { service, env } = record;
+    const { service, env, requestedAt } = record;
     const claim: Deployment = {
       service,
       env,
       requester: record.requester,
       at: new Date(this.#now()).toISOString(),
+      ...(requestedAt === undefined ? {} : { requestedAt }),
     };
     const key = deploymentKey(release);
     const taken = await this.#ledger.add(key, this.#sealDeployment(release, claim), DEPLOYMENT_TTL_MS);
@@ -149,8 +191,16 @@ export class SealedApprovalStore implements ApprovalStore {
   async status(release: string): Promise<ApprovalRecord | undefined> {
     const [record, deployment] = await Promise.all([this.#read(release), this.#deployment(release)]);
     if (deployment) {
-      const { service, env, requester, at } = deployment;
-      return { release, service, env, requester, state: "deployed", deployedAt: at };
+      const { service, env, requester, at, requestedAt } = deployment;
+      return {
+        release,
+        service,
+        env,
+        requester,
+        state: "deployed",
+        deployedAt: at,
+        ...(requestedAt === undefined ? {} : { requestedAt }),
+      };
     }
     return record && { release, ...record };
   }
@@ -187,9 +237,10 @@ export class SealedApprovalStore implements ApprovalStore {
       const sealed = await this.#ledger.get(release);
       const record = sealed === undefined ? undefined : this.#open(release, sealed);
       if (sealed === undefined || record === undefined) return absent;
-      const { outcome, next } = step(record);
+      const { outcome, next, rejection } = step(record);
       if (next === undefined) return outcome;
-      if (await this.#ledger.swap(release, sealed, this.#seal(release, { ...record, state: next }))) {
+      const updated: Sealed = { ...record, state: next, ...(rejection === undefined ? {} : { rejection }) };
+      if (await this.#ledger.swap(release, sealed, this.#seal(release, updated))) {
         return outcome;
       }
     }

@@ -4,10 +4,12 @@ import { APPROVALS_PATH, type ApprovalPageContext, CALLBACK_PATH } from "./appro
 import { type PendingLogin, SIGN_IN_TTL_S } from "./approval-sign-in.js";
 import { approverCookie } from "./approver-cookie.js";
 import { cookiesOf, setCookie } from "./cookies.js";
+import { sendNotice } from "./html-page.js";
 import { sendLostApproval } from "./lost-approval.js";
 
 const LOGIN_COOKIE = "roundtrip_login";
 const LOGIN = "roundtrip/approval-page/sign-in";
+const SIGN_IN = "Sign-in";
 
 function pendingLogin(value: Record<string, unknown> | undefined): PendingLogin | undefined {
   const { state, release, codeVerifier, redirectUri } = value ?? {};
@@ -41,10 +43,7 @@ export function registerSignInRoutes(scope: FastifyInstance, page: ApprovalPageC
     const params = new URL(request.url, "http://callback.invalid").searchParams;
     const login = pendingLogin(page.sealed.open(LOGIN, cookiesOf(request)[LOGIN_COOKIE]));
     if (!login || params.get("state") !== login.state) {
-      return reply
-        .code(400)
-        .type("text/plain")
-        .send("Sign-in expired or not started in this browser; start again");
+      return sendNotice(reply, 400, SIGN_IN, "Sign-in expired or not started in this browser; start again");
     }
     reply.header(
       "set-cookie",
@@ -53,12 +52,17 @@ export function registerSignInRoutes(scope: FastifyInstance, page: ApprovalPageC
     const result = await page.signIn.finish(login, params);
     switch (result.outcome) {
       case "other-issuer":
-        return reply.code(400).type("text/plain").send("Sign-in answered by another issuer");
+        return sendNotice(reply, 400, SIGN_IN, "Sign-in answered by another issuer");
       case "not-completed":
-        return reply.code(403).type("text/plain").send("Sign-in was not completed");
+        return sendNotice(
+          reply,
+          403,
+          SIGN_IN,
+          "Sign-in was not completed; start again from the release page",
+        );
       case "failed":
         request.log.warn({ reason: result.reason }, "approval sign-in failed");
-        return reply.code(403).type("text/plain").send("Sign-in failed");
+        return sendNotice(reply, 403, SIGN_IN, "Sign-in failed; start again from the release page");
       case "signed-in": {
         const cookie = approverCookie(page.sealed, result.approver, {
           path: APPROVALS_PATH,

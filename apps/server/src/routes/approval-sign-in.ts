@@ -115,7 +115,15 @@ export class ApprovalSignIn {
     if (principal?.subject === undefined || principal.issuer !== issuer) {
       return { outcome: "failed", reason: "the token does not name a user of the issuer" };
     }
-    return { outcome: "signed-in", approver: { subject: principal.subject, issuer: principal.issuer } };
+    const name = principal.claims?.name;
+    return {
+      outcome: "signed-in",
+      approver: {
+        subject: principal.subject,
+        issuer: principal.issuer,
+        ...(typeof name === "string" && name !== "" ? { name } : {}),
+      },
+    };
   }
 
   /** The SDK's discovery: the document must name exactly the configured issuer. A failure is retried. */

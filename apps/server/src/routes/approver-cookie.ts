@@ -13,7 +13,12 @@ export function approverCookie(
   approver: Approver,
   scope: { path: string; secure: boolean },
 ): string {
-  const value = sealed.seal(APPROVER, { subject: approver.subject, issuer: approver.issuer }, APPROVER_TTL_S);
+  const { subject, issuer, name } = approver;
+  const value = sealed.seal(
+    APPROVER,
+    { subject, issuer, ...(name === undefined ? {} : { name }) },
+    APPROVER_TTL_S,
+  );
   return setCookie(APPROVER_COOKIE, value, { ...scope, maxAgeS: APPROVER_TTL_S });
 }
 
@@ -27,5 +32,6 @@ export function approverOf(
   if (cookie === undefined || typeof value?.subject !== "string" || typeof value.issuer !== "string") {
     return undefined;
   }
-  return { subject: value.subject, issuer: value.issuer, cookie };
+  const name = typeof value.name === "string" ? { name: value.name } : {};
+  return { subject: value.subject, issuer: value.issuer, ...name, cookie };
 }

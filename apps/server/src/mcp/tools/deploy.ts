@@ -10,7 +10,7 @@ import {
 import type { Logger } from "@roundtrip/sdk/protocol";
 import type { InputContext } from "@roundtrip/sdk/server";
 import * as z from "zod";
-import type { ApprovalStore, Requester } from "../../approvals/approval-store.js";
+import { type ApprovalStore, displayName, type Requester } from "../../approvals/approval-store.js";
 import { newRelease } from "../../approvals/release-id.js";
 import { readDeployState, writeDeployState } from "./deploy-state.js";
 
@@ -45,7 +45,13 @@ const DEFAULT_MAX_WAITS = 5;
 function requesterOf(ctx: InputContext): Requester | undefined {
   const auth = ctx.auth;
   if (auth?.issuer === undefined || auth.subject === undefined) return undefined;
-  return { clientId: auth.clientId, issuer: auth.issuer, subject: auth.subject };
+  const name = auth.claims?.name;
+  return {
+    clientId: auth.clientId,
+    issuer: auth.issuer,
+    subject: auth.subject,
+    ...(typeof name === "string" && name !== "" ? { name } : {}),
+  };
 }
 
 function askConfirmation(args: Args, release: string) {
@@ -91,6 +97,13 @@ function lostApproval(release: string) {
   );
 }
 
+/** The requester turned the release down on the page: it is never deployed, and the round ends. */
+async function rejected(release: string, options: DeployOptions) {
+  const rejection = (await options.approvals.status(release))?.rejection;
+  if (rejection === undefined) return failed(`Release ${release} was rejected; nothing was deployed`);
+  return failed(`Release ${release} was rejected by ${displayName(rejection.by)}: ${rejection.reason}`);
+}
+
 async function alreadyDeployed(release: string, options: DeployOptions): Promise<string> {
   const at = (await options.approvals.status(release))?.deployedAt;
   return `Release ${release} was already deployed${at === undefined ? "" : ` at ${at}`}; nothing was deployed again`;
@@ -100,12 +113,13 @@ async function alreadyDeployed(release: string, options: DeployOptions): Promise
  * The deployment itself, once the requester's approval is in the store. The store claims the release's
  * one deployment (a record keyed by the release, set only if absent) before anything is deployed, so
  * one release deploys once, whichever instance, however many approvals and copies of the round reach it.
- * Undefined: not approved yet.
+ * Undefined: not decided yet.
  */
 async function deployIfApproved(args: Args, release: string, requester: Requester, options: DeployOptions) {
   const outcome = await options.approvals.consume(release, requester);
   if (outcome === "lost") return lostApproval(release);
   if (outcome === "already-deployed") return alreadyDeployed(release, options);
+  if (outcome === "rejected") return rejected(release, options);
   if (outcome !== "deployed") return undefined;
   // The release id is the server's own; the arguments are the user's data and stay out of the log.
   options.logger.info({ release }, "release deployed");
@@ -139,6 +153,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
     const requested = await options.approvals.request(release, requester);
     if (requested === "lost") return lostApproval(release);
     if (requested === "already-deployed") return alreadyDeployed(release, options);
+    if (requested === "rejected") return rejected(release, options);
     return askApproval(args, release, options);
   }
   if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
