@@ -16,7 +16,12 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "../protocol/schemas/resources.js";
-import type { GetSkillResult, ListSkillsResult, SkillEntry } from "../protocol/schemas/skills.js";
+import type {
+  GetSkillResult,
+  ListSkillsResult,
+  ReadResourceDirectoryResult,
+  SkillEntry,
+} from "../protocol/schemas/skills.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/schemas/tools.js";
 import { skillUri } from "../protocol/skills.js";
 import { CallCache } from "./cache/call-cache.js";
@@ -388,6 +393,19 @@ export class Client {
   getSkill(nameOrUri: string, options: CallOptions = {}): Promise<GetSkillResult> {
     const uri = nameOrUri.includes("://") ? nameOrUri : skillUri(nameOrUri);
     return this.#direct.call("skills/get", { uri }, resultSchemaOf("skills/get"), options);
+  }
+  /** One page of a skill directory's direct children (`resources/directory/read`); a subdirectory is `inode/directory`. */
+  readResourceDirectory(
+    uri: string,
+    options: CallOptions & { cursor?: string } = {},
+  ): Promise<ReadResourceDirectoryResult> {
+    const { cursor, ...callOptions } = options;
+    return this.#direct.call(
+      "resources/directory/read",
+      cursor === undefined ? { uri } : { uri, cursor },
+      resultSchemaOf("resources/directory/read"),
+      callOptions,
+    );
   }
   /**
    * Reads one file of `skill` (its SKILL.md by default) and verifies it against the entry: size,
