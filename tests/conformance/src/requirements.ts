@@ -54,5 +54,10 @@ export async function listRequirements(revision: string): Promise<Requirements> 
  */
 export const EXTENSION_SCENARIOS = {
   server: ["sep-2640-skills-directory", "sep-2640-skills-enumeration", "sep-2640-skills-manifest"],
-  client: ["sep-2640-client-no-prefetch"],
+  client: [
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
+  ],
 } as const;

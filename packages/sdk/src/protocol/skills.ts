@@ -47,3 +47,9 @@ export function skillNameOf(uri: string): string | undefined {
 export function skillDigest(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
+
+/**
+ * The requests the skills extension adds to the method table; the official 2026-07-28 schema does not
+ * name them, so the table's checks against it leave them out.
+ */
+export const SKILLS_METHODS: readonly string[] = ["resources/directory/read", "skills/list", "skills/get"];
