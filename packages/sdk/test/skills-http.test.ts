@@ -68,7 +68,7 @@ describe("skills over HTTP, loaded from disk", () => {
     const client = new Client(url, { logger: silentLogger });
     try {
       const { capabilities } = await client.connect();
-      expect(capabilities.extensions?.[SKILLS_EXTENSION]).toEqual({ directoryRead: true });
+      expect(capabilities?.extensions?.[SKILLS_EXTENSION]).toEqual({ directoryRead: true });
       const listed = ListSkillsResultSchema.parse(await client.listSkills({ all: true }));
       expect(listed.skills.map((skill) => skill.uri)).toEqual(["skill://runbook/SKILL.md"]);
       expect(listed.skills[0]?.resources).toEqual([

@@ -44,8 +44,8 @@ describe("McpServer.skill", () => {
   it("declares the extension with directoryRead and keeps the resources capability", async () => {
     const client = new Client(deploySkill().server);
     const description = await client.connect();
-    expect(description.capabilities.extensions?.[SKILLS_EXTENSION]).toEqual({ directoryRead: true });
-    expect(description.capabilities.resources).toBeDefined();
+    expect(description.capabilities?.extensions?.[SKILLS_EXTENSION]).toEqual({ directoryRead: true });
+    expect(description.capabilities?.resources).toBeDefined();
   });
 
   it("lists the skill with its front matter verbatim and every file's digest and size", async () => {
@@ -140,7 +140,7 @@ describe("McpServer.skill", () => {
     const mcp = new McpServer({ name: "skills-unit" });
     mcp.skill("deploy", { files: { "SKILL.md": MANIFEST } });
     const client = new Client(mcp.server);
-    expect((await client.connect()).capabilities.extensions?.[SKILLS_EXTENSION]).toEqual({});
+    expect((await client.connect()).capabilities?.extensions?.[SKILLS_EXTENSION]).toEqual({});
     const error = await client.readResourceDirectory("skill://deploy").catch((e: unknown) => e);
     expect((error as McpError).code).toBe(-32601);
   });
@@ -162,7 +162,7 @@ describe("McpServer.skill", () => {
     const mcp = new McpServer({ name: "skills-unit" });
     expect(() => mcp.skill(name, { files })).toThrow(message);
     const client = new Client(mcp.server);
-    expect((await client.connect()).capabilities.extensions).toBeUndefined();
+    expect((await client.connect()).capabilities?.extensions).toBeUndefined();
   });
 
   it("refuses a duplicate name and keeps the first", async () => {
