@@ -159,12 +159,12 @@ export const CLIENT_REQUESTS = {
     changedBy: NotificationMethod.resourceUpdated,
     repeatableOnSession: true,
   },
-  // The skills extension (io.modelcontextprotocol/skills): its files are resources, so a server that
-  // serves skills has the resources capability, and these answer -32601 without it.
+  // The skills extension (io.modelcontextprotocol/skills): served under its declaration in
+  // `capabilities.extensions`; its files are read with resources/read.
   "resources/directory/read": {
     params: ReadResourceDirectoryParamsSchema,
     result: ReadResourceDirectoryResultSchema,
-    capability: "resources",
+    capability: "extensions",
     handler: "readResourceDirectory",
     carrier: null,
     cacheable: false,
@@ -175,7 +175,7 @@ export const CLIENT_REQUESTS = {
   "skills/list": {
     params: PaginatedParamsSchema,
     result: ListSkillsResultSchema,
-    capability: "resources",
+    capability: "extensions",
     handler: "listSkills",
     carrier: null,
     cacheable: true,
@@ -186,7 +186,7 @@ export const CLIENT_REQUESTS = {
   "skills/get": {
     params: GetSkillParamsSchema,
     result: GetSkillResultSchema,
-    capability: "resources",
+    capability: "extensions",
     handler: "getSkill",
     carrier: null,
     cacheable: true,

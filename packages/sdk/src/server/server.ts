@@ -298,7 +298,7 @@ export class Server {
       derived.resources = { subscribe: true, listChanged: true };
     }
     if (h.complete) derived.completions = {};
-    if (h.listSkills) derived.extensions = skillsExtension(h);
+    if (h.listSkills || h.getSkill || h.readResourceDirectory) derived.extensions = skillsExtension(h);
     this.#capabilities = { ...derived, ...this.#options.capabilities };
     return this.#capabilities;
   }
