@@ -55,7 +55,11 @@ function pathProblem(path: string): string | undefined {
   return undefined;
 }
 
-/** The files of skill `name`, checked: safe relative paths, SKILL.md among them. */
+/** The extension's bounds on one skill, SKILL.md included: hosts may refuse a skill beyond them. */
+const MAX_FILES = 512;
+const MAX_TOTAL_BYTES = 16 * 1024 * 1024;
+
+/** The files of skill `name`, checked: safe relative paths, SKILL.md among them, within the bounds. */
 export function skillFiles(name: string, files: SkillFilesInput): Map<string, SkillFile> {
   if (typeof files !== "object" || files === null) {
     throw new TypeError(
@@ -78,6 +82,12 @@ export function skillFiles(name: string, files: SkillFilesInput): Map<string, Sk
       digest: skillDigest(bytes),
       size: bytes.byteLength,
     });
+  }
+  const total = [...checked.values()].reduce((sum, file) => sum + file.size, 0);
+  if (checked.size > MAX_FILES || total > MAX_TOTAL_BYTES) {
+    throw new TypeError(
+      `Skill '${name}' has ${checked.size} files and ${total} bytes; a skill may have at most ${MAX_FILES} files and ${MAX_TOTAL_BYTES} bytes (16 MiB), so split it or serve large data as ordinary resources`,
+    );
   }
   if (checked.get(SKILL_MANIFEST)?.text === undefined) {
     throw new TypeError(`Skill '${name}' needs a ${SKILL_MANIFEST} (UTF-8 text) at the root of its files`);

@@ -158,6 +158,21 @@ describe("McpServer.skill", () => {
     ["a path escaping its directory", "deploy", { "SKILL.md": MANIFEST, "../etc/passwd": "x" }, "'..'"],
     ["an absolute path", "deploy", { "SKILL.md": MANIFEST, "/etc/passwd": "x" }, "is absolute"],
     ["an invalid name", "Deploy--It", { "SKILL.md": MANIFEST }, "lowercase letters"],
+    [
+      "more than 512 files",
+      "deploy",
+      {
+        "SKILL.md": MANIFEST,
+        ...Object.fromEntries(Array.from({ length: 512 }, (_, i) => [`f/${i}.md`, "x"])),
+      },
+      "at most 512 files",
+    ],
+    [
+      "more than 16 MiB",
+      "deploy",
+      { "SKILL.md": MANIFEST, "data.bin": new Uint8Array(16 * 1024 * 1024) },
+      "16 MiB",
+    ],
   ])("refuses a skill with %s, and registers nothing", async (_case, name, files, message) => {
     const mcp = new McpServer({ name: "skills-unit" });
     expect(() => mcp.skill(name, { files })).toThrow(message);
