@@ -15,6 +15,7 @@ import { SKILLS_EXTENSION, skillDigest } from "../src/protocol/skills.js";
 import { McpServer } from "../src/server/mcp-server/mcp-server.js";
 import { skillsFromDirectory } from "../src/server/mcp-server/skills/from-directory.js";
 import { createNodeHandler } from "../src/server/transport/http-server.js";
+import { assertSkillsSchema } from "../src/test-support/skills-schema.js";
 
 /**
  * Skills read from a real directory on disk and served by McpServer over real HTTP on port 0; a real
@@ -69,6 +70,10 @@ describe("skills over HTTP, loaded from disk", () => {
     try {
       const { capabilities } = await client.connect();
       expect(capabilities?.extensions?.[SKILLS_EXTENSION]).toEqual({ directoryRead: true });
+      expect(capabilities?.extensions?.[SKILLS_EXTENSION]).toBeDefined();
+      assertSkillsSchema("SkillsCapability", capabilities?.extensions?.[SKILLS_EXTENSION]);
+      const page = await client.listSkills();
+      assertSkillsSchema("ListSkillsResult", page);
       const listed = ListSkillsResultSchema.parse(await client.listSkills({ all: true }));
       expect(listed.skills.map((skill) => skill.uri)).toEqual(["skill://runbook/SKILL.md"]);
       expect(listed.skills[0]?.resources).toEqual([
@@ -80,11 +85,13 @@ describe("skills over HTTP, loaded from disk", () => {
           size: VERIFY.length,
         },
       ]);
-      const got = GetSkillResultSchema.parse(await client.getSkill("runbook"));
+      const raw = await client.getSkill("runbook");
+      assertSkillsSchema("GetSkillResult", raw);
+      const got = GetSkillResultSchema.parse(raw);
       expect(got.skill).toEqual(listed.skills[0]);
-      const directory = ReadResourceDirectoryResultSchema.parse(
-        await client.readResourceDirectory("skill://runbook"),
-      );
+      const rawDirectory = await client.readResourceDirectory("skill://runbook");
+      assertSkillsSchema("ReadResourceDirectoryResult", rawDirectory);
+      const directory = ReadResourceDirectoryResultSchema.parse(rawDirectory);
       expect(directory.resources.map(({ uri, mimeType }) => ({ uri, mimeType }))).toEqual([
         { uri: "skill://runbook/SKILL.md", mimeType: "text/markdown" },
         { uri: "skill://runbook/assets", mimeType: "inode/directory" },
