@@ -13,6 +13,7 @@ import {
   ResponseStreamClosedError,
   ResponseTooLargeError,
   SessionExpiredError,
+  SkillIntegrityError,
   StructuredContentError,
   SubscriptionLostError,
   ToolRejectedError,
@@ -85,6 +86,10 @@ const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () =
   ],
   ERR_SUBSCRIPTION_LOST: [SubscriptionLostError, () => new SubscriptionLostError(6, new Error("refused"))],
   ERR_PAGINATION: [PaginationError, () => new PaginationError("tools/list", "max_pages", 100, 100)],
+  ERR_SKILL_INTEGRITY: [
+    SkillIntegrityError,
+    () => new SkillIntegrityError("skill://deploy/SKILL.md", "digest", "its digest differs"),
+  ],
   ERR_INVALID_TOKEN: [InvalidTokenError, () => new InvalidTokenError("expired")],
   ERR_INPUT_RESPONSE: [InputResponseError, () => new InputResponseError("k", "not a form answer")],
   ERR_TOOL_FAILED: [ToolError, () => new ToolError("the deploy window is closed")],

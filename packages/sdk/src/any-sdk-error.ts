@@ -12,6 +12,7 @@ import type {
   ResponseStreamClosedError,
   ResponseTooLargeError,
   SessionExpiredError,
+  SkillIntegrityError,
   StructuredContentError,
   SubscriptionLostError,
   ToolRejectedError,
@@ -38,6 +39,7 @@ export type AnySdkError =
   | ConnectionFailedError
   | ResponseStreamClosedError
   | SessionExpiredError
+  | SkillIntegrityError
   | ResponseTooLargeError
   | RedirectRefusedError
   | RequestTimeoutError

@@ -47,3 +47,17 @@ export async function listRequirements(revision: string): Promise<Requirements> 
   }
   return parseRequirementsListing(revision, output.stdout);
 }
+
+/**
+ * Extension scenarios outside every requirement set, which Roundtrip holds to passing by name: the
+ * skills extension (io.modelcontextprotocol/skills), run one `--scenario` at a time.
+ */
+export const EXTENSION_SCENARIOS = {
+  server: ["sep-2640-skills-directory", "sep-2640-skills-enumeration", "sep-2640-skills-manifest"],
+  client: [
+    "sep-2640-client-no-prefetch",
+    "sep-2640-client-verify-digest",
+    "sep-2640-client-verify-size",
+    "sep-2640-client-verify-frontmatter",
+  ],
+} as const;

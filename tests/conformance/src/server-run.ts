@@ -55,3 +55,18 @@ export async function runServerConformance(options: ServerRunOptions = {}): Prom
     await fixture.close();
   }
 }
+
+/** Runs one scenario by name (an extension scenario outside the requirement sets) against the fixture. */
+export async function runServerScenario(
+  scenario: string,
+  options: Pick<ServerRunOptions, "echo" | "fixture"> = {},
+): Promise<ConformanceRun> {
+  const fixture = await startFixture(options.fixture);
+  try {
+    return await runConformance(["server", "--url", fixture.url, "--scenario", scenario], {
+      echo: options.echo ?? false,
+    });
+  } finally {
+    await fixture.close();
+  }
+}

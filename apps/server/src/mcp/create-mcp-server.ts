@@ -5,6 +5,7 @@ import type { RequestStateSecurity } from "@roundtrip/sealing";
 import type { ApprovalStore } from "../approvals/approval-store.js";
 import { registerIncidentBrief } from "./prompts/incident-brief.js";
 import { registerServiceStatus } from "./resources/service-status.js";
+import { registerDeployRunbook } from "./skills/deploy-runbook.js";
 import { registerCreateService } from "./tools/create-service.js";
 import { registerDeploy } from "./tools/deploy.js";
 import { registerListWorkspace } from "./tools/list-workspace.js";
@@ -31,7 +32,7 @@ const INSTRUCTIONS =
   "Reference server for multi round-trip requests. Tools ask the user (forms and a URL), the model " +
   "(sampling) and the client (roots) for what they need; deploy needs the deploy scope.";
 
-/** The MCP server with the example tools, prompt and resource template registered. */
+/** The MCP server with the example tools, prompt, resource template and skill registered. */
 export function createMcpServer(settings: McpServerSettings): McpServer {
   const mcp = new McpServer(
     { name: settings.name, version: settings.version },
@@ -54,5 +55,6 @@ export function createMcpServer(settings: McpServerSettings): McpServer {
   });
   registerIncidentBrief(mcp);
   registerServiceStatus(mcp);
+  registerDeployRunbook(mcp);
   return mcp;
 }

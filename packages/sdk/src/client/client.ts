@@ -16,7 +16,14 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "../protocol/schemas/resources.js";
+import type {
+  GetSkillResult,
+  ListSkillsResult,
+  ReadResourceDirectoryResult,
+  SkillEntry,
+} from "../protocol/schemas/skills.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/schemas/tools.js";
+import { skillUri } from "../protocol/skills.js";
 import { CallCache } from "./cache/call-cache.js";
 import type { ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, ListOptions, RoundsOptions } from "./call-options.js";
@@ -43,6 +50,7 @@ import { type Clock, DEFAULT_MAX_ROUNDS, realClock } from "./rounds/input-requir
 import { ManualLoop } from "./rounds/manual-loop.js";
 import type { CarrierCall, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
+import { type SkillFile, verifySkillFile } from "./skill-files.js";
 import { type ClientTarget, transportFor } from "./targets.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
@@ -372,6 +380,43 @@ export class Client {
   }
   readResource(uri: string, options: CarrierCallOptions = {}): Promise<ReadResourceResult> {
     return this.#carriers.call("resources/read", { uri }, options) as Promise<ReadResourceResult>;
+  }
+
+  /**
+   * One page of the server's skills (the io.modelcontextprotocol/skills extension), or every page with
+   * `all: true`: entries only, no file is read until `readSkillFile` asks for it.
+   */
+  listSkills(options: ListOptions = {}): Promise<ListSkillsResult> {
+    return this.#direct.list("skills/list", "skills", resultSchemaOf("skills/list"), options);
+  }
+  /** The entry of one skill, by name (`skill://<name>/SKILL.md`) or by its SKILL.md URI. */
+  getSkill(nameOrUri: string, options: CallOptions = {}): Promise<GetSkillResult> {
+    const uri = nameOrUri.includes("://") ? nameOrUri : skillUri(nameOrUri);
+    return this.#direct.call("skills/get", { uri }, resultSchemaOf("skills/get"), options);
+  }
+  /** One page of a skill directory's direct children (`resources/directory/read`); a subdirectory is `inode/directory`. */
+  readResourceDirectory(
+    uri: string,
+    options: CallOptions & { cursor?: string } = {},
+  ): Promise<ReadResourceDirectoryResult> {
+    const { cursor, ...callOptions } = options;
+    return this.#direct.call(
+      "resources/directory/read",
+      cursor === undefined ? { uri } : { uri, cursor },
+      resultSchemaOf("resources/directory/read"),
+      callOptions,
+    );
+  }
+  /**
+   * Reads one file of `skill` (its SKILL.md by default) and verifies it against the entry: size,
+   * SHA-256 digest, and for SKILL.md the front matter. A mismatch is a SkillIntegrityError naming the file.
+   */
+  async readSkillFile(
+    skill: SkillEntry,
+    uri: string = skill.uri,
+    options: CarrierCallOptions = {},
+  ): Promise<SkillFile> {
+    return verifySkillFile(skill, uri, await this.readResource(uri, options));
   }
 
   /**

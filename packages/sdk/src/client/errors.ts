@@ -225,3 +225,23 @@ export class SubscriptionLostError extends SdkError {
     this.attempts = attempts;
   }
 }
+
+/**
+ * A skill file read back did not match what the skill's entry promised (its digest or size), was not
+ * listed by the entry, or, for SKILL.md, carried front matter other than the entry's. Its content must
+ * not be used.
+ */
+export class SkillIntegrityError extends SdkError {
+  static readonly code = "ERR_SKILL_INTEGRITY";
+  override readonly name = "SkillIntegrityError";
+  readonly code = SkillIntegrityError.code;
+  /** The file that failed. */
+  readonly uri: string;
+  readonly reason: "digest" | "size" | "frontmatter" | "unlisted" | "unreadable";
+
+  constructor(uri: string, reason: SkillIntegrityError["reason"], detail: string) {
+    super(`Skill file ${uri} failed verification (${reason}): ${detail}; its content was not used`);
+    this.uri = uri;
+    this.reason = reason;
+  }
+}

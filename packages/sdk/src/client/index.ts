@@ -29,6 +29,7 @@ export {
   PaginationError,
   ProtocolViolationError,
   RequestTimeoutError,
+  SkillIntegrityError,
   StructuredContentError,
   SubscriptionLostError,
   ToolRejectedError,
@@ -51,6 +52,7 @@ export type {
   RoundsOutcome,
   SavedRound,
 } from "./rounds/rounds.js";
+export type { SkillFile } from "./skill-files.js";
 export type {
   ClientTransport,
   ServerRequestHandler,

@@ -145,6 +145,19 @@ export {
   type ResourceTemplate,
 } from "./schemas/resources.js";
 export {
+  type GetSkillParams,
+  type GetSkillResult,
+  GetSkillResultSchema,
+  type ListSkillsResult,
+  ListSkillsResultSchema,
+  type ReadResourceDirectoryParams,
+  type ReadResourceDirectoryResult,
+  type SkillEntry,
+  type SkillFrontmatter,
+  type SkillResource,
+  type SkillsCapability,
+} from "./schemas/skills.js";
+export {
   type CallToolResult,
   CallToolResultSchema,
   type ListToolsResult,
@@ -153,6 +166,14 @@ export {
   ToolSchema,
 } from "./schemas/tools.js";
 export { SdkError, type SdkErrorCode } from "./sdk-error.js";
+export {
+  DIRECTORY_MIME_TYPE,
+  SKILL_MANIFEST,
+  SKILL_URI_SCHEME,
+  SKILLS_EXTENSION,
+  skillDigest,
+  skillUri,
+} from "./skills.js";
 export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,

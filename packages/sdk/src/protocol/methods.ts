@@ -25,6 +25,13 @@ import {
   ListResourceTemplatesResultSchema,
   ReadResourceResultSchema,
 } from "./schemas/resources.js";
+import {
+  GetSkillParamsSchema,
+  GetSkillResultSchema,
+  ListSkillsResultSchema,
+  ReadResourceDirectoryParamsSchema,
+  ReadResourceDirectoryResultSchema,
+} from "./schemas/skills.js";
 import { CallToolResultSchema, ListToolsResultSchema } from "./schemas/tools.js";
 
 /** What one client-to-server request of 2026-07-28 is: every field is required, so no row can leave a fact out. */
@@ -150,6 +157,41 @@ export const CLIENT_REQUESTS = {
     cacheable: true,
     paginated: false,
     changedBy: NotificationMethod.resourceUpdated,
+    repeatableOnSession: true,
+  },
+  // The skills extension (io.modelcontextprotocol/skills): served under its declaration in
+  // `capabilities.extensions`; its files are read with resources/read.
+  "resources/directory/read": {
+    params: ReadResourceDirectoryParamsSchema,
+    result: ReadResourceDirectoryResultSchema,
+    capability: "extensions",
+    handler: "readResourceDirectory",
+    carrier: null,
+    cacheable: false,
+    paginated: true,
+    changedBy: null,
+    repeatableOnSession: true,
+  },
+  "skills/list": {
+    params: PaginatedParamsSchema,
+    result: ListSkillsResultSchema,
+    capability: "extensions",
+    handler: "listSkills",
+    carrier: null,
+    cacheable: true,
+    paginated: true,
+    changedBy: null,
+    repeatableOnSession: true,
+  },
+  "skills/get": {
+    params: GetSkillParamsSchema,
+    result: GetSkillResultSchema,
+    capability: "extensions",
+    handler: "getSkill",
+    carrier: null,
+    cacheable: true,
+    paginated: false,
+    changedBy: null,
     repeatableOnSession: true,
   },
   "completion/complete": {

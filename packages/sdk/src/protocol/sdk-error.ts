@@ -50,6 +50,7 @@ export type SdkErrorCode =
   | "ERR_REQUEST_TIMEOUT"
   | "ERR_STRUCTURED_CONTENT"
   | "ERR_PAGINATION"
+  | "ERR_SKILL_INTEGRITY"
   | "ERR_SUBSCRIPTION_LOST"
   | OAuthErrorCode
   // server

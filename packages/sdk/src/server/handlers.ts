@@ -13,6 +13,13 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "../protocol/schemas/resources.js";
+import type {
+  GetSkillParams,
+  GetSkillResult,
+  ListSkillsResult,
+  ReadResourceDirectoryParams,
+  ReadResourceDirectoryResult,
+} from "../protocol/schemas/skills.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/schemas/tools.js";
 import type { RequestContext } from "./context.js";
 
@@ -52,4 +59,11 @@ export interface Handlers {
     params: ReadResourceParams,
   ) => Awaitable<CacheableBody<ReadResourceResult> | InputRequiredResult>;
   complete?: (ctx: RequestContext, params: CompleteParams) => Awaitable<Complete<CompleteResult>>;
+  // The skills extension.
+  listSkills?: (ctx: RequestContext, params: PaginatedParams) => Awaitable<CacheableBody<ListSkillsResult>>;
+  getSkill?: (ctx: RequestContext, params: GetSkillParams) => Awaitable<CacheableBody<GetSkillResult>>;
+  readResourceDirectory?: (
+    ctx: RequestContext,
+    params: ReadResourceDirectoryParams,
+  ) => Awaitable<Complete<ReadResourceDirectoryResult>>;
 }

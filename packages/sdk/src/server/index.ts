@@ -78,6 +78,9 @@ export type {
   StaticResourceRule,
 } from "./mcp-server/resources.js";
 export type { Infer as InferSchema, JsonSchema, SchemaLike } from "./mcp-server/schema.js";
+export { SkillCatalog, type SkillCatalogOptions, type SkillConfig } from "./mcp-server/skills/catalog.js";
+export { type SkillSource, skillsFromDirectory } from "./mcp-server/skills/from-directory.js";
+export type { SkillFilesInput } from "./mcp-server/skills/skill-files.js";
 export type { ToolResultBody, ToolReturn } from "./mcp-server/tool-result.js";
 export type {
   ChannelRule,

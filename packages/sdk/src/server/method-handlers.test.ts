@@ -33,6 +33,9 @@ describe("the method table's handler and capability columns", () => {
         "listResources",
         "listTools",
         "readResource",
+        "listSkills",
+        "getSkill",
+        "readResourceDirectory",
       ].sort(),
     );
   });

@@ -19,6 +19,7 @@ import {
   RequestParamsByMethod,
 } from "../protocol/schemas/requests.js";
 import type { Tool } from "../protocol/schemas/tools.js";
+import { SKILLS_EXTENSION } from "../protocol/skills.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import type { AuthInfo } from "./auth-info.js";
@@ -121,6 +122,11 @@ const HANDLED_METHODS: Readonly<Record<string, MethodEntry>> = Object.fromEntrie
     return handler === null || capability === null ? [] : [[method, { handler, capability }]];
   }),
 );
+
+/** The skills extension's declaration; its settings sit inline under its identifier. */
+function skillsExtension(h: Handlers): NonNullable<ServerCapabilities["extensions"]> {
+  return { [SKILLS_EXTENSION]: h.readResourceDirectory ? { directoryRead: true } : {} };
+}
 
 class RefusedBeforeDispatch extends McpError {}
 
@@ -252,6 +258,17 @@ export class Server {
   onComplete(handler: NonNullable<Handlers["complete"]>): this {
     return this.#set("complete", handler);
   }
+  /** Serving skills (with onGetSkill) declares the skills extension; skill files are read as resources. */
+  onListSkills(handler: NonNullable<Handlers["listSkills"]>): this {
+    return this.#set("listSkills", handler);
+  }
+  onGetSkill(handler: NonNullable<Handlers["getSkill"]>): this {
+    return this.#set("getSkill", handler);
+  }
+  /** Declares the skills extension's `directoryRead`. */
+  onReadResourceDirectory(handler: NonNullable<Handlers["readResourceDirectory"]>): this {
+    return this.#set("readResourceDirectory", handler);
+  }
 
   /**
    * Where a tools/call finds the called tool's definition for the transport's checks (its `Mcp-Param-*`
@@ -281,6 +298,7 @@ export class Server {
       derived.resources = { subscribe: true, listChanged: true };
     }
     if (h.complete) derived.completions = {};
+    if (h.listSkills || h.getSkill || h.readResourceDirectory) derived.extensions = skillsExtension(h);
     this.#capabilities = { ...derived, ...this.#options.capabilities };
     return this.#capabilities;
   }

@@ -91,3 +91,14 @@ export async function runClientConformance(options: ClientRunOptions = {}): Prom
     unscored: run.scenarios.filter((result) => !requiredNames.has(result.scenario)),
   };
 }
+
+/** Runs one client scenario by name (an extension scenario outside the requirement sets). */
+export function runClientScenario(
+  scenario: string,
+  options: { echo?: boolean } = {},
+): Promise<ConformanceRun> {
+  return runConformance(
+    ["client", "--command", fixtureCommand(), "--scenario", scenario, "--timeout", String(CLIENT_TIMEOUT_MS)],
+    { echo: options.echo ?? false },
+  );
+}

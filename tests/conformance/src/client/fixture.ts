@@ -6,7 +6,7 @@ import {
   isInputRequiredResult,
   type Tool,
 } from "@roundtrip/sdk";
-import { HttpStatusError } from "@roundtrip/sdk/client";
+import { HttpStatusError, SkillIntegrityError } from "@roundtrip/sdk/client";
 import {
   discoverProtectedResource,
   type OAuthClientOptions,
@@ -186,7 +186,33 @@ async function listAndCallEveryTool(): Promise<void> {
   for (const tool of await allTools()) await client.callTool(tool.name, sampleArguments(tool));
 }
 
+/**
+ * Loads the first listed skill as a host would once it decides to use it: SKILL.md first, verified,
+ * then its other files. A file that fails verification stops the load, and its content is not used.
+ */
+async function loadFirstSkill(): Promise<void> {
+  const [skill] = (await client.listSkills()).skills;
+  if (!skill || !Array.isArray(skill.resources)) return;
+  try {
+    await client.readSkillFile(skill);
+    for (const file of skill.resources) {
+      if (file.uri !== skill.uri) await client.readSkillFile(skill, file.uri);
+    }
+  } catch (error) {
+    if (!(error instanceof SkillIntegrityError)) throw error;
+    console.error(error.message);
+  }
+}
+
 const scenarios: Record<string, () => Promise<void>> = {
+  // Listing skills reads none of their files: a host reads them only when it loads a skill.
+  async "sep-2640-client-no-prefetch"() {
+    await client.listSkills();
+  },
+  "sep-2640-client-verify-digest": loadFirstSkill,
+  "sep-2640-client-verify-size": loadFirstSkill,
+  "sep-2640-client-verify-frontmatter": loadFirstSkill,
+
   async tools_call() {
     await allTools();
     await client.callTool("add_numbers", { a: 5, b: 3 });

@@ -6,6 +6,7 @@ import type { FixturePrompt, FixtureTool } from "./catalogue.js";
 import { completeArgument } from "./completion.js";
 import { fixturePrompts } from "./prompts.js";
 import { readFixtureResource, resourceListing, resourceTemplates } from "./resources.js";
+import { fixtureSkills } from "./skills.js";
 import { askingTools } from "./tools-asking.js";
 import { contentTools } from "./tools-content.js";
 import { diagnosticTools } from "./tools-diagnostics.js";
@@ -44,6 +45,7 @@ export function createFixtureServer(options: FixtureOptions = {}): Server {
   ];
   const toolsByName = byName(tools);
   const promptsByName = byName<FixturePrompt>(fixturePrompts);
+  const skills = fixtureSkills();
 
   // The SDK's boundary seals every outbound requestState (AES-256-GCM under a key of this process,
   // bound to the request and the server name) and refuses anything else with the frozen error.
@@ -66,9 +68,14 @@ export function createFixtureServer(options: FixtureOptions = {}): Server {
       if (!prompt) throw McpError.invalidParams(`Unknown prompt: ${params.name}`);
       return prompt.get(ctx, params);
     })
-    .onListResources(() => ({ resources: [...resourceListing] }))
+    .onListResources(() => ({ resources: [...resourceListing, ...skills.resources()] }))
     .onListResourceTemplates(() => ({ resourceTemplates: [...resourceTemplates] }))
-    .onReadResource((_ctx, params) => ({ contents: readFixtureResource(params.uri) }))
-    .onComplete((_ctx, params) => completeArgument(params));
+    .onReadResource((_ctx, params) =>
+      skills.file(params.uri) ? skills.read(params.uri) : { contents: readFixtureResource(params.uri) },
+    )
+    .onComplete((_ctx, params) => completeArgument(params))
+    .onListSkills((_ctx, params) => skills.list(params.cursor))
+    .onGetSkill((_ctx, params) => skills.get(params.uri))
+    .onReadResourceDirectory((_ctx, params) => skills.directory(params.uri, params.cursor));
   return server;
 }

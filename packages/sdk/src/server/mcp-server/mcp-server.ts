@@ -19,6 +19,7 @@ import {
 } from "./resources.js";
 import type { Infer, SchemaLike } from "./schema.js";
 import { singlePageLists } from "./single-page-lists.js";
+import { SkillCatalog, type SkillCatalogOptions, type SkillConfig } from "./skills/catalog.js";
 import {
   type ChannelRule,
   type NoInput,
@@ -56,6 +57,11 @@ export interface McpServerOptions extends ServerOptions {
   once?: OnceOptions;
   /** The current time in unix seconds (fractional), for sealing and once-flows. Defaults to the system clock. */
   now?: () => number;
+  /**
+   * How registered skills are served: the page size of `skills/list`, and whether clients may list a
+   * skill's directories with `resources/directory/read` (declared as `directoryRead`).
+   */
+  skills?: SkillCatalogOptions & { directoryRead?: boolean };
 }
 
 /** A registered tool, prompt or resource; removing it tells listening clients the list changed. */
@@ -81,7 +87,9 @@ export class McpServer {
   readonly #resources = new ResourceRegistry();
   readonly #once: OnceRounds;
   readonly #serverCache: CacheHint | undefined;
-  #installed = { tools: false, prompts: false, resources: false, completions: false };
+  readonly #skills: SkillCatalog;
+  readonly #directoryRead: boolean;
+  #installed = { tools: false, prompts: false, resources: false, completions: false, skills: false };
 
   /**
    * `newServer` makes the low-level server: the McpServer that `@roundtrip/sdk/server` exports makes
@@ -92,7 +100,7 @@ export class McpServer {
     options: McpServerOptions = {},
     newServer: (info: Implementation, options: ServerOptions) => Server = (i, o) => new Server(i, o),
   ) {
-    const { requestStateSecurity, once, now, ...serverOptions } = options;
+    const { requestStateSecurity, once, now, skills, ...serverOptions } = options;
     const named = typeof info.name === "string" && info.name.length > 0;
     if (requestStateSecurity !== undefined) {
       if (!(requestStateSecurity instanceof RequestStateSecurity)) {
@@ -108,7 +116,10 @@ export class McpServer {
     this.server.use(
       requestStateBoundary(security, { defaultAudience: name, logger, ...(now ? { now } : {}) }),
     );
-    this.server.use(singlePageLists());
+    this.server.use(singlePageLists(["skills/list", "resources/directory/read"]));
+    const { directoryRead, ...catalogOptions } = skills ?? {};
+    this.#skills = new SkillCatalog(catalogOptions);
+    this.#directoryRead = directoryRead === true;
     this.#once = new OnceRounds({
       options: once ?? {},
       logger,
@@ -198,6 +209,41 @@ export class McpServer {
     };
   }
 
+  /**
+   * Registers a skill (the io.modelcontextprotocol/skills extension): its files, SKILL.md with YAML
+   * front matter naming it among them, are served as `skill://<name>/<path>` resources, and
+   * `skills/list` and `skills/get` describe it with each file's digest and size. A bad name, path or
+   * front matter, or a name or URI already taken, is refused here and registers nothing.
+   */
+  skill(name: string, config: SkillConfig): Registration {
+    const removeSkill = this.#skills.add(name, config);
+    const prefix = `skill://${name}/`;
+    const unregister: (() => boolean)[] = [];
+    try {
+      for (const resource of this.#skills.resources().filter((r) => r.uri.startsWith(prefix))) {
+        const { uri, name: resourceName, ...fields } = resource;
+        unregister.push(
+          this.#resources.register(resourceName, { ...fields, uri }, () => this.#skills.read(uri)),
+        );
+      }
+    } catch (error) {
+      for (const undo of unregister) undo();
+      removeSkill();
+      throw error;
+    }
+    this.#installResources();
+    this.#installSkills();
+    this.server.notifyResourcesListChanged();
+    return {
+      name,
+      remove: () => {
+        if (!removeSkill()) return;
+        for (const undo of unregister) undo();
+        this.server.notifyResourcesListChanged();
+      },
+    };
+  }
+
   /** Serves one JSON-RPC request in memory (what transports call). */
   handleRequest(request: JsonRpcRequest, options?: HandleOptions): Promise<HandledResponse> {
     return this.server.handleRequest(request, options);
@@ -256,6 +302,18 @@ export class McpServer {
           ? this.#once.run("resources/read", params.uri, params, (p) => this.#resources.read(p, ctx))
           : this.#resources.read(params, ctx)) as Promise<HandlerResult<"readResource">>,
     );
+  }
+
+  #installSkills(): void {
+    if (this.#installed.skills) return;
+    this.#installed.skills = true;
+    this.server.onListSkills((_ctx, params) => this.#skills.list(params.cursor));
+    this.server.onGetSkill((_ctx, params) => this.#skills.get(params.uri));
+    if (this.#directoryRead) {
+      this.server.onReadResourceDirectory((_ctx, params) =>
+        this.#skills.directory(params.uri, params.cursor),
+      );
+    }
   }
 
   /**
