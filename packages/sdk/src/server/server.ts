@@ -36,6 +36,7 @@ import { type Middleware, type ResultObject, runMiddleware } from "./middleware.
 import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
 import { checkedResult } from "./result-checks.js";
 import { honouredFilter, type SubscriptionLimits, SubscriptionRegistry } from "./subscriptions.js";
+import type { Tasks } from "./tasks/tasks.js";
 import { ToolDirectory } from "./tool-directory.js";
 import { ToolError } from "./tool-error.js";
 import {
@@ -75,6 +76,8 @@ export interface ServerOptions {
    * its result after 10 idle minutes or 1 hour in all, unless set otherwise here.
    */
   subscriptions?: SubscriptionLimits;
+  /** The tasks extension: advertised, and tasks/get, tasks/update and tasks/cancel answered by it. */
+  tasks?: Tasks;
 }
 
 /** Hears what the server announces to every connection, and its close: how legacy sessions get them. */
@@ -281,6 +284,7 @@ export class Server {
       derived.resources = { subscribe: true, listChanged: true };
     }
     if (h.complete) derived.completions = {};
+    if (this.#options.tasks) derived.extensions = this.#options.tasks.capability;
     this.#capabilities = { ...derived, ...this.#options.capabilities };
     return this.#capabilities;
   }
@@ -368,6 +372,10 @@ export class Server {
     }
     if (method === "subscriptions/listen") {
       return this.#withServerInfo(await this.#listen(this.#context(request, meta, options), params));
+    }
+    if (this.#options.tasks?.serves(method)) {
+      const context = this.#context(request, meta, options);
+      return this.#withServerInfo(await this.#options.tasks.serve(method, params, context));
     }
     return this.#dispatchCall(request, params, meta, options);
   }
