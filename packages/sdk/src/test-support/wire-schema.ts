@@ -169,7 +169,10 @@ export function assertResultResponse(method: string, message: unknown): void {
   assertSchema("JSONRPCResultResponse", message);
   const result = (message as { result: Json }).result;
   const taskResult = TASK_RESULT_TYPE[method];
-  if (taskResult) return assertTasksSchema(taskResult, result);
+  if (taskResult) {
+    assertTasksSchema(taskResult, result);
+    return;
+  }
   const type = schemaClientRequests().get(method);
   if (type) assertSchema(`${type}ResultResponse`, message);
   const { resultType } = result;
