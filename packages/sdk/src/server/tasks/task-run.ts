@@ -2,6 +2,7 @@ import { McpError } from "../../protocol/errors.js";
 import { describeError } from "../../protocol/logger.js";
 import type { InputRequests, InputResponses } from "../../protocol/schemas/input-required.js";
 import { isTerminalTaskStatus } from "../../protocol/schemas/tasks.js";
+import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
 import { mutateTask, openMap, sealMap, type TaskKit, without } from "./task-kit.js";
 
@@ -11,6 +12,11 @@ export interface TaskControl {
   readonly taskId: string;
   /** Aborted when the task is cancelled, from any instance. */
   readonly signal: AbortSignal;
+  /**
+   * The creating request's context, with the task's signal: the request itself has been answered, so
+   * progress and log notifications go nowhere (the extension has none for tasks).
+   */
+  readonly context: RequestContext;
   /**
    * Asks the client, through the task: it shows `input_required` with these questions until every one
    * is answered by tasks/update, then resumes. Keys are unique over the task's life; rejects with the
@@ -29,7 +35,12 @@ class TaskCancelled extends Error {}
  * with that error, any other exception fails it with -32603 (logged here, never sent). A task that was
  * cancelled meanwhile stays cancelled: the first terminal status wins.
  */
-export async function runTask(kit: TaskKit, taskId: string, body: TaskBody): Promise<void> {
+export async function runTask(
+  kit: TaskKit,
+  taskId: string,
+  body: TaskBody,
+  contextWith: (signal: AbortSignal) => RequestContext,
+): Promise<void> {
   const controller = new AbortController();
   const stopWatching = kit.store.watch(taskId, () => {
     kit.store.get(taskId).then(
@@ -43,6 +54,7 @@ export async function runTask(kit: TaskKit, taskId: string, body: TaskBody): Pro
   const control: TaskControl = {
     taskId,
     signal: controller.signal,
+    context: contextWith(controller.signal),
     input: (requests) => askThroughTask(kit, taskId, requests, used, controller.signal),
   };
   let outcome: { status: "completed" | "failed"; value: Record<string, unknown> };

@@ -14,7 +14,7 @@ import {
 } from "../../protocol/schemas/tasks.js";
 import { firstIssue } from "../../protocol/zod-issues.js";
 import type { AuthInfo } from "../auth-info.js";
-import type { RequestContext } from "../context.js";
+import { createRequestContext, type RequestContext } from "../context.js";
 import { MemoryTaskStore } from "../fleet/memory-task-store.js";
 import type { TaskRecord, TaskStore } from "../fleet/task-store.js";
 import type { ResultObject } from "../middleware.js";
@@ -118,7 +118,17 @@ export class Tasks {
       revision: 0,
     };
     await this.#kit.store.create(record);
-    void runTask(this.#kit, record.taskId, body);
+    const contextWith = (signal: AbortSignal) =>
+      createRequestContext({
+        requestId: context.requestId,
+        method: context.method,
+        meta: context.meta,
+        signal,
+        auth: context.auth,
+        transport: context.transport,
+        sink: undefined,
+      });
+    void runTask(this.#kit, record.taskId, body, contextWith);
     return createTaskResult(record);
   }
 
