@@ -15,6 +15,7 @@ import {
   SessionExpiredError,
   StructuredContentError,
   SubscriptionLostError,
+  TaskCancelledError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./client/index.js";
@@ -51,6 +52,7 @@ const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () =
     () => new ProtocolViolationError("tools/call", "no result"),
   ],
   ERR_TOOL_REJECTED: [ToolRejectedError, () => new ToolRejectedError("deploy", "a bad header")],
+  ERR_TASK_CANCELLED: [TaskCancelledError, () => new TaskCancelledError("tools/call", undefined)],
   ERR_VERSION_NEGOTIATION: [VersionNegotiationError, () => new VersionNegotiationError(["1"], ["2"])],
   ERR_HTTP_STATUS: [
     HttpStatusError,

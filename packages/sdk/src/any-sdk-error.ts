@@ -14,6 +14,7 @@ import type {
   SessionExpiredError,
   StructuredContentError,
   SubscriptionLostError,
+  TaskCancelledError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./client/index.js";
@@ -33,6 +34,7 @@ export type AnySdkError =
   | InputCallbackError
   | ProtocolViolationError
   | ToolRejectedError
+  | TaskCancelledError
   | VersionNegotiationError
   | HttpStatusError
   | ConnectionFailedError

@@ -31,6 +31,7 @@ export {
   RequestTimeoutError,
   StructuredContentError,
   SubscriptionLostError,
+  TaskCancelledError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";

@@ -51,6 +51,7 @@ export type SdkErrorCode =
   | "ERR_STRUCTURED_CONTENT"
   | "ERR_PAGINATION"
   | "ERR_SUBSCRIPTION_LOST"
+  | "ERR_TASK_CANCELLED"
   | OAuthErrorCode
   // server
   | "ERR_INVALID_TOKEN"
