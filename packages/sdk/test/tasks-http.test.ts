@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { Client } from "../src/client/client.js";
-import { TaskCancelledError } from "../src/client/errors.js";
 import { McpError } from "../src/protocol/errors.js";
 import { silentLogger } from "../src/protocol/logger.js";
 import { TASKS_EXTENSION } from "../src/protocol/schemas/tasks.js";
