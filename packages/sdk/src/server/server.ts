@@ -177,6 +177,7 @@ export class Server {
     this.#era = composeEra?.(this, options.legacy);
     this.#subscriptions = new SubscriptionRegistry(options.subscriptions);
     this.#bus = options.bus ?? new InProcessNotificationBus();
+    options.tasks?.announceWith((method, params) => this.#announce(method, params));
     this.#unsubscribe = this.#bus.subscribe((event) => {
       if (event.type === "notification") this.#deliver(event.method, event.params);
     });
@@ -445,7 +446,11 @@ export class Server {
   async #listen(context: RequestContext, params: Record<string, unknown>): Promise<ResultObject> {
     const parsed = CLIENT_REQUESTS["subscriptions/listen"].params.safeParse(params);
     if (!parsed.success) throw refuse(McpError.invalidParams(`Invalid params: ${firstIssue(parsed.error)}`));
-    const filter = honouredFilter((parsed.data as ListenParams).notifications, this.capabilities);
+    const requested = (parsed.data as ListenParams).notifications;
+    const filter = honouredFilter(requested, this.capabilities);
+    if (requested.taskIds && this.#options.tasks) {
+      filter.taskIds = await this.#options.tasks.ownTaskIds(context, requested.taskIds);
+    }
     await this.#subscriptions.listen(context, filter);
     return { resultType: "complete", _meta: { [META.subscriptionId]: context.requestId } };
   }

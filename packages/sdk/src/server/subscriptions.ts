@@ -13,6 +13,8 @@ const WANTS: Record<string, (filter: SubscriptionFilter, params: Record<string, 
   [NotificationMethod.resourcesListChanged]: (f) => f.resourcesListChanged === true,
   [NotificationMethod.resourceUpdated]: (f, params) =>
     typeof params.uri === "string" && f.resourceSubscriptions?.includes(params.uri) === true,
+  [NotificationMethod.tasks]: (f, params) =>
+    typeof params.taskId === "string" && f.taskIds?.includes(params.taskId) === true,
 };
 
 interface Listener {

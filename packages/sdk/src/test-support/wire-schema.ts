@@ -253,6 +253,10 @@ const NOTIFICATION_TYPE: Readonly<Record<string, string>> = {
 export function assertServerNotification(message: unknown): void {
   assertSchema("JSONRPCNotification", message);
   const method = (message as { method: string }).method;
+  if (method === "notifications/tasks") {
+    assertTasksSchema("TaskStatusNotification", message);
+    return;
+  }
   const def = NOTIFICATION_TYPE[method];
   if (!def) fail(`${method} is not a server notification of 2026-07-28`, message);
   assertSchema(def, message);

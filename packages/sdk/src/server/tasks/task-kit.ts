@@ -8,6 +8,8 @@ export interface TaskKit {
   readonly sealer: TaskSealer;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Hears every change a compare-and-set made, to announce it. */
+  changed(record: TaskRecord): void;
 }
 
 /** How many times a change is retried when another writer won the compare-and-set in between. */
@@ -28,7 +30,11 @@ export async function mutateTask(
     const next = change(record);
     if (!next) return record;
     const written = { ...next, lastUpdatedAt: Math.max(kit.now(), record.lastUpdatedAt) };
-    if (await kit.store.compareAndSet(record, written)) return { ...written, revision: record.revision + 1 };
+    if (await kit.store.compareAndSet(record, written)) {
+      const stored = { ...written, revision: record.revision + 1 };
+      kit.changed(stored);
+      return stored;
+    }
   }
   throw new Error(`The task store kept changing under ${MAX_ATTEMPTS} attempts to update one task`);
 }

@@ -28,12 +28,16 @@ export async function ownTask(kit: TaskKit, taskId: string, principal: string): 
   return record;
 }
 
-export async function getTask(kit: TaskKit, params: TaskIdParams, principal: string): Promise<ResultObject> {
-  const record = await ownTask(kit, params.taskId, principal);
+/** The task with its payload opened and inlined, as tasks/get answers it. */
+export function detailedTask(kit: TaskKit, record: TaskRecord): ResultObject {
   return getTaskResult(record, {
     inputRequests: openMap(kit, record.taskId, record.inputRequests),
     outcome: openMap(kit, record.taskId, record.outcome),
   });
+}
+
+export async function getTask(kit: TaskKit, params: TaskIdParams, principal: string): Promise<ResultObject> {
+  return detailedTask(kit, await ownTask(kit, params.taskId, principal));
 }
 
 const ACK: ResultObject = { resultType: "complete" };

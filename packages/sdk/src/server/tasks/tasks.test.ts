@@ -9,6 +9,7 @@ import {
   handle,
   recordingLogger,
   resultOf,
+  start,
 } from "../../test-support/in-process.js";
 import { rpcRequest } from "../../test-support/messages.js";
 import type { AuthInfo } from "../auth-info.js";
@@ -219,5 +220,51 @@ describe("Tasks on the low-level server", () => {
   it("refuses a ttlMs or pollIntervalMs that is no positive integer", () => {
     expect(() => new Tasks({ ttlMs: 1.5 })).toThrow(/ttlMs is a positive integer/);
     expect(() => new Tasks({ pollIntervalMs: 0 })).toThrow(/pollIntervalMs is a positive integer/);
+  });
+
+  it("tells a subscriptions/listen stream of its own tasks' changes, and of no other principal's", async () => {
+    const release = deferred();
+    const { server } = taskServer(async () => {
+      await release.promise;
+      return { content: [{ type: "text", text: "done" }] };
+    });
+    const mine = await callTool(server, ALICE);
+    const theirs = await callTool(server, MALLORY);
+    const stop = new AbortController();
+    const listening = start(
+      server,
+      rpcRequest(
+        "subscriptions/listen",
+        { notifications: { taskIds: [mine.taskId, theirs.taskId] } },
+        WITH_TASKS,
+      ),
+      { auth: ALICE, signal: stop.signal },
+    );
+    const ack = await listening.notifications.next();
+    expect(ack.params?.notifications).toEqual({ taskIds: [mine.taskId] });
+    release.resolve();
+    const changed = await listening.notifications.next();
+    expect(changed).toMatchObject({
+      method: "notifications/tasks",
+      params: {
+        taskId: mine.taskId,
+        status: "completed",
+        result: { content: [{ type: "text", text: "done" }] },
+      },
+    });
+    await settled(server, theirs.taskId, "completed", MALLORY);
+    stop.abort();
+    await listening.done;
+    expect(listening.notifications.seen.some((message) => message.params?.taskId === theirs.taskId)).toBe(
+      false,
+    );
+  });
+
+  it("refuses task notifications with -32021 to a client that did not declare the extension", async () => {
+    const { server } = taskServer(async () => ({ content: [] }));
+    const refused = errorOf(
+      await handle(server, rpcRequest("subscriptions/listen", { notifications: { taskIds: ["x"] } })),
+    );
+    expect(refused.code).toBe(-32021);
   });
 });

@@ -6,6 +6,7 @@ import {
   type ExtensionRequestMethod,
   isExtensionRequestMethod,
 } from "../../protocol/methods.js";
+import { NotificationMethod } from "../../protocol/schemas/notifications.js";
 import {
   type CreateTaskResult,
   TASKS_EXTENSION,
@@ -21,7 +22,7 @@ import type { ResultObject } from "../middleware.js";
 import { checkParamsLimits, type ParamsLimits } from "../params-limits.js";
 import type { TaskKit } from "./task-kit.js";
 import { taskPrincipal } from "./task-principal.js";
-import { cancelTask, getTask, updateTask } from "./task-requests.js";
+import { cancelTask, detailedTask, getTask, updateTask } from "./task-requests.js";
 import { runTask, type TaskBody } from "./task-run.js";
 import { TaskSealer } from "./task-sealer.js";
 import { createTaskResult } from "./task-wire.js";
@@ -66,6 +67,7 @@ export class Tasks {
   readonly #pollIntervalMs: number;
   readonly #principal: (auth: AuthInfo | undefined) => string;
   readonly #paramsLimits: ParamsLimits | undefined;
+  #announce: ((method: string, params: Record<string, unknown>) => void) | undefined;
 
   constructor(options: TasksOptions = {}) {
     this.#ttlMs = options.ttlMs === null ? null : positiveInteger(options.ttlMs ?? DEFAULT_TTL_MS, "ttlMs");
@@ -80,7 +82,38 @@ export class Tasks {
       sealer: new TaskSealer(options.key),
       logger: options.logger ?? stderrLogger,
       now: options.now ?? Date.now,
+      changed: (record) => this.#announceChange(record),
     };
+  }
+
+  /**
+   * Where status notifications go: the Server that is given these tasks announces them on its bus, so
+   * that a `subscriptions/listen` stream on any instance hears the tasks it asked for.
+   */
+  announceWith(announce: (method: string, params: Record<string, unknown>) => void): void {
+    this.#announce = announce;
+  }
+
+  #announceChange(record: TaskRecord): void {
+    if (!this.#announce) return;
+    const { resultType: _complete, ...task } = detailedTask(this.#kit, record);
+    this.#announce(NotificationMethod.tasks, task);
+  }
+
+  /**
+   * The ids of `taskIds` that are the caller's own tasks: what its `subscriptions/listen` stream may
+   * hear of. Another principal's ids are dropped as silently as unknown ones. -32021 when the client
+   * did not declare the extension.
+   */
+  async ownTaskIds(context: RequestContext, taskIds: readonly string[]): Promise<string[]> {
+    this.requireNegotiated(context);
+    const principal = this.#principal(context.auth);
+    const owned: string[] = [];
+    for (const taskId of new Set(taskIds)) {
+      const record = await this.#kit.store.get(taskId);
+      if (record?.principal === principal) owned.push(taskId);
+    }
+    return owned;
   }
 
   /** What `server/discover` advertises under `capabilities.extensions`. */
