@@ -20,8 +20,8 @@ import { MemoryTaskStore } from "../fleet/memory-task-store.js";
 import type { TaskRecord, TaskStore } from "../fleet/task-store.js";
 import type { ResultObject } from "../middleware.js";
 import { checkParamsLimits, type ParamsLimits } from "../params-limits.js";
+import { principalOf } from "../principal.js";
 import type { TaskKit } from "./task-kit.js";
-import { taskPrincipal } from "./task-principal.js";
 import { cancelTask, detailedTask, getTask, updateTask } from "./task-requests.js";
 import { runTask, type TaskBody } from "./task-run.js";
 import { TaskSealer } from "./task-sealer.js";
@@ -75,7 +75,7 @@ export class Tasks {
       options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
       "pollIntervalMs",
     );
-    this.#principal = options.principal ?? taskPrincipal;
+    this.#principal = options.principal ?? principalOf;
     this.#paramsLimits = options.paramsLimits;
     this.#kit = {
       store: options.store ?? new MemoryTaskStore(options.now ? { now: options.now } : {}),
