@@ -16,6 +16,7 @@ import {
   SkillIntegrityError,
   StructuredContentError,
   SubscriptionLostError,
+  TaskCancelledError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./client/index.js";
@@ -52,6 +53,7 @@ const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () =
     () => new ProtocolViolationError("tools/call", "no result"),
   ],
   ERR_TOOL_REJECTED: [ToolRejectedError, () => new ToolRejectedError("deploy", "a bad header")],
+  ERR_TASK_CANCELLED: [TaskCancelledError, () => new TaskCancelledError("tools/call", undefined)],
   ERR_VERSION_NEGOTIATION: [VersionNegotiationError, () => new VersionNegotiationError(["1"], ["2"])],
   ERR_HTTP_STATUS: [
     HttpStatusError,

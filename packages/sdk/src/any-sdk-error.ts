@@ -15,6 +15,7 @@ import type {
   SkillIntegrityError,
   StructuredContentError,
   SubscriptionLostError,
+  TaskCancelledError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./client/index.js";
@@ -34,6 +35,7 @@ export type AnySdkError =
   | InputCallbackError
   | ProtocolViolationError
   | ToolRejectedError
+  | TaskCancelledError
   | VersionNegotiationError
   | HttpStatusError
   | ConnectionFailedError

@@ -8,6 +8,24 @@ export interface Requirements {
   notScored: { scenario: string; leg: "server" | "client"; reason: string }[];
 }
 
+/**
+ * The tasks extension's scenarios (`io.modelcontextprotocol/tasks`). The suite runs them with the
+ * 2026-07-28 set without scoring them; the fixture serves the extension, and the server test holds each
+ * one to passing by name. `tasks-status-notifications` is all skipped by the suite itself for now.
+ */
+export const TASKS_SCENARIOS = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-status-notifications",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition",
+] as const;
+
 const ITEM = /^\s+- (\S+)$/;
 const NOT_SCORED_ITEM = /^\s+- (\S+) \[(server|client)\]$/;
 const REASON = /^\s{2}(\S[^(]*) \(\d+\):$/;

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { silentLogger } from "@roundtrip/sdk/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Check, checksWith, type ScenarioResult } from "../src/conformance-cli.js";
-import { listRequirements } from "../src/requirements.js";
+import { listRequirements, TASKS_SCENARIOS } from "../src/requirements.js";
 import { REVISIONS, runServerConformance, type ServerConformance } from "../src/server-run.js";
 
 /**
@@ -91,5 +91,14 @@ describe.each(requirementSets)(
         it(scenario, () => expectPassed(outcome, scenario));
       }
     });
+
+    // The suite runs the extension's scenarios with the current revision's set only.
+    if (requirements.revision === "2026-07-28") {
+      describe("tasks extension scenarios (run but not scored by the suite; the fixture serves the extension)", () => {
+        for (const scenario of TASKS_SCENARIOS) {
+          it(scenario, () => expectPassed(outcome, scenario));
+        }
+      });
+    }
   },
 );

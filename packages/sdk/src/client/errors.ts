@@ -84,6 +84,21 @@ export class ProtocolViolationError extends SdkError {
   }
 }
 
+/** A tool call the server ran as a task ended cancelled: someone sent tasks/cancel, or the server gave up. */
+export class TaskCancelledError extends SdkError {
+  static readonly code = "ERR_TASK_CANCELLED";
+  override readonly name = "TaskCancelledError";
+  readonly code = TaskCancelledError.code;
+  readonly method: string;
+
+  constructor(method: string, statusMessage: string | undefined) {
+    super(
+      `The server ran this ${method} as a task and it was cancelled${statusMessage ? ` (${statusMessage})` : ""}; call it again for a new one`,
+    );
+    this.method = method;
+  }
+}
+
 /** A tool the client dropped from tools/list (its x-mcp-header annotations break the rules) was called. */
 export class ToolRejectedError extends SdkError {
   static readonly code = "ERR_TOOL_REJECTED";

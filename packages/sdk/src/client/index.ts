@@ -32,6 +32,7 @@ export {
   SkillIntegrityError,
   StructuredContentError,
   SubscriptionLostError,
+  TaskCancelledError,
   ToolRejectedError,
   VersionNegotiationError,
 } from "./errors.js";

@@ -158,6 +158,22 @@ export {
   type SkillsCapability,
 } from "./schemas/skills.js";
 export {
+  type CreateTaskResult,
+  CreateTaskResultSchema,
+  type DetailedTask,
+  type GetTaskResult,
+  GetTaskResultSchema,
+  isTerminalTaskStatus,
+  TASKS_EXTENSION,
+  type Task,
+  type TaskAckResult,
+  type TaskIdParams,
+  type TaskStatus,
+  type TaskStatusNotificationParams,
+  type TaskSupport,
+  type UpdateTaskParams,
+} from "./schemas/tasks.js";
+export {
   type CallToolResult,
   CallToolResultSchema,
   type ListToolsResult,

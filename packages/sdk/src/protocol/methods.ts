@@ -32,6 +32,13 @@ import {
   ReadResourceDirectoryParamsSchema,
   ReadResourceDirectoryResultSchema,
 } from "./schemas/skills.js";
+import {
+  GetTaskResultSchema,
+  TASKS_EXTENSION,
+  TaskAckResultSchema,
+  TaskIdParamsSchema,
+  UpdateTaskParamsSchema,
+} from "./schemas/tasks.js";
 import { CallToolResultSchema, ListToolsResultSchema } from "./schemas/tools.js";
 
 /** What one client-to-server request of 2026-07-28 is: every field is required, so no row can leave a fact out. */
@@ -219,6 +226,45 @@ export const CLIENT_REQUESTS = {
 } as const satisfies Readonly<Record<string, ClientRequestFacts>>;
 
 export type ClientRequestMethod = keyof typeof CLIENT_REQUESTS;
+
+/** What one request an extension adds is: it exists only when both sides declare the extension. */
+export interface ExtensionRequestFacts {
+  readonly params: z.ZodObject;
+  readonly result: z.ZodType<Record<string, unknown>>;
+  /** The extension both sides declare; without the client's declaration the server answers -32021. */
+  readonly extension: string;
+  /** The params field `Mcp-Name` repeats, so that intermediaries can route the request. */
+  readonly routedBy: "taskId";
+}
+
+/** The requests of the extensions Roundtrip implements, and their facts. */
+export const EXTENSION_REQUESTS = {
+  "tasks/get": {
+    params: TaskIdParamsSchema,
+    result: GetTaskResultSchema,
+    extension: TASKS_EXTENSION,
+    routedBy: "taskId",
+  },
+  "tasks/update": {
+    params: UpdateTaskParamsSchema,
+    result: TaskAckResultSchema,
+    extension: TASKS_EXTENSION,
+    routedBy: "taskId",
+  },
+  "tasks/cancel": {
+    params: TaskIdParamsSchema,
+    result: TaskAckResultSchema,
+    extension: TASKS_EXTENSION,
+    routedBy: "taskId",
+  },
+} as const satisfies Readonly<Record<string, ExtensionRequestFacts>>;
+
+export type ExtensionRequestMethod = keyof typeof EXTENSION_REQUESTS;
+
+/** Whether `method` is a request of an extension Roundtrip implements; own keys only. */
+export function isExtensionRequestMethod(method: string): method is ExtensionRequestMethod {
+  return Object.hasOwn(EXTENSION_REQUESTS, method);
+}
 
 /** What one request a server puts to the client is: in 2026-07-28 an embedded input request, in the 2025 era a JSON-RPC request on the session. */
 export interface ServerRequestFacts {

@@ -52,6 +52,7 @@ export type SdkErrorCode =
   | "ERR_PAGINATION"
   | "ERR_SKILL_INTEGRITY"
   | "ERR_SUBSCRIPTION_LOST"
+  | "ERR_TASK_CANCELLED"
   | OAuthErrorCode
   // server
   | "ERR_INVALID_TOKEN"

@@ -20,6 +20,7 @@ import type {
   ReadResourceDirectoryParams,
   ReadResourceDirectoryResult,
 } from "../protocol/schemas/skills.js";
+import type { CreateTaskResult } from "../protocol/schemas/tasks.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/schemas/tools.js";
 import type { RequestContext } from "./context.js";
 
@@ -37,10 +38,11 @@ export type CacheableBody<T> = Omit<T, "resultType" | "ttlMs" | "cacheScope"> & 
 
 export interface Handlers {
   listTools?: (ctx: RequestContext, params: PaginatedParams) => Awaitable<CacheableBody<ListToolsResult>>;
+  /** May answer a task (`Tasks.start`) when the server has the tasks extension and the client declared it. */
   callTool?: (
     ctx: RequestContext,
     params: CallToolParams,
-  ) => Awaitable<Complete<CallToolResult> | InputRequiredResult>;
+  ) => Awaitable<Complete<CallToolResult> | InputRequiredResult | CreateTaskResult>;
   listPrompts?: (ctx: RequestContext, params: PaginatedParams) => Awaitable<CacheableBody<ListPromptsResult>>;
   getPrompt?: (
     ctx: RequestContext,

@@ -5,6 +5,7 @@ export type { CachePolicy } from "./cache-policy.js";
 export type { NotificationSink, RequestContext, TransportInfo } from "./context.js";
 export { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./fleet/memory-once-store.js";
+export { MemoryTaskStore } from "./fleet/memory-task-store.js";
 export type { BusEvent, BusListener, NotificationBus } from "./fleet/notification-bus.js";
 export type {
   OnceLeaseRequest,
@@ -14,6 +15,7 @@ export type {
   OnceTtl,
 } from "./fleet/once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "./fleet/session-registry.js";
+export type { TaskRecord, TaskStore } from "./fleet/task-store.js";
 export type { CacheableBody, Complete, Handlers } from "./handlers.js";
 // The 2025 era is composed here: the Server and McpServer exported are the core's, with that era in.
 export { McpServer, Server } from "./legacy/both-eras.js";
@@ -103,6 +105,8 @@ export type {
   ServerSource,
 } from "./server.js";
 export type { SubscriptionLimits } from "./subscriptions.js";
+export type { TaskBody, TaskControl } from "./tasks/task-run.js";
+export { Tasks, type TasksOptions } from "./tasks/tasks.js";
 export { ToolError } from "./tool-error.js";
 export {
   createFetchHandler,

@@ -37,6 +37,7 @@ import { type Middleware, type ResultObject, runMiddleware } from "./middleware.
 import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
 import { checkedResult } from "./result-checks.js";
 import { honouredFilter, type SubscriptionLimits, SubscriptionRegistry } from "./subscriptions.js";
+import type { Tasks } from "./tasks/tasks.js";
 import { ToolDirectory } from "./tool-directory.js";
 import { ToolError } from "./tool-error.js";
 import {
@@ -76,6 +77,8 @@ export interface ServerOptions {
    * its result after 10 idle minutes or 1 hour in all, unless set otherwise here.
    */
   subscriptions?: SubscriptionLimits;
+  /** The tasks extension: advertised, and tasks/get, tasks/update and tasks/cancel answered by it. */
+  tasks?: Tasks;
 }
 
 /** Hears what the server announces to every connection, and its close: how legacy sessions get them. */
@@ -180,6 +183,7 @@ export class Server {
     this.#era = composeEra?.(this, options.legacy);
     this.#subscriptions = new SubscriptionRegistry(options.subscriptions);
     this.#bus = options.bus ?? new InProcessNotificationBus();
+    options.tasks?.announceWith((method, params) => this.#announce(method, params));
     this.#unsubscribe = this.#bus.subscribe((event) => {
       if (event.type === "notification") this.#deliver(event.method, event.params);
     });
@@ -298,7 +302,11 @@ export class Server {
       derived.resources = { subscribe: true, listChanged: true };
     }
     if (h.complete) derived.completions = {};
-    if (h.listSkills || h.getSkill || h.readResourceDirectory) derived.extensions = skillsExtension(h);
+    const extensions = {
+      ...(h.listSkills || h.getSkill || h.readResourceDirectory ? skillsExtension(h) : {}),
+      ...this.#options.tasks?.capability,
+    };
+    if (Object.keys(extensions).length > 0) derived.extensions = extensions;
     this.#capabilities = { ...derived, ...this.#options.capabilities };
     return this.#capabilities;
   }
@@ -387,6 +395,10 @@ export class Server {
     if (method === "subscriptions/listen") {
       return this.#withServerInfo(await this.#listen(this.#context(request, meta, options), params));
     }
+    if (this.#options.tasks?.serves(method)) {
+      const context = this.#context(request, meta, options);
+      return this.#withServerInfo(await this.#options.tasks.serve(method, params, context));
+    }
     return this.#dispatchCall(request, params, meta, options);
   }
 
@@ -455,7 +467,11 @@ export class Server {
   async #listen(context: RequestContext, params: Record<string, unknown>): Promise<ResultObject> {
     const parsed = CLIENT_REQUESTS["subscriptions/listen"].params.safeParse(params);
     if (!parsed.success) throw refuse(McpError.invalidParams(`Invalid params: ${firstIssue(parsed.error)}`));
-    const filter = honouredFilter((parsed.data as ListenParams).notifications, this.capabilities);
+    const requested = (parsed.data as ListenParams).notifications;
+    const filter = honouredFilter(requested, this.capabilities);
+    if (requested.taskIds && this.#options.tasks) {
+      filter.taskIds = await this.#options.tasks.ownTaskIds(context, requested.taskIds);
+    }
     await this.#subscriptions.listen(context, filter);
     return { resultType: "complete", _meta: { [META.subscriptionId]: context.requestId } };
   }

@@ -5,6 +5,7 @@ import type { RequestId } from "../protocol/schemas/common.js";
 import { NotificationMethod, type SubscriptionFilter } from "../protocol/schemas/notifications.js";
 import { META } from "../protocol/versions.js";
 import type { RequestContext } from "./context.js";
+import { principalOf } from "./principal.js";
 
 /** Which filters a broadcast notification is for. */
 const WANTS: Record<string, (filter: SubscriptionFilter, params: Record<string, unknown>) => boolean> = {
@@ -13,6 +14,8 @@ const WANTS: Record<string, (filter: SubscriptionFilter, params: Record<string, 
   [NotificationMethod.resourcesListChanged]: (f) => f.resourcesListChanged === true,
   [NotificationMethod.resourceUpdated]: (f, params) =>
     typeof params.uri === "string" && f.resourceSubscriptions?.includes(params.uri) === true,
+  [NotificationMethod.tasks]: (f, params) =>
+    typeof params.taskId === "string" && f.taskIds?.includes(params.taskId) === true,
 };
 
 interface Listener {
@@ -66,15 +69,6 @@ function timer(ms: number, fire: () => void): NodeJS.Timeout | undefined {
   return handle;
 }
 
-/**
- * Whose streams count together: the validated token's issuer, client and subject. Requests without
- * a token (stdio, or a server that authenticates nobody) are one principal.
- */
-function principalOf(context: RequestContext): string {
-  const auth = context.auth;
-  return auth ? JSON.stringify([auth.issuer ?? null, auth.clientId, auth.subject ?? null]) : "anonymous";
-}
-
 /** The subset of a requested filter this server can honour, given what it advertises. */
 export function honouredFilter(
   requested: SubscriptionFilter,
@@ -110,7 +104,7 @@ export class SubscriptionRegistry {
    */
   async listen(context: RequestContext, filter: SubscriptionFilter): Promise<void> {
     if (context.signal.aborted) return;
-    const principal = principalOf(context);
+    const principal = principalOf(context.auth);
     const open = this.#openByPrincipal.get(principal) ?? 0;
     const limit = this.#limits.maxPerPrincipal;
     if (open >= limit) {

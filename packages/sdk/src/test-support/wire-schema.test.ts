@@ -137,7 +137,7 @@ describe("wire schema: results", () => {
       assertResultResponse("completion/complete", {
         jsonrpc: "2.0",
         id: 1,
-        result: { resultType: "task", completion: { values: [] } },
+        result: { resultType: "deferred", completion: { values: [] } },
       }),
     ).toThrow(/unexpected resultType/);
   });
@@ -196,5 +196,54 @@ describe("wire schema: errors and notifications", () => {
   it("validates the test clients' own requests", () => {
     expect(() => assertClientRequest(rpcRequest("tools/list"))).not.toThrow();
     expect(() => assertClientRequest({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })).toThrow();
+  });
+});
+
+describe("wire schema: the tasks extension", () => {
+  const task = {
+    taskId: "t1",
+    status: "working",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    lastUpdatedAt: "2026-01-01T00:00:00.000Z",
+    ttlMs: 60_000,
+  };
+
+  it("accepts a flat CreateTaskResult on tools/call and a DetailedTask on tasks/get", () => {
+    expect(() =>
+      assertResultResponse("tools/call", { jsonrpc: "2.0", id: 1, result: { resultType: "task", ...task } }),
+    ).not.toThrow();
+    expect(() =>
+      assertResultResponse("tasks/get", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "complete", ...task, status: "completed", result: { content: [] } },
+      }),
+    ).not.toThrow();
+  });
+
+  it("refuses a CreateTaskResult whose ttlMs is no integer, or that carries requestState", () => {
+    expect(() =>
+      assertResultResponse("tools/call", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "task", ...task, ttlMs: 1.5 },
+      }),
+    ).toThrow(/CreateTaskResult/);
+    expect(() =>
+      assertResultResponse("tools/call", {
+        jsonrpc: "2.0",
+        id: 1,
+        result: { resultType: "task", ...task, requestState: "s" },
+      }),
+    ).toThrow(/requestState/);
+  });
+
+  it("refuses a task outside tools/call, and a tasks/update ack that is not complete", () => {
+    expect(() =>
+      assertResultResponse("prompts/get", { jsonrpc: "2.0", id: 1, result: { resultType: "task", ...task } }),
+    ).toThrow(/only tools\/call/);
+    expect(() =>
+      assertResultResponse("tasks/update", { jsonrpc: "2.0", id: 1, result: { resultType: "task" } }),
+    ).toThrow(/UpdateTaskResult/);
   });
 });

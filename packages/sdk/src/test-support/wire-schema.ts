@@ -29,6 +29,19 @@ export const EXAMPLES_DIR = join(FIXTURES_DIR, "examples");
 
 const SCHEMA_ID = "mcp-2026-07-28";
 
+/** The tasks extension's schema (`test-fixtures/ext-tasks`), for what a server sends for that extension. */
+const TASKS_SCHEMA_PATH = fileURLToPath(
+  new URL("../../test-fixtures/ext-tasks/schema.json", import.meta.url),
+);
+const TASKS_SCHEMA_ID = "ext-tasks";
+
+/** The result type of each of the tasks extension's methods, in its schema. */
+const TASK_RESULT_TYPE: Readonly<Record<string, string>> = {
+  "tasks/get": "GetTaskResult",
+  "tasks/update": "UpdateTaskResult",
+  "tasks/cancel": "CancelTaskResult",
+};
+
 interface Compiled {
   ajv: Ajv2020;
   defs: ReadonlySet<string>;
@@ -45,6 +58,7 @@ function load(): Compiled {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
   ajvFormats.default(ajv);
   ajv.addSchema(schema, SCHEMA_ID);
+  ajv.addSchema(JSON.parse(readFileSync(TASKS_SCHEMA_PATH, "utf8")) as Json, TASKS_SCHEMA_ID);
   compiled = {
     ajv,
     defs: new Set(Object.keys(schema.$defs)),
@@ -80,6 +94,19 @@ function validatorFor(def: string): ValidateFunction {
   if (!validate) throw new Error(`could not compile $defs type "${def}"`);
   state.validators.set(def, validate);
   return validate;
+}
+
+/** Throws unless `value` is valid against the tasks extension's `$defs` type `def`. */
+export function assertTasksSchema(def: string, value: unknown): void {
+  const state = load();
+  const key = `${TASKS_SCHEMA_ID}:${def}`;
+  let validate = state.validators.get(key);
+  if (!validate) {
+    validate = state.ajv.getSchema(`${TASKS_SCHEMA_ID}#/$defs/${def}`);
+    if (!validate) throw new Error(`the tasks extension's schema has no $defs type "${def}"`);
+    state.validators.set(key, validate);
+  }
+  if (!validate(value)) fail(`not a valid tasks extension ${def}: ${describe(validate.errors)}`, value);
 }
 
 /** Every `$defs` type name of the official schema. */
@@ -131,7 +158,8 @@ function isObject(value: unknown): value is Json {
  * A successful response to `method`, validated against its `*ResultResponse` type, plus the rules the
  * schema cannot express:
  * - `resultType` is `"complete"`, or `"input_required"` on `tools/call`, `prompts/get` and
- *   `resources/read` only (no extension result types are advertised by the servers under test);
+ *   `resources/read` only, or on `tools/call` `"task"`: a CreateTaskResult of the tasks extension,
+ *   valid against its schema (`test-fixtures/ext-tasks`), as the results of its methods are;
  * - an `input_required` result is a valid `InputRequiredResult` with at least one of `inputRequests`
  *   and `requestState`, and carries no cache hints;
  * - a `complete` result of a carrier is valid against the complete type alone (the `anyOf` of the
@@ -139,10 +167,23 @@ function isObject(value: unknown): value is Json {
  */
 export function assertResultResponse(method: string, message: unknown): void {
   assertSchema("JSONRPCResultResponse", message);
+  const result = (message as { result: Json }).result;
+  const taskResult = TASK_RESULT_TYPE[method];
+  if (taskResult) {
+    assertTasksSchema(taskResult, result);
+    return;
+  }
   const type = schemaClientRequests().get(method);
   if (type) assertSchema(`${type}ResultResponse`, message);
-  const result = (message as { result: Json }).result;
   const { resultType } = result;
+  if (resultType === "task") {
+    if (method !== "tools/call") fail(`${method} answered with a task: only tools/call may`, message);
+    assertTasksSchema("CreateTaskResult", result);
+    for (const field of ["requestState", "inputRequests", "result", "error"]) {
+      if (field in result) fail(`a CreateTaskResult carries no ${field}`, message);
+    }
+    return;
+  }
   if (resultType === "input_required") {
     if (!isCarrierMethod(method)) {
       fail(
@@ -212,6 +253,10 @@ const NOTIFICATION_TYPE: Readonly<Record<string, string>> = {
 export function assertServerNotification(message: unknown): void {
   assertSchema("JSONRPCNotification", message);
   const method = (message as { method: string }).method;
+  if (method === "notifications/tasks") {
+    assertTasksSchema("TaskStatusNotification", message);
+    return;
+  }
   const def = NOTIFICATION_TYPE[method];
   if (!def) fail(`${method} is not a server notification of 2026-07-28`, message);
   assertSchema(def, message);

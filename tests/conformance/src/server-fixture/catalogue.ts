@@ -1,5 +1,5 @@
 import type { CallToolResult, GetPromptResult, InputRequiredResult, Tool } from "@roundtrip/sdk";
-import type { CallToolParams, GetPromptParams, Prompt } from "@roundtrip/sdk/protocol";
+import type { CallToolParams, CreateTaskResult, GetPromptParams, Prompt } from "@roundtrip/sdk/protocol";
 import type { Complete, RequestContext } from "@roundtrip/sdk/server";
 
 type Awaitable<T> = T | Promise<T>;
@@ -10,7 +10,7 @@ export interface FixtureTool {
   call(
     ctx: RequestContext,
     params: CallToolParams,
-  ): Awaitable<Complete<CallToolResult> | InputRequiredResult>;
+  ): Awaitable<Complete<CallToolResult> | InputRequiredResult | CreateTaskResult>;
 }
 
 /** One prompt of the fixture: what prompts/list shows and what prompts/get returns. */

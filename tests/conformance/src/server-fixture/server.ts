@@ -1,6 +1,6 @@
 import { McpError } from "@roundtrip/sdk";
 import type { Logger } from "@roundtrip/sdk/protocol";
-import { requestStateBoundary, Server } from "@roundtrip/sdk/server";
+import { requestStateBoundary, Server, Tasks } from "@roundtrip/sdk/server";
 import { RequestStateSecurity } from "@roundtrip/sealing";
 import type { FixturePrompt, FixtureTool } from "./catalogue.js";
 import { completeArgument } from "./completion.js";
@@ -12,6 +12,7 @@ import { contentTools } from "./tools-content.js";
 import { diagnosticTools } from "./tools-diagnostics.js";
 import { inputRequiredTools } from "./tools-input-required.js";
 import { schemaTools } from "./tools-schema.js";
+import { taskTools } from "./tools-tasks.js";
 
 export interface FixtureOptions {
   logger?: Logger;
@@ -26,11 +27,14 @@ function byName<T extends { definition: { name: string } }>(entries: readonly T[
  * name, served by the SDK's low-level Server. Lists keep a fixed order so repeated listings agree.
  */
 export function createFixtureServer(options: FixtureOptions = {}): Server {
+  // Short polls: the scenarios wait for each task, and nothing here is slow to read.
+  const tasks = new Tasks({ pollIntervalMs: 100, ...(options.logger ? { logger: options.logger } : {}) });
   const server = new Server(
     { name: "roundtrip-conformance-fixture", version: "0.1.0" },
     {
       instructions: "Test fixture for the MCP conformance suite; every tool is a probe, not a product.",
       ...(options.logger ? { logger: options.logger } : {}),
+      tasks,
     },
   );
   const tools: readonly FixtureTool[] = [
@@ -42,6 +46,7 @@ export function createFixtureServer(options: FixtureOptions = {}): Server {
       promptsChanged: () => server.notifyPromptsListChanged(),
     }),
     ...schemaTools,
+    ...taskTools(tasks),
   ];
   const toolsByName = byName(tools);
   const promptsByName = byName<FixturePrompt>(fixturePrompts);

@@ -15,6 +15,7 @@ import type { RoundFields } from "../era/era.js";
 import { InputRequiredNotAllowedError } from "../errors.js";
 import type { OutputSchemaRegistry } from "../output-schemas.js";
 import { readCarrierResult } from "../results.js";
+import { followTask, isCreateTaskResult } from "../tasks/follow-task.js";
 import {
   type Clock,
   driveRounds,
@@ -153,7 +154,10 @@ export class CarrierCalls {
       signal,
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
-        const raw = await peer.send(method, { ...params, ...fields }, { ...options, signal: legSignal });
+        const sent = await peer.send(method, { ...params, ...fields }, { ...options, signal: legSignal });
+        const raw = isCreateTaskResult(sent)
+          ? await this.#followTask(method, target, sent, options, legSignal)
+          : sent;
         const result = this.#result(method, params, raw);
         if (!retrying(fields) && !isInputRequiredResult(result)) {
           await peer.cache.keep(method, params, options, result as Record<string, unknown>);
@@ -170,6 +174,33 @@ export class CarrierCalls {
           signal: answerSignal,
         }),
     };
+  }
+
+  /** A task the server answered with, followed to its end through the tasks methods and the callbacks. */
+  #followTask(
+    method: CarrierMethod,
+    target: string,
+    created: Record<string, unknown>,
+    options: CarrierCallOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>> {
+    const peer = this.#peer;
+    return followTask(created, {
+      method,
+      signal,
+      send: (taskMethod, params, taskSignal) =>
+        peer.send(taskMethod, params, { ...options, signal: taskSignal }),
+      answer: (key, request, round, answerSignal) =>
+        answerInputRequest(request, peer.callbacks, peer.choices, {
+          key,
+          round,
+          method,
+          target,
+          server: peer.serverInfo(),
+          // A call without a bound answers without one too.
+          signal: answerSignal ?? new AbortController().signal,
+        }),
+    });
   }
 
   /** What a carrier request answered, read for its era; a complete tool result checked against its outputSchema. */

@@ -1,5 +1,4 @@
 import { parseBearerChallenge } from "../../protocol/auth/challenge.js";
-import { carrierTarget } from "../../protocol/carriers.js";
 import { ErrorCode } from "../../protocol/errors.js";
 import { encodeHeaderValue, HEADER } from "../../protocol/http-headers.js";
 import { isRecord } from "../../protocol/is-record.js";
@@ -12,6 +11,7 @@ import {
   type ServerMessage,
 } from "../../protocol/jsonrpc.js";
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
+import { requestName } from "../../protocol/request-name.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { META } from "../../protocol/versions.js";
 import type { AuthChallenge, ClientAuthProvider } from "../auth-provider.js";
@@ -281,7 +281,7 @@ export class HttpClientTransport implements ClientTransport {
     if (typeof version !== "string") return headers;
     headers.set(HEADER.protocolVersion, version);
     headers.set(HEADER.method, request.method);
-    const name = carrierTarget(request.method, request.params);
+    const name = requestName(request.method, request.params);
     if (name !== undefined) headers.set(HEADER.name, encodeHeaderValue(name));
     for (const [key, value] of Object.entries(extra ?? {})) headers.set(key, value);
     return headers;

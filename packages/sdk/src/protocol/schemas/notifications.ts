@@ -33,6 +33,8 @@ export const SubscriptionFilterSchema = z.looseObject({
   promptsListChanged: z.boolean().optional(),
   resourcesListChanged: z.boolean().optional(),
   resourceSubscriptions: z.array(z.string()).optional(),
+  /** The tasks extension: status notifications of these tasks (the listener's own only). */
+  taskIds: z.array(z.string()).optional(),
 });
 export type SubscriptionFilter = z.infer<typeof SubscriptionFilterSchema>;
 
@@ -46,4 +48,6 @@ export const NotificationMethod = {
   resourcesListChanged: "notifications/resources/list_changed",
   resourceUpdated: "notifications/resources/updated",
   subscriptionsAcknowledged: "notifications/subscriptions/acknowledged",
+  /** The tasks extension: a task's status changed; the params are the task as tasks/get would answer. */
+  tasks: "notifications/tasks",
 } as const;

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { IconSchema, MetaObjectSchema } from "./common.js";
 import { ContentBlockSchema } from "./content.js";
 import { cacheableFields, PaginatedParamsSchema, resultFields } from "./envelope.js";
+import { TaskSupportSchema } from "./task-support.js";
 
 export const ToolAnnotationsSchema = z.looseObject({
   title: z.string().optional(),
@@ -20,6 +21,8 @@ export const ToolSchema = z.looseObject({
   outputSchema: z.looseObject({ $schema: z.string().optional() }).optional(),
   annotations: ToolAnnotationsSchema.optional(),
   icons: z.array(IconSchema).optional(),
+  /** How the tool runs; `taskSupport` is the tasks extension's (absent: never as a task). */
+  execution: z.looseObject({ taskSupport: TaskSupportSchema.optional() }).optional(),
   _meta: MetaObjectSchema.optional(),
 });
 export type Tool = z.infer<typeof ToolSchema>;

@@ -1,19 +1,12 @@
 import { McpError } from "../../protocol/errors.js";
-import type { AuthInfo } from "../auth-info.js";
 import type { LegacySession } from "./session.js";
 import { checkSessionFacts } from "./session-facts.js";
 
 export const sessionLimitMessage = (held: number): string =>
   `Too many open sessions (${held}) for this client: end one with DELETE, or let an idle one expire, then initialize again`;
 
-/**
- * Who a session belongs to: the validated token's issuer, client and subject, or anonymous. A
- * session is only ever served to the principal that opened it.
- */
-export function principalOf(auth: AuthInfo | undefined): string {
-  if (!auth) return "anonymous";
-  return JSON.stringify([auth.issuer ?? null, auth.clientId, auth.subject ?? null]);
-}
+// A session is only ever served to the principal that opened it.
+export { principalOf } from "../principal.js";
 
 /** Refused when a principal already holds as many sessions as it may. */
 export class SessionLimitExceeded extends McpError {}

@@ -126,7 +126,7 @@ export class McpServer {
       now: now ?? (() => Date.now() / 1000),
       security,
     });
-    this.#tools = new ToolRegistry(logger);
+    this.#tools = new ToolRegistry(logger, serverOptions.tasks);
   }
 
   get name(): string {

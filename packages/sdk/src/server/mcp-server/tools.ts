@@ -8,6 +8,8 @@ import type { CallToolParams } from "../../protocol/schemas/requests.js";
 import type { Tool, ToolAnnotations } from "../../protocol/schemas/tools.js";
 import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
+import { runRoundsInTask } from "../tasks/task-rounds.js";
+import type { Tasks } from "../tasks/tasks.js";
 import { type Awaitable, type InputContext, inputContext, type McpContext, mcpContext } from "./context.js";
 import type { CanAsk, MixedChannels } from "./handler-rules.js";
 import { InputResponseError } from "./input-responses.js";
@@ -46,6 +48,13 @@ export interface ToolConfig<I extends SchemaLike, O extends SchemaLike | undefin
    * invalid-requestState error once that has expired. See McpServerOptions.once.
    */
   once?: boolean;
+  /**
+   * The tasks extension may run it as a task (`optional`: whenever the client declared the extension;
+   * `required`: only so, -32021 otherwise). The same handler serves both: in a task, each question it
+   * asks (by resolver or by `inputRequired`) waits on the task's input_required status and tasks/update.
+   * Needs McpServer's `tasks` option.
+   */
+  task?: "optional" | "required";
 }
 
 /** A tool that drives its own rounds: it may return `inputRequired(...)` and reads the answers from `ctx`. */
@@ -95,6 +104,7 @@ interface RegisteredTool {
   output: CompiledSchema | undefined;
   graph: ResolverGraph | undefined;
   once: boolean;
+  task: "optional" | "required" | undefined;
   handler: (...params: never[]) => unknown;
 }
 
@@ -104,9 +114,11 @@ const MIXED_CHANNELS =
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #logger: Logger;
+  readonly #tasks: Tasks | undefined;
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, tasks?: Tasks) {
     this.#logger = logger;
+    this.#tasks = tasks;
   }
 
   register(
@@ -120,6 +132,7 @@ export class ToolRegistry {
     }
     if (typeof handler !== "function") throw new TypeError(`Tool '${name}' needs a handler function`);
     const once = checkOnce(config.once, `Tool '${name}'`);
+    const task = this.#checkTask(name, config.task, once);
     const input = compileSchema(config.input ?? { type: "object", properties: {} }, {
       what: `tool '${name}' input`,
       objectRoot: true,
@@ -138,12 +151,14 @@ export class ToolRegistry {
     if (config.annotations !== undefined) definition.annotations = config.annotations;
     if (config.icons !== undefined) definition.icons = config.icons;
     if (config._meta !== undefined) definition._meta = config._meta;
+    if (task !== undefined) definition.execution = { taskSupport: task };
     this.#tools.set(name, {
       definition,
       input,
       output,
       graph,
       once,
+      task,
       handler: handler as RegisteredTool["handler"],
     });
   }
@@ -167,6 +182,20 @@ export class ToolRegistry {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  #checkTask(name: string, task: unknown, once: boolean): "optional" | "required" | undefined {
+    if (task === undefined) return undefined;
+    if (task !== "optional" && task !== "required") {
+      throw new TypeError(`Tool '${name}': task is "optional" or "required", not ${JSON.stringify(task)}`);
+    }
+    if (!this.#tasks) {
+      throw new TypeError(
+        `Tool '${name}' may run as a task, but this McpServer has no tasks: pass new McpServer(info, { tasks: new Tasks() })`,
+      );
+    }
+    if (once) throw new TypeError(`Tool '${name}': a task runs its handler once by itself; drop once: true`);
+    return task;
+  }
+
   async call(params: CallToolParams, request: RequestContext): Promise<ResultObject> {
     const tool = this.#tools.get(params.name);
     if (!tool) {
@@ -174,6 +203,23 @@ export class ToolRegistry {
         `Unknown tool: '${params.name}'; tools/list names the tools this server offers`,
       );
     }
+    const tasks = tool.task === undefined ? undefined : this.#tasks;
+    if (tasks && (tool.task === "required" || tasks.negotiated(request))) {
+      return tasks.start(request, (task) =>
+        runRoundsInTask(task, (round) => {
+          const { inputResponses: _answered, requestState: _state, ...call } = params;
+          return this.#callRound(tool, round ? { ...call, ...round } : params, task.context);
+        }),
+      );
+    }
+    return this.#callRound(tool, params, request);
+  }
+
+  async #callRound(
+    tool: RegisteredTool,
+    params: CallToolParams,
+    request: RequestContext,
+  ): Promise<ResultObject> {
     const parsed = tool.input.parse(params.arguments ?? {});
     // A tool execution error, not a protocol error: the model reads it and can correct its arguments.
     if (!parsed.ok) {

@@ -9,6 +9,7 @@ import {
   headerText,
 } from "../../protocol/http-headers.js";
 import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import { EXTENSION_REQUESTS, isExtensionRequestMethod } from "../../protocol/methods.js";
 import type { RequestMeta } from "../../protocol/schemas/envelope.js";
 import type { Tool } from "../../protocol/schemas/tools.js";
 import { META } from "../../protocol/versions.js";
@@ -57,9 +58,14 @@ export function checkHeaderAgreement(
       `Header mismatch: Mcp-Method header value '${method}' does not match body value '${request.method}'`,
     );
   }
-  if (isCarrierMethod(request.method)) {
+  const routedBy = isCarrierMethod(request.method)
+    ? carrierTargetField(request.method)
+    : isExtensionRequestMethod(request.method)
+      ? EXTENSION_REQUESTS[request.method].routedBy
+      : undefined;
+  if (routedBy !== undefined) {
     const name = requireHeader(headers, HEADER.name, "Mcp-Name");
-    const expected = request.params?.[carrierTargetField(request.method)];
+    const expected = request.params?.[routedBy];
     if (name !== expected) {
       throw McpError.headerMismatch(
         `Header mismatch: Mcp-Name header value '${name}' does not match body value '${String(expected)}'`,
