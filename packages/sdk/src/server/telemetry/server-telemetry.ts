@@ -1,0 +1,137 @@
+import type { Attributes, Histogram, Link, Meter } from "@opentelemetry/api";
+import { isRecord } from "../../protocol/is-record.js";
+import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
+import { ATTR, DURATION_BUCKETS, METRIC } from "../../protocol/telemetry/names.js";
+import {
+  errorCodeAttributes,
+  metaGetter,
+  metricAttributes,
+  requestAttributes,
+  resultAttributes,
+  spanName,
+} from "../../protocol/telemetry/request-attributes.js";
+import {
+  instrumentsOf,
+  type TelemetryOption,
+  TelemetrySource,
+} from "../../protocol/telemetry/telemetry-options.js";
+import { META } from "../../protocol/versions.js";
+import type { TransportInfo } from "../context.js";
+import { RoundRecord, withRoundRecord } from "./round-record.js";
+
+/** What dispatch knows of a request besides its message: the era and the transport. */
+export interface ServedVia {
+  readonly legacy?: { readonly protocolVersion: string };
+  readonly transport?: TransportInfo;
+}
+
+/** Dispatch's answer, as much of it as telemetry reads. */
+interface Answer {
+  readonly message: { readonly result?: unknown; readonly error?: { code: number; message: string } };
+}
+
+function durationHistogram(meter: Meter): Histogram {
+  return meter.createHistogram(METRIC.serverDuration, {
+    description: "Time the server took to answer one MCP request",
+    unit: "s",
+    advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+  });
+}
+
+function transportAttributes(transport: TransportInfo | undefined): Attributes {
+  if (transport?.kind === "http")
+    return { [ATTR.networkTransport]: "tcp", [ATTR.networkProtocolName]: "http" };
+  if (transport?.kind === "stdio") return { [ATTR.networkTransport]: "pipe" };
+  return {};
+}
+
+function protocolVersion(meta: Readonly<Record<string, unknown>>, via: ServedVia): string | undefined {
+  if (via.legacy) return via.legacy.protocolVersion;
+  const version = meta[META.protocolVersion];
+  return typeof version === "string" ? version : undefined;
+}
+
+/** A 2025-era session's id, which only its HTTP requests carry. */
+function sessionId(via: ServedVia): string | undefined {
+  if (!via.legacy) return undefined;
+  const header = via.transport?.headers?.["mcp-session-id"];
+  return typeof header === "string" ? header : undefined;
+}
+
+function requestFacts(request: JsonRpcRequest, via: ServedVia): Attributes {
+  const params = request.params ?? {};
+  const meta = isRecord(params._meta) ? params._meta : {};
+  const attributes: Attributes = {
+    ...requestAttributes(request.method, params),
+    ...transportAttributes(via.transport),
+    [ATTR.requestId]: String(request.id),
+  };
+  const version = protocolVersion(meta, via);
+  if (version !== undefined) attributes[ATTR.mcpProtocolVersion] = version;
+  const session = sessionId(via);
+  if (session !== undefined) attributes[ATTR.mcpSessionId] = session;
+  return attributes;
+}
+
+/**
+ * The server side of the MCP conventions: one SERVER span per request, its parent the trace context in
+ * `params._meta`, and the operation-duration histogram. Wraps dispatch at one point, so every
+ * transport and both eras are covered.
+ */
+export class ServerTelemetry {
+  readonly #source: TelemetrySource;
+
+  constructor(option: TelemetryOption | undefined) {
+    this.#source = new TelemetrySource(option);
+  }
+
+  async observe<A extends Answer>(
+    request: JsonRpcRequest,
+    via: ServedVia,
+    handle: () => Promise<A>,
+  ): Promise<A> {
+    const scope = await this.#source.scope();
+    if (scope === undefined) return handle();
+    const { otel, tracer } = scope;
+    const params = request.params ?? {};
+    const parent = otel.propagation.extract(
+      otel.ROOT_CONTEXT,
+      isRecord(params._meta) ? params._meta : {},
+      metaGetter,
+    );
+    // The transport's own span (an HTTP server span, say) is kept as a link: MCP context is the parent.
+    const ambient = otel.trace.getSpanContext(otel.context.active());
+    const links: Link[] = ambient && otel.trace.isSpanContextValid(ambient) ? [{ context: ambient }] : [];
+    const attributes = requestFacts(request, via);
+    const span = tracer.startSpan(
+      spanName(request.method, params),
+      { kind: otel.SpanKind.SERVER, attributes, links },
+      parent,
+    );
+    // With nothing recording, the flow is not followed either: the tokens stay as they were.
+    const recording = span.isRecording() || scope.meter !== otel.createNoopMeter();
+    const record = recording
+      ? new RoundRecord(scope, span, metricAttributes(requestAttributes(request.method, params)))
+      : undefined;
+    const work = () => otel.context.with(otel.trace.setSpan(parent, span), handle);
+    const started = performance.now();
+    try {
+      const answer = await (record ? withRoundRecord(record, work) : work());
+      const { result, error } = answer.message;
+      const outcome: Attributes = error
+        ? errorCodeAttributes(error.code)
+        : isRecord(result)
+          ? resultAttributes(result)
+          : {};
+      span.setAttributes({ ...outcome, ...record?.finish(outcome[ATTR.resultType]) });
+      if (outcome[ATTR.errorType] !== undefined) {
+        span.setStatus({ code: otel.SpanStatusCode.ERROR, ...(error ? { message: error.message } : {}) });
+      }
+      const histogram = instrumentsOf(scope.meter, "server", durationHistogram);
+      histogram.record((performance.now() - started) / 1000, metricAttributes({ ...attributes, ...outcome }));
+      return answer;
+    } finally {
+      span.end();
+    }
+  }
+}
