@@ -153,6 +153,11 @@ export {
   ToolSchema,
 } from "./schemas/tools.js";
 export { SdkError, type SdkErrorCode } from "./sdk-error.js";
+export type {
+  MeterProviderLike,
+  TelemetryOption,
+  TracerProviderLike,
+} from "./telemetry/telemetry-options.js";
 export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
