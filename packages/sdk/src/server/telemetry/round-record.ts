@@ -62,7 +62,8 @@ export class RoundRecord {
     this.#trail = { flowId: previous?.flowId ?? newFlowId(), round: previous ? previous.round + 1 : 1 };
     // A state from an older release has no trail: its flow goes on under a new id, round unknown.
     if (echoed && previous === undefined) this.#trail = { ...this.#trail, round: 0 };
-    if (previous?.span) {
+    // addLink came in API 1.9; a tracer from an older SDK may lack it, and must not fail the round.
+    if (previous?.span && typeof this.#span.addLink === "function") {
       this.#span.addLink({ context: { ...previous.span, isRemote: true } });
     }
   }

@@ -164,7 +164,9 @@ async function collected(): Promise<ResourceMetrics> {
 
 function points(metrics: ResourceMetrics, name: string): DataPoint<unknown>[] {
   return metrics.scopeMetrics.flatMap((scope) =>
-    scope.metrics.filter((metric) => metric.descriptor.name === name).flatMap((metric) => metric.dataPoints),
+    scope.metrics
+      .filter((metric) => metric.descriptor.name === name)
+      .flatMap((metric): DataPoint<unknown>[] => [...metric.dataPoints]),
   );
 }
 
