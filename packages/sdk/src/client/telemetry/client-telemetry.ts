@@ -86,7 +86,9 @@ export class ClientTelemetry {
     const started = performance.now();
     let outcome: Attributes = {};
     try {
-      const result = await send(carrier, (id) => span.setAttribute(ATTR.requestId, String(id)));
+      // Nothing to carry (no propagator registered) keeps the request exactly as it was.
+      const meta = request.meta === undefined && Object.keys(carrier).length === 0 ? undefined : carrier;
+      const result = await send(meta, (id) => span.setAttribute(ATTR.requestId, String(id)));
       outcome = isRecord(result) ? resultAttributes(result) : {};
       return result;
     } catch (error) {
