@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import * as otel from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
@@ -42,7 +43,9 @@ import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import { silentLogger } from "../../protocol/logger.js";
 import { ATTR, DURATION_BUCKETS, METRIC } from "../../protocol/telemetry/names.js";
 import { type RunningHttpServer, startHttpServer } from "../../test-support/http.js";
+import { rpcRequest } from "../../test-support/messages.js";
 import { acceptedContent, McpServer, toElicitationSchema } from "../index.js";
+import { serveStdio } from "../transport/stdio-server.js";
 
 /**
  * The OpenTelemetry SDK registered for real (tracer, meter, W3C propagators, async context), a real
@@ -392,5 +395,25 @@ describe("spans and metrics per the MCP conventions, over HTTP", () => {
       const secrets = [...Object.values(SECRETS), ...(sealed ? [sealed, sealed.slice(0, 24)] : [])];
       for (const secret of secrets) expect(exported, `${era}: ${secret}`).not.toContain(secret);
     }
+  });
+});
+
+describe("over stdio", () => {
+  it("takes the parent from a traceparent in the raw message's _meta, on a pipe", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveStdio(makeServer().server, { input, output });
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const request = rpcRequest("tools/call", { name: "broken", arguments: {} });
+    const meta = request.params?._meta as Record<string, unknown>;
+    meta.traceparent = `00-${traceId}-00f067aa0ba902b7-01`;
+    input.end(`${JSON.stringify(request)}\n`);
+    await served;
+    const [span] = finished("tools/call broken", otel.SpanKind.SERVER);
+    expect(span?.spanContext().traceId).toBe(traceId);
+    expect(span?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
+    expect(span?.attributes["network.transport"]).toBe("pipe");
+    expect(span?.attributes["network.protocol.name"]).toBeUndefined();
+    expect(String(output.read())).toContain('"isError":true');
   });
 });
