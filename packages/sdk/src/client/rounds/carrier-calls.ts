@@ -15,6 +15,7 @@ import type { RoundFields } from "../era/era.js";
 import { InputRequiredNotAllowedError } from "../errors.js";
 import type { OutputSchemaRegistry } from "../output-schemas.js";
 import { readCarrierResult } from "../results.js";
+import { markRound } from "../telemetry/round-marks.js";
 import {
   type Clock,
   driveRounds,
@@ -85,7 +86,7 @@ export class CarrierCalls {
     const outcome = await this.#traced(method, params, options, (trace) =>
       driveRounds(
         trace({
-          ...this.#loop(method, params, options, signal),
+          ...this.#loop(method, params, options, signal, (from?.round ?? 0) + 1),
           from,
           decide:
             onRound &&
@@ -143,9 +144,12 @@ export class CarrierCalls {
     params: Record<string, unknown>,
     options: CarrierCallOptions,
     signal: AbortSignal | undefined,
+    firstRequest = 1,
   ): InputRequiredLoop<unknown> {
     const peer = this.#peer;
     const target = carrierTarget(method, params) ?? "";
+    // A call resumed from a bare requestState does not say which round it was: its numbers are unknown.
+    let request = options.requestState === undefined ? firstRequest - 1 : Number.NaN;
     return {
       method,
       maxRounds: peer.maxRounds,
@@ -153,7 +157,10 @@ export class CarrierCalls {
       signal,
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
-        const raw = await peer.send(method, { ...params, ...fields }, { ...options, signal: legSignal });
+        const wire = { ...params, ...fields };
+        request += 1;
+        if (Number.isFinite(request)) markRound(wire, request);
+        const raw = await peer.send(method, wire, { ...options, signal: legSignal });
         const result = this.#result(method, params, raw);
         if (!retrying(fields) && !isInputRequiredResult(result)) {
           await peer.cache.keep(method, params, options, result as Record<string, unknown>);

@@ -16,6 +16,7 @@ import {
   type TelemetryOption,
   TelemetrySource,
 } from "../../protocol/telemetry/telemetry-options.js";
+import { roundOf } from "./round-marks.js";
 
 /** One outgoing request, as telemetry sees it before it is sent. */
 export interface OutgoingRequest {
@@ -80,6 +81,8 @@ export class ClientTelemetry {
       ...requestAttributes(method, params),
       ...transportAttributes(request.transport),
     };
+    const round = roundOf(params);
+    if (round !== undefined) attributes[ATTR.round] = round;
     const span = tracer.startSpan(spanName(method, params), { kind: otel.SpanKind.CLIENT, attributes });
     const carrier: Record<string, unknown> = { ...request.meta };
     otel.propagation.inject(otel.trace.setSpan(otel.context.active(), span), carrier, metaSetter);

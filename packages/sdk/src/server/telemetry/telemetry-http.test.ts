@@ -233,6 +233,11 @@ describe("spans and metrics per the MCP conventions, over HTTP", () => {
       "mcp.protocol.version": "2026-07-28",
       "roundtrip.result_type": "input_required",
       "roundtrip.input.kinds": ["elicitation"],
+      "roundtrip.round": 1,
+    });
+    expect(clientSpans[1]?.attributes).toMatchObject({
+      "roundtrip.result_type": "complete",
+      "roundtrip.round": 2,
     });
     expect(first.attributes).toEqual({
       "mcp.method.name": "tools/call",
@@ -337,6 +342,9 @@ describe("spans and metrics per the MCP conventions, over HTTP", () => {
       once.map((point) => [point.attributes["roundtrip.once.outcome"], point.value]),
     );
     expect(byOutcome).toEqual({ ran: 1, replayed: 1 });
+    // Resumed from a bare requestState, the client cannot tell which round these were.
+    const resumed = finished("tools/call again", otel.SpanKind.CLIENT).slice(1);
+    expect(resumed.map((span) => span.attributes["roundtrip.round"])).toEqual([undefined, undefined]);
   });
 
   it("serves the 2025 era with its session id, and ties the bridged rounds the same way", async () => {
@@ -346,6 +354,7 @@ describe("spans and metrics per the MCP conventions, over HTTP", () => {
     expect(clientSpans).toHaveLength(1);
     expect(clientSpans[0]?.parentSpanContext?.spanId).toBe(testSpan.spanId);
     expect(clientSpans[0]?.attributes["mcp.protocol.version"]).toBe("2025-11-25");
+    expect(clientSpans[0]?.attributes["roundtrip.round"]).toBe(1);
     const serverSpans = finished("tools/call deploy", otel.SpanKind.SERVER);
     expect(serverSpans).toHaveLength(2);
     const [first, second] = serverSpans as [ReadableSpan, ReadableSpan];
