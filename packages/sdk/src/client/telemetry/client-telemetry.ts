@@ -35,6 +35,13 @@ export type TracedSend = (
   sent: (id: RequestId) => void,
 ) => Promise<Record<string, unknown>>;
 
+/** A request whose span has started: what it sends with, and what ends the span. */
+interface TracedRequest {
+  readonly meta: Record<string, unknown> | undefined;
+  sent(id: RequestId): void;
+  finish(outcome: Attributes): void;
+}
+
 function durationHistogram(meter: Meter): Histogram {
   return meter.createHistogram(METRIC.clientDuration, {
     description: "Time from sending one MCP request to its answer, recoveries included",
@@ -72,9 +79,35 @@ export class ClientTelemetry {
     this.#source = new TelemetrySource(option);
   }
 
+  /** Sends the request inside its span; a failing provider costs the span, never the request. */
   async observe(request: OutgoingRequest, send: TracedSend): Promise<Record<string, unknown>> {
+    let traced: TracedRequest | undefined;
+    try {
+      traced = await this.#start(request);
+    } catch {
+      traced = undefined;
+    }
+    if (traced === undefined) return send(request.meta, () => {});
+    let outcome: Attributes = {};
+    try {
+      const result = await send(traced.meta, traced.sent);
+      outcome = isRecord(result) ? resultAttributes(result) : {};
+      return result;
+    } catch (error) {
+      outcome = failureAttributes(error);
+      throw error;
+    } finally {
+      try {
+        traced.finish(outcome);
+      } catch {
+        // The result stands: telemetry that cannot be recorded is dropped.
+      }
+    }
+  }
+
+  async #start(request: OutgoingRequest): Promise<TracedRequest | undefined> {
     const scope = await this.#source.scope();
-    if (scope === undefined) return send(request.meta, () => {});
+    if (scope === undefined) return undefined;
     const { otel, tracer } = scope;
     const { method, params } = request;
     const attributes: Attributes = {
@@ -87,23 +120,22 @@ export class ClientTelemetry {
     const carrier: Record<string, unknown> = { ...request.meta };
     otel.propagation.inject(otel.trace.setSpan(otel.context.active(), span), carrier, metaSetter);
     const started = performance.now();
-    let outcome: Attributes = {};
-    try {
+    return {
       // Nothing to carry (no propagator registered) keeps the request exactly as it was.
-      const meta = request.meta === undefined && Object.keys(carrier).length === 0 ? undefined : carrier;
-      const result = await send(meta, (id) => span.setAttribute(ATTR.requestId, String(id)));
-      outcome = isRecord(result) ? resultAttributes(result) : {};
-      return result;
-    } catch (error) {
-      outcome = failureAttributes(error);
-      throw error;
-    } finally {
-      outcome[ATTR.mcpProtocolVersion] = request.protocolVersion();
-      span.setAttributes(outcome);
-      if (outcome[ATTR.errorType] !== undefined) span.setStatus({ code: otel.SpanStatusCode.ERROR });
-      span.end();
-      const histogram = instrumentsOf(scope.meter, "client", durationHistogram);
-      histogram.record((performance.now() - started) / 1000, metricAttributes({ ...attributes, ...outcome }));
-    }
+      meta: request.meta === undefined && Object.keys(carrier).length === 0 ? undefined : carrier,
+      sent: (id) => span.setAttribute(ATTR.requestId, String(id)),
+      finish: (outcome) => {
+        try {
+          outcome[ATTR.mcpProtocolVersion] = request.protocolVersion();
+          span.setAttributes(outcome);
+          if (outcome[ATTR.errorType] !== undefined) span.setStatus({ code: otel.SpanStatusCode.ERROR });
+          const histogram = instrumentsOf(scope.meter, "client", durationHistogram);
+          const seconds = (performance.now() - started) / 1000;
+          histogram.record(seconds, metricAttributes({ ...attributes, ...outcome }));
+        } finally {
+          span.end();
+        }
+      },
+    };
   }
 }

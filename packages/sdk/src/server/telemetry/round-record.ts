@@ -58,6 +58,10 @@ export class RoundRecord {
    * continues its flow and links to the round that sealed it.
    */
   continued(sealed: string | undefined, echoed: boolean): void {
+    quietly(undefined, () => this.#continue(sealed, echoed));
+  }
+
+  #continue(sealed: string | undefined, echoed: boolean): void {
     const previous = readTrail(sealed);
     this.#trail = { flowId: previous?.flowId ?? newFlowId(), round: previous ? previous.round + 1 : 1 };
     // A state from an older release has no trail: its flow goes on under a new id, round unknown.
@@ -69,15 +73,23 @@ export class RoundRecord {
   }
 
   refused(reason: string): void {
-    this.#instruments.refusals.add(1, { ...this.#attributes, [ATTR.refusalReason]: reason });
+    quietly(undefined, () =>
+      this.#instruments.refusals.add(1, { ...this.#attributes, [ATTR.refusalReason]: reason }),
+    );
   }
 
   once(outcome: OnceOutcome): void {
-    this.#instruments.onceOutcomes.add(1, { ...this.#attributes, [ATTR.onceOutcome]: outcome });
+    quietly(undefined, () =>
+      this.#instruments.onceOutcomes.add(1, { ...this.#attributes, [ATTR.onceOutcome]: outcome }),
+    );
   }
 
   /** What the outbound state carries for the next round. */
   trailToSeal(): string | undefined {
+    return quietly(undefined, () => this.#trailToSeal());
+  }
+
+  #trailToSeal(): string | undefined {
     if (this.#trail === undefined) return undefined;
     const context = this.#span.spanContext();
     const recorded = this.#scope.otel.trace.isSpanContextValid(context);
@@ -91,6 +103,15 @@ export class RoundRecord {
     const known = trail.round > 0;
     if (known && resultType === "complete") this.#instruments.rounds.record(trail.round, this.#attributes);
     return { [ATTR.flowId]: trail.flowId, ...(known ? { [ATTR.round]: trail.round } : {}) };
+  }
+}
+
+/** A provider that throws costs the measurement, never the round being served. */
+function quietly<T>(fallback: T, work: () => T): T {
+  try {
+    return work();
+  } catch {
+    return fallback;
   }
 }
 

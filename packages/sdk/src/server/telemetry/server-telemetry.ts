@@ -25,6 +25,12 @@ export interface ServedVia {
   readonly transport?: TransportInfo;
 }
 
+/** A request whose span has started: dispatch runs inside it, and its answer ends it. */
+interface ServedRequest {
+  run<A>(handle: () => Promise<A>): Promise<A>;
+  finish(answer: Answer): void;
+}
+
 /** Dispatch's answer, as much of it as telemetry reads. */
 interface Answer {
   readonly message: { readonly result?: unknown; readonly error?: { code: number; message: string } };
@@ -85,13 +91,31 @@ export class ServerTelemetry {
     this.#source = new TelemetrySource(option);
   }
 
+  /** Serves the request inside its span; a failing provider costs the span, never the request. */
   async observe<A extends Answer>(
     request: JsonRpcRequest,
     via: ServedVia,
     handle: () => Promise<A>,
   ): Promise<A> {
+    let served: ServedRequest | undefined;
+    try {
+      served = await this.#start(request, via);
+    } catch {
+      served = undefined;
+    }
+    if (served === undefined) return handle();
+    const answer = await served.run(handle);
+    try {
+      served.finish(answer);
+    } catch {
+      // The answer stands: telemetry that cannot be recorded is dropped.
+    }
+    return answer;
+  }
+
+  async #start(request: JsonRpcRequest, via: ServedVia): Promise<ServedRequest | undefined> {
     const scope = await this.#source.scope();
-    if (scope === undefined) return handle();
+    if (scope === undefined) return undefined;
     const { otel, tracer } = scope;
     const params = request.params ?? {};
     const parent = otel.propagation.extract(
@@ -113,25 +137,31 @@ export class ServerTelemetry {
     const record = recording
       ? new RoundRecord(scope, span, metricAttributes(requestAttributes(request.method, params)))
       : undefined;
-    const work = () => otel.context.with(otel.trace.setSpan(parent, span), handle);
     const started = performance.now();
-    try {
-      const answer = await (record ? withRoundRecord(record, work) : work());
-      const { result, error } = answer.message;
-      const outcome: Attributes = error
-        ? errorCodeAttributes(error.code)
-        : isRecord(result)
-          ? resultAttributes(result)
-          : {};
-      span.setAttributes({ ...outcome, ...record?.finish(outcome[ATTR.resultType]) });
-      if (outcome[ATTR.errorType] !== undefined) {
-        span.setStatus({ code: otel.SpanStatusCode.ERROR, ...(error ? { message: error.message } : {}) });
-      }
-      const histogram = instrumentsOf(scope.meter, "server", durationHistogram);
-      histogram.record((performance.now() - started) / 1000, metricAttributes({ ...attributes, ...outcome }));
-      return answer;
-    } finally {
-      span.end();
-    }
+    return {
+      run: (handle) => {
+        const work = () => otel.context.with(otel.trace.setSpan(parent, span), handle);
+        return record ? withRoundRecord(record, work) : work();
+      },
+      finish: (answer) => {
+        try {
+          const { result, error } = answer.message;
+          const outcome: Attributes = error
+            ? errorCodeAttributes(error.code)
+            : isRecord(result)
+              ? resultAttributes(result)
+              : {};
+          span.setAttributes({ ...outcome, ...record?.finish(outcome[ATTR.resultType]) });
+          if (outcome[ATTR.errorType] !== undefined) {
+            span.setStatus({ code: otel.SpanStatusCode.ERROR, ...(error ? { message: error.message } : {}) });
+          }
+          const histogram = instrumentsOf(scope.meter, "server", durationHistogram);
+          const seconds = (performance.now() - started) / 1000;
+          histogram.record(seconds, metricAttributes({ ...attributes, ...outcome }));
+        } finally {
+          span.end();
+        }
+      },
+    };
   }
 }

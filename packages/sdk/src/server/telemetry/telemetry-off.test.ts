@@ -92,6 +92,32 @@ describe("with no OpenTelemetry SDK registered", () => {
     await tracerProvider.shutdown();
   });
 
+  it("answers every request when a provider throws: the span is lost, or ended, never the request", async () => {
+    const broken = () => {
+      throw new Error("broken provider");
+    };
+    const brokenTracer = await serve({ telemetry: { tracerProvider: { getTracer: broken } } });
+    expect((await client(brokenTracer.url).listTools()).tools.map((tool) => tool.name)).toEqual(["deploy"]);
+
+    const exporter = new InMemorySpanExporter();
+    const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    const meterProvider = { getMeter: () => ({ createHistogram: broken, createCounter: broken }) };
+    const brokenMeter = await serve({ telemetry: { tracerProvider, meterProvider } });
+    const mcp = client(brokenMeter.url);
+    const forged = await mcp
+      .callTool("deploy", {}, { requestState: "v1.forged", inputResponses: {} })
+      .catch((error: unknown) => error);
+    expect(String(forged)).toContain("Invalid or expired requestState");
+    const outcome = await mcp.runRounds(
+      { method: "tools/call", params: { name: "deploy", arguments: {} } },
+      { onRound: () => ({ kind: "stop" }) },
+    );
+    expect(outcome.kind).toBe("stopped");
+    const ended = exporter.getFinishedSpans().filter((span) => span.name === "tools/call deploy");
+    expect(ended).toHaveLength(2);
+    await tracerProvider.shutdown();
+  });
+
   it("loads without the API installed: nothing imports it but one lazy, failure-tolerant import", async () => {
     await expect(importOptional("@opentelemetry/api-that-is-not-installed")).resolves.toBeUndefined();
     const root = fileURLToPath(new URL("../..", import.meta.url));
