@@ -38,6 +38,8 @@ export type TracedSend = (
 /** A request whose span has started: what it sends with, and what ends the span. */
 interface TracedRequest {
   readonly meta: Record<string, unknown> | undefined;
+  /** Runs the sending with the span active, so the transport's own spans (HTTP) nest under it. */
+  run<T>(work: () => Promise<T>): Promise<T>;
   sent(id: RequestId): void;
   finish(outcome: Attributes): void;
 }
@@ -90,7 +92,7 @@ export class ClientTelemetry {
     if (traced === undefined) return send(request.meta, () => {});
     let outcome: Attributes = {};
     try {
-      const result = await send(traced.meta, traced.sent);
+      const result = await traced.run(() => send(traced.meta, traced.sent));
       outcome = isRecord(result) ? resultAttributes(result) : {};
       return result;
     } catch (error) {
@@ -117,12 +119,14 @@ export class ClientTelemetry {
     const round = roundOf(params);
     if (round !== undefined) attributes[ATTR.round] = round;
     const span = tracer.startSpan(spanName(method, params), { kind: otel.SpanKind.CLIENT, attributes });
+    const active = otel.trace.setSpan(otel.context.active(), span);
     const carrier: Record<string, unknown> = { ...request.meta };
-    otel.propagation.inject(otel.trace.setSpan(otel.context.active(), span), carrier, metaSetter);
+    otel.propagation.inject(active, carrier, metaSetter);
     const started = performance.now();
     return {
       // Nothing to carry (no propagator registered) keeps the request exactly as it was.
       meta: request.meta === undefined && Object.keys(carrier).length === 0 ? undefined : carrier,
+      run: (work) => otel.context.with(active, work),
       sent: (id) => span.setAttribute(ATTR.requestId, String(id)),
       finish: (outcome) => {
         try {

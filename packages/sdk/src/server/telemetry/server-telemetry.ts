@@ -124,8 +124,11 @@ export class ServerTelemetry {
       metaGetter,
     );
     // The transport's own span (an HTTP server span, say) is kept as a link: MCP context is the parent.
+    // In one process (the memory transport) the ambient context is the client's span: already the parent.
     const ambient = otel.trace.getSpanContext(otel.context.active());
-    const links: Link[] = ambient && otel.trace.isSpanContextValid(ambient) ? [{ context: ambient }] : [];
+    const parentSpan = otel.trace.getSpanContext(parent);
+    const linked = ambient && otel.trace.isSpanContextValid(ambient) && ambient.spanId !== parentSpan?.spanId;
+    const links: Link[] = linked ? [{ context: ambient }] : [];
     const attributes = requestFacts(request, via);
     const span = tracer.startSpan(
       spanName(request.method, params),

@@ -39,6 +39,7 @@ import {
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { Client, type ClientOptions } from "../../client/client.js";
+import { MemoryClientTransport } from "../../client/transport/memory-client.js";
 import { elicitForm, inputRequired } from "../../protocol/input-required.js";
 import { silentLogger } from "../../protocol/logger.js";
 import { ATTR, DURATION_BUCKETS, METRIC } from "../../protocol/telemetry/names.js";
@@ -424,5 +425,29 @@ describe("over stdio", () => {
     expect(span?.attributes["network.transport"]).toBe("pipe");
     expect(span?.attributes["network.protocol.name"]).toBeUndefined();
     expect(String(output.read())).toContain('"isError":true');
+  });
+});
+
+describe("in one process", () => {
+  it("parents the server span on the client's without linking it again; links a foreign ambient span", async () => {
+    const server = makeServer().server;
+    const mcp = new Client(new MemoryClientTransport(server), { logger: silentLogger, era: "modern" });
+    clients.push(mcp);
+    await inTestSpan(() => mcp.listTools());
+    const [clientSpan] = finished("tools/list", otel.SpanKind.CLIENT);
+    const [serverSpan] = finished("tools/list", otel.SpanKind.SERVER);
+    expect(serverSpan?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
+    expect(serverSpan?.links).toEqual([]);
+
+    spans.reset();
+    // A transport's own span (an HTTP server span) active around dispatch: kept as a link, not a parent.
+    const transportSpan = await tracer.startActiveSpan("POST /mcp", async (span) => {
+      await server.handleRequest(rpcRequest("tools/list"));
+      span.end();
+      return span.spanContext();
+    });
+    const [dispatched] = finished("tools/list", otel.SpanKind.SERVER);
+    expect(dispatched?.parentSpanContext).toBeUndefined();
+    expect(dispatched?.links.map((link) => link.context.spanId)).toEqual([transportSpan.spanId]);
   });
 });
