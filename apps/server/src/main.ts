@@ -3,6 +3,7 @@ import { buildServer, type RoundtripServer } from "./build-server.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import type { ServerConfig } from "./config/server-config.js";
 import { closeOnSignals } from "./shutdown.js";
+import { startTelemetry } from "./telemetry/start-telemetry.js";
 import { packageVersion } from "./version.js";
 
 // An empty AWS_REGION is a variable left blank (a template's placeholder), not a region: the AWS SDK
@@ -33,8 +34,18 @@ async function build(config: ServerConfig): Promise<RoundtripServer> {
 }
 
 const config = await configuration();
+// Before the server is built, so that its first request is already traced.
+const telemetry = await startTelemetry(process.env, config.serverName);
 const server = await build(config);
-closeOnSignals(server, { timeoutMs: config.shutdownTimeoutMs });
+closeOnSignals(server, {
+  timeoutMs: config.shutdownTimeoutMs,
+  // The spans and metrics still buffered go out before the process does.
+  exit: (code) => {
+    void Promise.resolve(telemetry?.shutdown())
+      .catch(() => {})
+      .finally(() => process.exit(code));
+  },
+});
 
 const address = await server.listen();
 server.app.log.info(

@@ -25,6 +25,11 @@ export interface RequestStateClaims {
   readonly aud?: string;
   /** Salted principal hash, present only when a principal was bound. */
   readonly p?: string;
+  /**
+   * The minting server's trail for its next round (Roundtrip puts the flow, round and span there),
+   * present only when one was given. Sealed with the rest, so the next round can trust it.
+   */
+  readonly o?: string;
 }
 
 /** Compact, ASCII-escaped JSON in the fixed key order, with iat/exp as Python floats (`1782345600.0`). */
@@ -35,6 +40,7 @@ export function serializeClaims(claims: RequestStateClaims): string {
     `,"a":${pythonJsonString(claims.a)},"s":${pythonJsonString(claims.s)}`;
   if (claims.aud !== undefined) json += `,"aud":${pythonJsonString(claims.aud)}`;
   if (claims.p !== undefined) json += `,"p":${pythonJsonString(claims.p)}`;
+  if (claims.o !== undefined) json += `,"o":${pythonJsonString(claims.o)}`;
   return `${json}}`;
 }
 

@@ -18,7 +18,13 @@ export {
 } from "./policy-options.js";
 export { authenticatedPrincipal, type RequestIdentity } from "./principal.js";
 export type { RequestStateCodec } from "./request-state-codec.js";
-export type { BindPrincipal, RequestStateContext, RequestStateRequest } from "./request-state-context.js";
+export {
+  type BindPrincipal,
+  type OpenedRequestState,
+  type RequestStateContext,
+  type RequestStateRequest,
+  TRAIL_MAX_LENGTH,
+} from "./request-state-context.js";
 export {
   isRequestStateRejection,
   REQUEST_STATE_REJECTIONS,

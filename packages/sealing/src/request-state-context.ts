@@ -18,6 +18,20 @@ export interface RequestStateContext {
   readonly audience?: string | null;
   /** Current time in unix seconds (fractional); defaults to the system clock. */
   readonly now?: number;
+  /**
+   * Sealing only: a short string the server wants back on the next round (at most
+   * TRAIL_MAX_LENGTH characters), such as a trace link. Never checked on open; not for secrets.
+   */
+  readonly trail?: string;
+}
+
+/** How long a trail may be: it rides in every token of the flow. */
+export const TRAIL_MAX_LENGTH = 256;
+
+/** An opened token: the handler's state and the trail it was sealed with, if any. */
+export interface OpenedRequestState {
+  readonly state: string;
+  readonly trail: string | undefined;
 }
 
 /**

@@ -12,7 +12,13 @@ import { principalClaim } from "./principal.js";
 import { type RandomSource, systemRandom } from "./random-source.js";
 import { bindingMatches, requestDigest } from "./request-binding.js";
 import type { RequestStateCodec } from "./request-state-codec.js";
-import type { BindPrincipal, RequestStateContext, RequestStateRequest } from "./request-state-context.js";
+import {
+  type BindPrincipal,
+  type OpenedRequestState,
+  type RequestStateContext,
+  type RequestStateRequest,
+  TRAIL_MAX_LENGTH,
+} from "./request-state-context.js";
 import { RequestStateSealError } from "./request-state-seal-error.js";
 import { typeName } from "./type-name.js";
 
@@ -75,6 +81,7 @@ export class RequestStateSecurity {
   seal(state: string, request: RequestStateRequest, context: RequestStateContext = {}): string {
     const now = context.now ?? Date.now() / 1000;
     checkSealInputs(state, request, now);
+    checkTrail(context.trail);
     const principal = derivePrincipal(this.bindPrincipal, context, sealFailure);
     const audience = this.#audience(context);
     const claims = serializeClaims({
@@ -87,6 +94,7 @@ export class RequestStateSecurity {
       s: state,
       aud: audience ?? undefined,
       p: principal === null ? undefined : principalClaim(principal, this.#random),
+      o: context.trail,
     });
     // serializeClaims escapes everything outside ASCII, so latin1 is the exact UTF-8 here.
     return sealWithCodec(this.codec, Buffer.from(claims, "latin1"));
@@ -97,13 +105,25 @@ export class RequestStateSecurity {
    * `InvalidRequestState` at the first failing check, in the reference order.
    */
   open(token: unknown, request: RequestStateRequest, context: RequestStateContext = {}): string {
+    return this.openWithTrail(token, request, context).state;
+  }
+
+  /**
+   * As `open`, with the trail the token was sealed with. A token sealed without one, or by a minter
+   * that wrote something else there, opens with an undefined trail: the trail never fails a request.
+   */
+  openWithTrail(
+    token: unknown,
+    request: RequestStateRequest,
+    context: RequestStateContext = {},
+  ): OpenedRequestState {
     if (typeof token !== "string") throw rejectRequestState("non-string requestState");
     const claims = parseClaims(unsealWithCodec(this.codec, token));
     checkTimes(claims, context.now ?? Date.now() / 1000, this.ttl);
     if (!bindingMatches(claims, request)) throw rejectRequestState("request binding");
     if ((claims.aud ?? null) !== this.#audience(context)) throw rejectRequestState("audience");
     checkPrincipal(claims, derivePrincipal(this.bindPrincipal, context, openFailure));
-    return claims.s;
+    return { state: claims.s, trail: typeof claims.o === "string" ? claims.o : undefined };
   }
 
   #audience(context: RequestStateContext): string | null {
@@ -126,6 +146,17 @@ function checkSealInputs(state: unknown, request: RequestStateRequest, now: numb
     throw new RequestStateSealError("request method and target must be strings");
   }
   if (!Number.isFinite(now)) throw new RequestStateSealError("clock is not a finite number");
+}
+
+function checkTrail(trail: unknown): void {
+  if (trail === undefined) return;
+  if (typeof trail !== "string")
+    throw new RequestStateSealError(`trail is ${typeName(trail)}, expected string`);
+  if (trail.length > TRAIL_MAX_LENGTH) {
+    throw new RequestStateSealError(
+      `trail is ${trail.length} characters, at most ${TRAIL_MAX_LENGTH} allowed`,
+    );
+  }
 }
 
 function sealDigest(request: RequestStateRequest): string {

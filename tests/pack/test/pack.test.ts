@@ -51,6 +51,12 @@ const APP_DEPENDENCIES = [
   "@hono/node-server@2.1.8",
   "express@5.3.0",
   "@types/express@5.0.6",
+  // What the observability page registers: the optional API peer and the SDK pieces it shows.
+  "@opentelemetry/api@1.10.0",
+  "@opentelemetry/context-async-hooks@3.1.1",
+  "@opentelemetry/core@3.1.1",
+  "@opentelemetry/sdk-metrics@3.1.1",
+  "@opentelemetry/sdk-trace@3.1.1",
 ];
 
 /** Peers and shared packages the app and the SDK must resolve to one copy of: [package, dependency]. */
@@ -59,6 +65,7 @@ const SHARED = [
   ["@roundtrip/sdk", "@roundtrip/sealing"],
   ["@roundtrip/sdk", "fastify"],
   ["@roundtrip/sdk", "redis"],
+  ["@roundtrip/sdk", "@opentelemetry/api"],
   ["@roundtrip/sealing", "@aws-sdk/client-kms"],
 ] as const;
 

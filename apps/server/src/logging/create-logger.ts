@@ -2,6 +2,7 @@ import { type DestinationStream, type Logger, type LoggerOptions, pino } from "p
 import type { ServerConfig } from "../config/server-config.js";
 import { REDACTED_PATHS, REDACTION_CENSOR } from "./redaction.js";
 import { scopeFields } from "./request-scope.js";
+import { traceFields } from "./trace-fields.js";
 
 interface RequestLike {
   method?: string;
@@ -31,8 +32,9 @@ export function loggerOptions(config: Pick<ServerConfig, "log" | "serverName">):
     base: { service: config.serverName },
     redact: { paths: [...REDACTED_PATHS], censor: REDACTION_CENSOR },
     serializers,
-    // The request being served, on every line it causes: Fastify's and the MCP SDK's alike.
-    mixin: (_object, _level, logger) => scopeFields(() => logger.bindings()),
+    // The request being served, on every line it causes: Fastify's and the MCP SDK's alike, with the
+    // active span's ids when OpenTelemetry is on.
+    mixin: (_object, _level, logger) => ({ ...scopeFields(() => logger.bindings()), ...traceFields() }),
   };
 }
 

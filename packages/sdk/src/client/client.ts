@@ -24,6 +24,7 @@ import type {
 } from "../protocol/schemas/skills.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/schemas/tools.js";
 import { skillUri } from "../protocol/skills.js";
+import type { TelemetryOption } from "../protocol/telemetry/telemetry-options.js";
 import { CallCache } from "./cache/call-cache.js";
 import type { ResultCacheOptions } from "./cache/result-cache.js";
 import type { CallOptions, CarrierCallOptions, ListOptions, RoundsOptions } from "./call-options.js";
@@ -52,6 +53,7 @@ import type { CarrierCall, RoundsOutcome, SavedRound } from "./rounds/rounds.js"
 import { ServerRequestResponder } from "./server-requests.js";
 import { type SkillFile, verifySkillFile } from "./skill-files.js";
 import { type ClientTarget, transportFor } from "./targets.js";
+import { ClientTelemetry } from "./telemetry/client-telemetry.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
 import type { HttpClientOptions } from "./transport/http-client.js";
@@ -93,6 +95,11 @@ export interface ClientOptions extends InputCallbacks, CapabilityChoices {
    * a call's own `requestTimeoutMs` overrides it. Default 60000; 0 or Infinity waits without limit.
    */
   requestTimeoutMs?: number;
+  /**
+   * Spans and metrics per the OpenTelemetry MCP conventions (docs/observability.md): on by default,
+   * through the providers the application registered; `false` turns them off.
+   */
+  telemetry?: TelemetryOption;
   /**
    * How long each request of connecting (server/discover, initialize) waits before connect() fails
    * with RequestTimeoutError and the request is cancelled. Default 30000; 0 or Infinity: no limit.
@@ -191,6 +198,7 @@ export class Client {
       tools: this.#tools,
       requestTimeoutMs: options.requestTimeoutMs,
       relistTools: (signal) => this.listTools({ all: true, signal }),
+      telemetry: new ClientTelemetry(options.telemetry),
     });
     const routes = {
       cache: this.#cache,

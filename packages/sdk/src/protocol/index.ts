@@ -190,6 +190,11 @@ export {
   skillDigest,
   skillUri,
 } from "./skills.js";
+export type {
+  MeterProviderLike,
+  TelemetryOption,
+  TracerProviderLike,
+} from "./telemetry/telemetry-options.js";
 export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,

@@ -12,6 +12,7 @@ import { describeError, type Logger, stderrLogger } from "../protocol/logger.js"
 import type { RequestContext } from "./context.js";
 import type { Middleware } from "./middleware.js";
 import { sealedLayer } from "./request-state-layers.js";
+import { currentRound } from "./telemetry/round-record.js";
 
 export interface RequestStateBoundaryOptions {
   /**
@@ -76,6 +77,7 @@ export function requestStateBoundary(
     const cause = error instanceof InvalidRequestState ? error.cause : error;
     const detail = cause === undefined ? {} : describeError(cause);
     logger.warn({ method, reason, ...detail }, `requestState rejected on ${method}: ${reason}`);
+    currentRound()?.refused(reason);
     return invalidRequestStateError();
   };
 
@@ -91,15 +93,19 @@ export function requestStateBoundary(
 
     // A requestState null never arrives: the Server reads it as absent before any middleware runs.
     const inbound = request.params.requestState;
+    const round = currentRound();
     if (inbound !== undefined) {
       if (binding === undefined) throw reject(method, new InvalidRequestState("request binding"));
-      let plaintext: string;
+      let opened: { state: string; trail: string | undefined };
       try {
-        plaintext = sealedLayer.open(security, inbound, binding, sealContext());
+        opened = sealedLayer.open(security, inbound, binding, sealContext());
       } catch (error) {
         throw reject(method, error);
       }
-      request.params = { ...request.params, requestState: plaintext };
+      round?.continued(opened.trail, true);
+      request.params = { ...request.params, requestState: opened.state };
+    } else {
+      round?.continued(undefined, false);
     }
 
     const result = await next();
@@ -108,7 +114,10 @@ export function requestStateBoundary(
       if (binding === undefined) throw new Error("the request names no tool, prompt or resource");
       return {
         ...result,
-        requestState: sealedLayer.seal(security, result.requestState, binding, sealContext()),
+        requestState: sealedLayer.seal(security, result.requestState, binding, {
+          ...sealContext(),
+          trail: round?.trailToSeal(),
+        }),
       };
     } catch (error) {
       logger.error({ method, ...sealFailure(error) }, `refusing to seal requestState on ${method}`);

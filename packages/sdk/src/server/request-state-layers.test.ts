@@ -37,7 +37,7 @@ describe("the layers of a server's requestState", () => {
     const security = openSecurity();
     const token = await firstRoundToken(security);
 
-    const plaintext = sealedLayer.open(security, token, CALL, CONTEXT);
+    const { state: plaintext } = sealedLayer.open(security, token, CALL, CONTEXT);
     expect(plaintext.startsWith('{"once":1,')).toBe(true);
     const envelope = onceLayer.read(plaintext);
     expect(envelope).toMatchObject({ f: expect.any(String), r: expect.any(String), t: expect.any(Number) });
@@ -56,7 +56,7 @@ describe("the layers of a server's requestState", () => {
     const envelope = { f: "flow", r: "round", t: 1_782_345_600, s: resolverLayer.write(state) };
     const token = sealedLayer.seal(security, onceLayer.write(envelope), CALL, CONTEXT);
 
-    const opened = onceLayer.read(sealedLayer.open(security, token, CALL, CONTEXT));
+    const opened = onceLayer.read(sealedLayer.open(security, token, CALL, CONTEXT).state);
     expect(opened).toEqual(envelope);
     expect(resolverLayer.read(opened?.s)).toEqual(state);
   });

@@ -1,4 +1,9 @@
-import type { RequestStateContext, RequestStateRequest, RequestStateSecurity } from "@roundtrip/sealing";
+import type {
+  OpenedRequestState,
+  RequestStateContext,
+  RequestStateRequest,
+  RequestStateSecurity,
+} from "@roundtrip/sealing";
 import { type OnceEnvelope, readOnceEnvelope, writeOnceEnvelope } from "./mcp-server/once-envelope.js";
 import {
   decodeResolverState,
@@ -14,6 +19,7 @@ import {
  *
  *   "v1.…"                  the token: the policy's codec (AES-256-GCM, KMS or your own) around
  *   └─ sealed               {"v":1,"iat":…,"exp":…,"m":…,"t":…,"a":…,"s":<plaintext>,"aud":…,"p":…}
+ *      │                   "o" (optional): the trail, the flow and round that sealed it and their span
  *      └─ once              {"once":1,"f":<flow>,"r":<round>,"t":<first mint>,"s":<state|null>}
  *         └─ resolver       {"v":3,"outcomes":{…},"asked":{…}}
  *
@@ -44,8 +50,8 @@ export const sealedLayer = {
     token: unknown,
     request: RequestStateRequest,
     context: RequestStateContext,
-  ): string {
-    return security.open(token, request, context);
+  ): OpenedRequestState {
+    return security.openWithTrail(token, request, context);
   },
   seal(
     security: RequestStateSecurity,

@@ -20,6 +20,7 @@ import {
 } from "../protocol/schemas/requests.js";
 import type { Tool } from "../protocol/schemas/tools.js";
 import { SKILLS_EXTENSION } from "../protocol/skills.js";
+import type { TelemetryOption } from "../protocol/telemetry/telemetry-options.js";
 import { META, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/versions.js";
 import { firstIssue } from "../protocol/zod-issues.js";
 import type { AuthInfo } from "./auth-info.js";
@@ -38,6 +39,7 @@ import { checkParamsLimits, type ParamsLimits } from "./params-limits.js";
 import { checkedResult } from "./result-checks.js";
 import { honouredFilter, type SubscriptionLimits, SubscriptionRegistry } from "./subscriptions.js";
 import type { Tasks } from "./tasks/tasks.js";
+import { ServerTelemetry } from "./telemetry/server-telemetry.js";
 import { ToolDirectory } from "./tool-directory.js";
 import { ToolError } from "./tool-error.js";
 import {
@@ -79,6 +81,11 @@ export interface ServerOptions {
   subscriptions?: SubscriptionLimits;
   /** The tasks extension: advertised, and tasks/get, tasks/update and tasks/cancel answered by it. */
   tasks?: Tasks;
+  /**
+   * Spans and metrics per the OpenTelemetry MCP conventions (docs/observability.md): on by default,
+   * through the providers the application registered; `false` turns them off.
+   */
+  telemetry?: TelemetryOption;
 }
 
 /** Hears what the server announces to every connection, and its close: how legacy sessions get them. */
@@ -169,6 +176,7 @@ export class Server {
   readonly #bus: NotificationBus;
   readonly #unsubscribe: () => void;
   readonly #tools = new ToolDirectory();
+  readonly #telemetry: ServerTelemetry;
   #capabilities: ServerCapabilities | undefined;
 
   /**
@@ -182,6 +190,7 @@ export class Server {
     this.logger = options.logger ?? stderrLogger;
     this.#era = composeEra?.(this, options.legacy);
     this.#subscriptions = new SubscriptionRegistry(options.subscriptions);
+    this.#telemetry = new ServerTelemetry(options.telemetry);
     this.#bus = options.bus ?? new InProcessNotificationBus();
     options.tasks?.announceWith((method, params) => this.#announce(method, params));
     this.#unsubscribe = this.#bus.subscribe((event) => {
@@ -333,7 +342,11 @@ export class Server {
   }
 
   /** Serves one JSON-RPC request and never throws: every failure becomes an error response. */
-  async handleRequest(request: JsonRpcRequest, options: HandleOptions = {}): Promise<HandledResponse> {
+  handleRequest(request: JsonRpcRequest, options: HandleOptions = {}): Promise<HandledResponse> {
+    return this.#telemetry.observe(request, options, () => this.#handle(request, options));
+  }
+
+  async #handle(request: JsonRpcRequest, options: HandleOptions): Promise<HandledResponse> {
     try {
       const result = await this.#dispatch(request, options);
       return { message: resultResponse(request.id, result), refusedBeforeDispatch: false };

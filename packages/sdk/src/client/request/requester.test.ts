@@ -3,6 +3,7 @@ import { type JsonRpcRequest, type JsonRpcResponse, resultResponse } from "../..
 import { silentLogger } from "../../protocol/logger.js";
 import { Negotiation } from "../era/negotiation.js";
 import { NotificationRouter } from "../notification-router.js";
+import { ClientTelemetry } from "../telemetry/client-telemetry.js";
 import { ToolHeaderRegistry } from "../tool-headers.js";
 import type { ClientTransport } from "../transport/client-transport.js";
 import { ResponseStreamClosedError } from "../transport/http-errors.js";
@@ -39,6 +40,7 @@ function requester(transport: ClientTransport): Requester {
     tools: new ToolHeaderRegistry(),
     requestTimeoutMs: undefined,
     relistTools: async () => {},
+    telemetry: new ClientTelemetry(false),
   });
 }
 

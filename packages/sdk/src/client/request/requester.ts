@@ -7,6 +7,7 @@ import type { CallOptions } from "../call-options.js";
 import type { Negotiation } from "../era/negotiation.js";
 import type { NotificationRouter } from "../notification-router.js";
 import { type RequestTimeout, requestTimeout, type Untimed, withRequestTimeout } from "../request-timeout.js";
+import type { ClientTelemetry } from "../telemetry/client-telemetry.js";
 import type { ToolHeaderRegistry } from "../tool-headers.js";
 import type { ClientTransport } from "../transport/client-transport.js";
 import { eraFallback } from "./era-fallback.js";
@@ -24,6 +25,7 @@ export interface RequesterParts {
   readonly logLevel: LoggingLevel | undefined;
   readonly requestTimeoutMs: number | undefined;
   relistTools(signal: AbortSignal | undefined): Promise<unknown>;
+  readonly telemetry: ClientTelemetry;
 }
 
 /**
@@ -50,7 +52,7 @@ export class Requester {
     };
   }
 
-  async send(
+  send(
     method: string,
     params: Record<string, unknown>,
     options: CallOptions,
@@ -59,6 +61,29 @@ export class Requester {
       options.requestTimeoutMs ?? this.#parts.requestTimeoutMs,
     ),
     sent?: (id: RequestId) => void,
+  ): Promise<Record<string, unknown>> {
+    const { transport, negotiation, telemetry } = this.#parts;
+    const outgoing = {
+      method,
+      params,
+      meta: options.meta,
+      transport,
+      protocolVersion: () => negotiation.protocolVersion,
+    };
+    return telemetry.observe(outgoing, (meta, traced) =>
+      this.#send(method, params, { ...options, meta }, timeout, (id) => {
+        traced(id);
+        sent?.(id);
+      }),
+    );
+  }
+
+  async #send(
+    method: string,
+    params: Record<string, unknown>,
+    options: CallOptions,
+    timeout: RequestTimeout,
+    sent: (id: RequestId) => void,
   ): Promise<Record<string, unknown>> {
     const { transport, negotiation, notifications } = this.#parts;
     const token = notifications.open(options.onProgress);
@@ -82,7 +107,7 @@ export class Requester {
           }),
         };
         const headers = era.paramHeaders ? this.#paramHeaders(method, params) : undefined;
-        sent?.(request.id);
+        sent(request.id);
         try {
           const response = await withRequestTimeout(timeout, method, options.signal, (signal, untimed) => {
             this.#clocks.add(untimed);

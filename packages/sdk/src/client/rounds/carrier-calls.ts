@@ -16,6 +16,7 @@ import { InputRequiredNotAllowedError } from "../errors.js";
 import type { OutputSchemaRegistry } from "../output-schemas.js";
 import { readCarrierResult } from "../results.js";
 import { followTask, isCreateTaskResult } from "../tasks/follow-task.js";
+import { markRound } from "../telemetry/round-marks.js";
 import {
   type Clock,
   driveRounds,
@@ -86,7 +87,7 @@ export class CarrierCalls {
     const outcome = await this.#traced(method, params, options, (trace) =>
       driveRounds(
         trace({
-          ...this.#loop(method, params, options, signal),
+          ...this.#loop(method, params, options, signal, (from?.round ?? 0) + 1),
           from,
           decide:
             onRound &&
@@ -144,9 +145,12 @@ export class CarrierCalls {
     params: Record<string, unknown>,
     options: CarrierCallOptions,
     signal: AbortSignal | undefined,
+    firstRequest = 1,
   ): InputRequiredLoop<unknown> {
     const peer = this.#peer;
     const target = carrierTarget(method, params) ?? "";
+    // A call resumed from a bare requestState does not say which round it was: its numbers are unknown.
+    let request = options.requestState === undefined ? firstRequest - 1 : Number.NaN;
     return {
       method,
       maxRounds: peer.maxRounds,
@@ -154,7 +158,10 @@ export class CarrierCalls {
       signal,
       seed: retryFieldsOf(options),
       send: async (fields, legSignal) => {
-        const sent = await peer.send(method, { ...params, ...fields }, { ...options, signal: legSignal });
+        const wire = { ...params, ...fields };
+        request += 1;
+        if (Number.isFinite(request)) markRound(wire, request);
+        const sent = await peer.send(method, wire, { ...options, signal: legSignal });
         const raw = isCreateTaskResult(sent)
           ? await this.#followTask(method, target, sent, options, legSignal)
           : sent;

@@ -50,6 +50,7 @@ import { MemoryOnceStore } from "../fleet/memory-once-store.js";
 import type { OnceStore } from "../fleet/once-store.js";
 import type { ResultObject } from "../middleware.js";
 import { onceLayer } from "../request-state-layers.js";
+import { currentRound } from "../telemetry/round-record.js";
 import { answersDigest } from "./answers-digest.js";
 import type { OnceEnvelope } from "./once-envelope.js";
 import { InProgress, OutcomeUnknown, Refused, StoreDown, wireError } from "./once-round-errors.js";
@@ -172,6 +173,7 @@ export class OnceRounds {
     try {
       return await this.#run(params, inner);
     } catch (error) {
+      if (error instanceof Refused || error instanceof OutcomeUnknown) currentRound()?.once("refused");
       throw wireError(error, method, target, this.#logger);
     }
   }
@@ -239,6 +241,7 @@ export class OnceRounds {
     }
     // This process stalled past its lease and another attempt took the round: that one runs it.
     if (!started) throw new InProgress(Math.ceil(this.#leaseMs / 1000));
+    currentRound()?.once("ran");
     const renewal = this.#renewWhileRunning(key, token);
     let result: ResultObject;
     try {
@@ -319,6 +322,7 @@ export class OnceRounds {
     }
     if (!isRecord(outcome) || !isRecord(outcome.r)) throw new Refused("once: the stored outcome is not one");
     if (outcome.d !== digest) throw new Refused("once: a consumed round repeated with other inputResponses");
+    currentRound()?.once("replayed");
     return outcome.r as ResultObject;
   }
 

@@ -1,0 +1,145 @@
+import type { Attributes, Histogram, Meter } from "@opentelemetry/api";
+import { McpError } from "../../protocol/errors.js";
+import { isRecord } from "../../protocol/is-record.js";
+import type { RequestId } from "../../protocol/schemas/common.js";
+import { ATTR, DURATION_BUCKETS, METRIC } from "../../protocol/telemetry/names.js";
+import {
+  errorCodeAttributes,
+  metaSetter,
+  metricAttributes,
+  requestAttributes,
+  resultAttributes,
+  spanName,
+} from "../../protocol/telemetry/request-attributes.js";
+import {
+  instrumentsOf,
+  type TelemetryOption,
+  TelemetrySource,
+} from "../../protocol/telemetry/telemetry-options.js";
+import { roundOf } from "./round-marks.js";
+
+/** One outgoing request, as telemetry sees it before it is sent. */
+export interface OutgoingRequest {
+  readonly method: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The caller's extra `_meta`, which the trace context joins. */
+  readonly meta: Record<string, unknown> | undefined;
+  readonly transport: { readonly kind: string; readonly url?: unknown };
+  /** The version the request goes out in, read when it has been settled. */
+  protocolVersion(): string;
+}
+
+/** Sends the request with this `_meta` and reports each attempt's JSON-RPC id. */
+export type TracedSend = (
+  meta: Record<string, unknown> | undefined,
+  sent: (id: RequestId) => void,
+) => Promise<Record<string, unknown>>;
+
+/** A request whose span has started: what it sends with, and what ends the span. */
+interface TracedRequest {
+  readonly meta: Record<string, unknown> | undefined;
+  /** Runs the sending with the span active, so the transport's own spans (HTTP) nest under it. */
+  run<T>(work: () => Promise<T>): Promise<T>;
+  sent(id: RequestId): void;
+  finish(outcome: Attributes): void;
+}
+
+function durationHistogram(meter: Meter): Histogram {
+  return meter.createHistogram(METRIC.clientDuration, {
+    description: "Time from sending one MCP request to its answer, recoveries included",
+    unit: "s",
+    advice: { explicitBucketBoundaries: [...DURATION_BUCKETS] },
+  });
+}
+
+function transportAttributes(transport: OutgoingRequest["transport"]): Attributes {
+  if (transport.kind === "stdio") return { [ATTR.networkTransport]: "pipe" };
+  if (transport.kind !== "http" || !(transport.url instanceof URL)) return {};
+  const { hostname, port, protocol } = transport.url;
+  return {
+    [ATTR.networkTransport]: "tcp",
+    [ATTR.networkProtocolName]: "http",
+    [ATTR.serverAddress]: hostname,
+    [ATTR.serverPort]: port === "" ? (protocol === "https:" ? 443 : 80) : Number(port),
+  };
+}
+
+/** The low-cardinality class of a failure that is no JSON-RPC error: a timeout, a dropped connection. */
+function failureAttributes(error: unknown): Attributes {
+  if (error instanceof McpError) return errorCodeAttributes(error.code);
+  return { [ATTR.errorType]: error instanceof Error ? error.name : "_OTHER" };
+}
+
+/**
+ * The client side of the MCP conventions: one CLIENT span per request (its recoveries included), its
+ * context injected into `params._meta` with the application's propagator, and the duration histogram.
+ */
+export class ClientTelemetry {
+  readonly #source: TelemetrySource;
+
+  constructor(option: TelemetryOption | undefined) {
+    this.#source = new TelemetrySource(option);
+  }
+
+  /** Sends the request inside its span; a failing provider costs the span, never the request. */
+  async observe(request: OutgoingRequest, send: TracedSend): Promise<Record<string, unknown>> {
+    let traced: TracedRequest | undefined;
+    try {
+      traced = await this.#start(request);
+    } catch {
+      traced = undefined;
+    }
+    if (traced === undefined) return send(request.meta, () => {});
+    let outcome: Attributes = {};
+    try {
+      const result = await traced.run(() => send(traced.meta, traced.sent));
+      outcome = isRecord(result) ? resultAttributes(result) : {};
+      return result;
+    } catch (error) {
+      outcome = failureAttributes(error);
+      throw error;
+    } finally {
+      try {
+        traced.finish(outcome);
+      } catch {
+        // The result stands: telemetry that cannot be recorded is dropped.
+      }
+    }
+  }
+
+  async #start(request: OutgoingRequest): Promise<TracedRequest | undefined> {
+    const scope = await this.#source.scope();
+    if (scope === undefined) return undefined;
+    const { otel, tracer } = scope;
+    const { method, params } = request;
+    const attributes: Attributes = {
+      ...requestAttributes(method, params),
+      ...transportAttributes(request.transport),
+    };
+    const round = roundOf(params);
+    if (round !== undefined) attributes[ATTR.round] = round;
+    const span = tracer.startSpan(spanName(method, params), { kind: otel.SpanKind.CLIENT, attributes });
+    const active = otel.trace.setSpan(otel.context.active(), span);
+    const carrier: Record<string, unknown> = { ...request.meta };
+    otel.propagation.inject(active, carrier, metaSetter);
+    const started = performance.now();
+    return {
+      // Nothing to carry (no propagator registered) keeps the request exactly as it was.
+      meta: request.meta === undefined && Object.keys(carrier).length === 0 ? undefined : carrier,
+      run: (work) => otel.context.with(active, work),
+      sent: (id) => span.setAttribute(ATTR.requestId, String(id)),
+      finish: (outcome) => {
+        try {
+          outcome[ATTR.mcpProtocolVersion] = request.protocolVersion();
+          span.setAttributes(outcome);
+          if (outcome[ATTR.errorType] !== undefined) span.setStatus({ code: otel.SpanStatusCode.ERROR });
+          const histogram = instrumentsOf(scope.meter, "client", durationHistogram);
+          const seconds = (performance.now() - started) / 1000;
+          histogram.record(seconds, metricAttributes({ ...attributes, ...outcome }));
+        } finally {
+          span.end();
+        }
+      },
+    };
+  }
+}
