@@ -101,6 +101,8 @@ export const EnvSchema = z.object({
   REDIS_SENTINEL_URLS: optional(redisUrls),
   REDIS_SENTINEL_MASTER: optional(text),
   REDIS_TLS_CA_FILE: optional(text),
+  REDIS_REPLICA_ACKS: optional((v) => integer(v, 1, 16, "replicas")),
+  REDIS_REPLICA_ACK_TIMEOUT_MS: optional((v) => integer(v, 1, 60_000, "milliseconds")),
   ROUNDTRIP_ALLOW_FORGETFUL_STORE: optional(boolean),
   CORS_ORIGINS: optional(origins),
   ALLOWED_HOSTS: optional(hostNames),

@@ -240,6 +240,52 @@ describe("loadConfig", () => {
       ).toEqual({ url: "redis://r:6379", allowForgetful: true });
     });
 
+    it("waits for replicas with REDIS_REPLICA_ACKS, its timeout defaulting to a second", () => {
+      expect(loadConfig({ ...MINIMAL, REDIS_URL: "redis://r:6379", REDIS_REPLICA_ACKS: "1" }).redis).toEqual({
+        url: "redis://r:6379",
+        replicaAcks: { replicas: 1, timeoutMs: 1000 },
+      });
+      expect(
+        loadConfig({
+          ...MINIMAL,
+          REDIS_SENTINEL_URLS: "redis://s:26379",
+          REDIS_SENTINEL_MASTER: "mymaster",
+          REDIS_REPLICA_ACKS: "2",
+          REDIS_REPLICA_ACK_TIMEOUT_MS: "250",
+        }).redis,
+      ).toEqual({
+        sentinelUrls: ["redis://s:26379"],
+        sentinelMaster: "mymaster",
+        replicaAcks: { replicas: 2, timeoutMs: 250 },
+      });
+    });
+
+    it("refuses a replica count or timeout that is not a whole number in range, or one without a Redis", () => {
+      for (const value of ["0", "-1", "1.5", "two", "17"]) {
+        expect(problemsOf({ ...MINIMAL, REDIS_URL: "redis://r", REDIS_REPLICA_ACKS: value })).toEqual([
+          `REDIS_REPLICA_ACKS must be a whole number from 1 to 16 (replicas), got "${value}"`,
+        ]);
+      }
+      expect(
+        problemsOf({
+          ...MINIMAL,
+          REDIS_URL: "redis://r",
+          REDIS_REPLICA_ACKS: "1",
+          REDIS_REPLICA_ACK_TIMEOUT_MS: "0",
+        }),
+      ).toEqual([
+        'REDIS_REPLICA_ACK_TIMEOUT_MS must be a whole number from 1 to 60000 (milliseconds), got "0"',
+      ]);
+      expect(problemsOf({ ...MINIMAL, REDIS_URL: "redis://r", REDIS_REPLICA_ACK_TIMEOUT_MS: "500" })).toEqual(
+        [
+          "REDIS_REPLICA_ACK_TIMEOUT_MS is set but REDIS_REPLICA_ACKS is not: set REDIS_REPLICA_ACKS to the replicas every once-round write must reach, or unset the timeout",
+        ],
+      );
+      expect(problemsOf({ ...MINIMAL, REDIS_REPLICA_ACKS: "1" })).toEqual([
+        "REDIS_REPLICA_ACKS is set but no Redis is: set one of REDIS_URL, REDIS_CLUSTER_URLS, REDIS_SENTINEL_URLS",
+      ]);
+    });
+
     it("refuses two topologies at once, half a Sentinel setting, and a CA without TLS, saying what to set", () => {
       expect(
         problemsOf({ ...MINIMAL, REDIS_URL: "redis://r", REDIS_CLUSTER_URLS: "redis://a:7000" }),

@@ -83,6 +83,13 @@ export type RedisConfig = (
    * an evicting maxmemory-policy, a replica): development only, warned at every start. Default false.
    */
   allowForgetful?: boolean;
+  /**
+   * Count a once-round's writes (and an approval's) as made only once `replicas` replicas acknowledged
+   * them within `timeoutMs` (Redis `WAIT`); fewer fails the round closed. A Redis without an append-only
+   * file then keeps what it acknowledged on its replicas, as ElastiCache does, and is accepted at start
+   * while that many replicas are connected (REDIS_REPLICA_ACKS, REDIS_REPLICA_ACK_TIMEOUT_MS).
+   */
+  replicaAcks?: { replicas: number; timeoutMs: number };
 };
 
 export interface ServerConfig {
