@@ -96,6 +96,7 @@ export const EnvSchema = z.object({
   KMS_ENDPOINT: optional(anyHttpUrl("http://127.0.0.1:5000")),
   REQUEST_STATE_KEY_FILE: optional(text),
   REQUEST_STATE_TTL_SECONDS: optional((v) => integer(v, 1, 86_400, "seconds")),
+  ONCE_LEASE_SECONDS: optional((v) => integer(v, 3, 600, "seconds")),
   REDIS_URL: optional(redisUrl),
   REDIS_CLUSTER_URLS: optional(redisUrls),
   REDIS_SENTINEL_URLS: optional(redisUrls),

@@ -23,6 +23,7 @@ describe("loadConfig", () => {
       serverVersion: "1.2.3",
       keys: { kind: "ephemeral" },
       requestStateTtlSeconds: 600,
+      onceLeaseSeconds: 30,
       log: { level: "info", format: "json" },
       shutdownTimeoutMs: 10_000,
       auth: {
@@ -238,6 +239,13 @@ describe("loadConfig", () => {
       expect(
         loadConfig({ ...MINIMAL, REDIS_URL: "redis://r:6379", ROUNDTRIP_ALLOW_FORGETFUL_STORE: "1" }).redis,
       ).toEqual({ url: "redis://r:6379", allowForgetful: true });
+    });
+
+    it("takes a once-round lease of 3 to 600 seconds, naming the range otherwise", () => {
+      expect(loadConfig({ ...MINIMAL, ONCE_LEASE_SECONDS: "5" }).onceLeaseSeconds).toBe(5);
+      expect(problemsOf({ ...MINIMAL, ONCE_LEASE_SECONDS: "2" })).toEqual([
+        'ONCE_LEASE_SECONDS must be a whole number from 3 to 600 (seconds), got "2"',
+      ]);
     });
 
     it("waits for replicas with REDIS_REPLICA_ACKS, its timeout defaulting to a second", () => {

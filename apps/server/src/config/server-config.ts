@@ -103,6 +103,11 @@ export interface ServerConfig {
   auth: AuthConfig;
   keys: KeySourceConfig;
   requestStateTtlSeconds: number;
+  /**
+   * How long a once-round's lease holds unless its holder renews it: how soon a round whose instance
+   * died (or whose lease a failed-over Redis kept though it was never confirmed) goes to the next attempt.
+   */
+  onceLeaseSeconds: number;
   http: HttpConfig;
   /**
    * Where a fleet keeps what is not in the sealed requestState (approvals, once-rounds); undefined keeps
