@@ -134,12 +134,26 @@ export class RedisServer {
     child.kill(signal);
   }
 
+  /** Kills the process on the spot (SIGKILL), as a crash does: only what its file already holds survives. */
   async stop(): Promise<void> {
+    await this.#end("SIGKILL");
+  }
+
+  /**
+   * Stops it as an operator's restart does (SIGTERM): Redis finishes its append-only file and exits.
+   * A frozen server is thawed first, since it would not see the signal otherwise.
+   */
+  async shutdown(): Promise<void> {
+    this.#process?.kill("SIGCONT");
+    await this.#end("SIGTERM");
+  }
+
+  async #end(signal: NodeJS.Signals): Promise<void> {
     const child = this.#process;
     this.#process = undefined;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    child.kill("SIGKILL");
+    child.kill(signal);
     await exited;
   }
 }
