@@ -115,6 +115,7 @@ export async function buildServer(
     approvalUrl: (release) => new URL(`${APPROVALS_PATH}/${release}`, config.publicUrl).href,
     approvals,
     onceStore: sharedState.onceStore,
+    onceLeaseSeconds: config.onceLeaseSeconds,
     ...(sharedState.bus ? { bus: sharedState.bus } : {}),
     ...(sharedState.sessions ? { sessions: sharedState.sessions } : {}),
   });

@@ -97,6 +97,57 @@ describe("main.ts against a Redis that can forget", () => {
   });
 });
 
+describe("main.ts against a Redis durable through its replica, without AOF (as ElastiCache)", () => {
+  let primary: RedisServer;
+
+  beforeAll(async () => {
+    primary = await redisWith("--appendonly", "no");
+    // The same program as its primary: a replica loads the primary's RDB, whose format is its own.
+    await redisWith("--appendonly", "no", "--replicaof", "127.0.0.1", String(primary.port));
+    const admin = createClient({ url: primary.url });
+    admin.on("error", () => {});
+    await admin.connect();
+    try {
+      await vi.waitFor(async () => {
+        const info = String(await admin.sendCommand(["INFO", "replication"]));
+        expect(info).toMatch(/connected_slaves:1/);
+        expect(info).toMatch(/slave0:.*state=online/);
+      }, READY_WITHIN);
+    } finally {
+      admin.destroy();
+    }
+  }, 120_000);
+
+  it("starts with REDIS_REPLICA_ACKS=1, without a word about its guarantee", {
+    timeout: CHILD_TEST_MS,
+  }, async () => {
+    const child = await startChildServer(environment(primary, { REDIS_REPLICA_ACKS: "1" }));
+    closers.push(() => child.stop());
+    expect(child.lines().filter((line) => line.setting !== undefined)).toEqual([]);
+    await vi.waitFor(async () => {
+      const ready = (await (await fetch(`${child.origin}/readyz`)).json()) as { status: string };
+      expect(ready.status).toBe("ready");
+    }, READY_WITHIN);
+  });
+
+  it("exits 2 without REDIS_REPLICA_ACKS, naming appendonly", { timeout: CHILD_TEST_MS }, async () => {
+    const exit = await runChildToExit(environment(primary));
+    expect(exit.code).toBe(2);
+    expect(exit.output).toMatch(/refusing to serve once-rounds .*appendonly is no: set it to yes/);
+    expect(exit.output).not.toContain('"msg":"listening"');
+  });
+
+  it("exits 2 with REDIS_REPLICA_ACKS=2 and one replica, naming the replicas missing", {
+    timeout: CHILD_TEST_MS,
+  }, async () => {
+    const exit = await runChildToExit(environment(primary, { REDIS_REPLICA_ACKS: "2" }));
+    expect(exit.code).toBe(2);
+    expect(exit.output).toMatch(
+      /appendonly is no and only 1 of the 2 replicas replicaAcks waits for are connected/,
+    );
+  });
+});
+
 describe("/readyz", () => {
   let redis: RedisServer;
   let primary: RedisServer;
@@ -204,7 +255,7 @@ describe("/readyz", () => {
 
   it("starts without waiting on a Redis that is away, and says degraded once it is back and can forget", async () => {
     const later = await redisWith("--appendonly", "no");
-    await later.stop();
+    await later.kill();
     const warnings: string[] = [];
     const logger = { ...silentLogger, warn: (_fields: object, message: string) => warnings.push(message) };
     const codec = new AesGcmRequestStateCodec([randomBytes(32)]);

@@ -125,6 +125,11 @@ export class ServiceStack extends Stack {
         LOG_LEVEL: p.logLevel.valueAsString,
         LOG_FORMAT: "json",
         SHUTDOWN_TIMEOUT_MS: "10000",
+        // ElastiCache has no append-only file: what it acknowledged survives the primary only on a
+        // replica, so every once-round and approval write waits for one (WAIT). Without it the server
+        // refuses to start on this Redis. One, whatever redisReplicas says: losing one replica of
+        // several must not stop the writes.
+        REDIS_REPLICA_ACKS: "1",
       },
       // REDIS_URL holds the Redis AUTH token, so ECS fetches it at task start (execution role) and it
       // never appears in the task definition the way an environment value would.

@@ -195,6 +195,10 @@ describe("RoundtripService", () => {
     expect(env.find((e) => e.Name === "SERVER_NAME")?.Value).toEqual({ Ref: "ServerName" });
   });
 
+  it("has every once-round write wait for a replica, since ElastiCache keeps no append-only file", () => {
+    expect(container().Environment.find((e) => e.Name === "REDIS_REPLICA_ACKS")?.Value).toBe("1");
+  });
+
   it("runs at least two Fargate tasks with autoscaling from DesiredCount to MaxCount on CPU", () => {
     service.hasResourceProperties("AWS::ECS::Service", {
       LaunchType: "FARGATE",
@@ -329,6 +333,8 @@ describe("RoundtripService", () => {
     expect(config.serverName).toBe("roundtrip");
     expect(config.keys.kind).toBe("kms");
     expect(config.redis?.url).toMatch(/^rediss:\/\//);
+    // ElastiCache keeps no append-only file: without waiting for its replica the server refuses it.
+    expect(config.redis?.replicaAcks).toEqual({ replicas: 1, timeoutMs: 1000 });
   });
 
   it("passes cfn-lint", async () => {

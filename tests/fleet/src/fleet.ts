@@ -18,6 +18,13 @@ export interface FleetOptions {
   ttlSeconds: number;
   /** REDIS_URL of every instance: the fleet's shared approvals and once-ledger. */
   redisUrl?: string;
+  /**
+   * The Redis settings of every instance instead, in any topology (REDIS_CLUSTER_URLS, or
+   * REDIS_SENTINEL_URLS with REDIS_SENTINEL_MASTER) and with REDIS_REPLICA_ACKS.
+   */
+  redis?: Record<string, string>;
+  /** Any other settings every instance gets, e.g. a short ONCE_LEASE_SECONDS. */
+  settings?: Record<string, string>;
 }
 
 /**
@@ -28,7 +35,8 @@ export class Fleet {
   readonly instances: ServerInstance[] = [];
   readonly extras: ServerInstance[] = [];
   readonly ttlSeconds: number;
-  readonly #redisUrl: string | undefined;
+  #redis: Record<string, string>;
+  readonly #settings: Record<string, string>;
   #moto: MotoServer | undefined;
   #admin: KMSClient | undefined;
   #auth: LocalAuthServer | undefined;
@@ -37,9 +45,10 @@ export class Fleet {
   #proxyPort = 0;
   #token = "";
 
-  private constructor(ttlSeconds: number, redisUrl: string | undefined) {
+  private constructor(ttlSeconds: number, redis: Record<string, string>, settings: Record<string, string>) {
     this.ttlSeconds = ttlSeconds;
-    this.#redisUrl = redisUrl;
+    this.#redis = redis;
+    this.#settings = settings;
   }
 
   /** Starts everything, or stops what it started and rethrows. */
@@ -49,7 +58,8 @@ export class Fleet {
   ): Promise<Fleet> {
     // Before anything starts, so a machine without nginx fails at once with how to install it.
     await ensureTool("nginx");
-    const fleet = new Fleet(options.ttlSeconds, options.redisUrl);
+    const redis = options.redis ?? (options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl });
+    const fleet = new Fleet(options.ttlSeconds, redis, options.settings ?? {});
     try {
       await fleet.#start(options.size, initialKeys);
       return fleet;
@@ -138,9 +148,20 @@ export class Fleet {
       // nginx, which reaches the instances from loopback: its X-Forwarded-For is believed, nobody else's.
       TRUST_PROXY: "127.0.0.1",
       LOG_LEVEL: "info",
-      ...(this.#redisUrl === undefined ? {} : { REDIS_URL: this.#redisUrl }),
+      ...this.#redis,
+      ...this.#settings,
       ...overrides,
     };
+  }
+
+  /**
+   * Points every instance at another Redis (`redis`: its settings, as FleetOptions.redis), one rolling
+   * restart at a time, each instance drained and back only once ready: what an operator does to move
+   * a fleet. `wrappedKeys` are the keys the instances run with.
+   */
+  async moveTo(redis: Record<string, string>, wrappedKeys: readonly string[]): Promise<void> {
+    this.#redis = redis;
+    for (const instance of this.instances) await instance.restart(this.environment(wrappedKeys));
   }
 
   /** An instance outside the proxy's upstream, started on its own port. */

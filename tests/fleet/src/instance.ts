@@ -194,6 +194,31 @@ export class ServerInstance {
   }
 }
 
+/**
+ * Runs the server with `env` as a fleet member would be, for a configuration it must refuse: resolves
+ * with how it exited and what it wrote. One that is still running after START_WITHIN_MS is killed, and
+ * its exit says so (SIGKILL).
+ */
+export async function runToExit(env: Record<string, string>): Promise<Exit & { output: string }> {
+  const child = spawn(process.execPath, [mainScript()], {
+    env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  killOnExit(child);
+  let output = "";
+  const append = (chunk: Buffer) => {
+    output += chunk.toString("utf8");
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+  const timer = setTimeout(() => child.kill("SIGKILL"), START_WITHIN_MS);
+  // "close", not "exit": by then the output has been read to its end.
+  const exit = await new Promise<Exit>((resolve) => {
+    child.once("close", (code, signal) => resolve({ code, signal }));
+  }).finally(() => clearTimeout(timer));
+  return { ...exit, output };
+}
+
 function parseLine(raw: string): LogLine {
   try {
     return JSON.parse(raw) as LogLine;

@@ -2,7 +2,7 @@ import { DevelopmentBrowser, firstPostForm } from "@roundtrip/local-auth";
 import { Client, type ClientOptions, type InputRequiredResult, McpError } from "@roundtrip/sdk";
 import { silentLogger } from "@roundtrip/sdk/protocol";
 import { useDummyAwsEnvironment } from "@roundtrip/test-kms/kms-fixture";
-import { RedisServer } from "@roundtrip/test-services";
+import { RedisCluster, RedisSentinelGroup, RedisServer } from "@roundtrip/test-services";
 import {
   another,
   approvalUrlOf,
@@ -14,6 +14,7 @@ import {
 } from "@roundtrip/test-support/rounds";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { approveThroughProxy as approval } from "../src/approval.js";
+import { Driver } from "../src/driver.js";
 import { Fleet } from "../src/fleet.js";
 import { INSTANCE_HEADER } from "../src/instance.js";
 import { UPSTREAM_HEADER } from "../src/proxy.js";
@@ -21,19 +22,23 @@ import { UPSTREAM_HEADER } from "../src/proxy.js";
 /**
  * Three server processes behind round-robin nginx sharing one real Redis (REDIS_URL), as the compose,
  * Kubernetes and CDK templates deploy them: no sticky routing, every step of a flow lands wherever
- * nginx sends it, and what must happen once happens once.
+ * nginx sends it, and what must happen once happens once. The same flows then run with the fleet moved
+ * onto a Redis Cluster of three masters (REDIS_CLUSTER_URLS) and onto a Sentinel-watched primary
+ * (REDIS_SENTINEL_URLS).
  */
 let redis: RedisServer;
 let fleet: Fleet;
+let keys: string[];
 let alice: string;
 const LOGS_WITHIN = { timeout: 30_000, interval: 50 };
 
 beforeAll(async () => {
   useDummyAwsEnvironment();
   redis = await RedisServer.start();
-  fleet = await Fleet.start({ size: 3, ttlSeconds: 120, redisUrl: redis.url }, async (starting) => [
-    await starting.mintKey(),
-  ]);
+  fleet = await Fleet.start({ size: 3, ttlSeconds: 120, redisUrl: redis.url }, async (starting) => {
+    keys = [await starting.mintKey()];
+    return keys;
+  });
   alice = await fleet.userToken("alice", "mcp:tools mcp:deploy");
 }, 240_000);
 
@@ -156,7 +161,8 @@ async function untilEveryInstanceReady(): Promise<void> {
   }
 }
 
-describe("three instances behind round-robin nginx, one Redis", () => {
+/** What holds whatever the fleet's Redis is: one server, a Cluster, or a primary Sentinel names. */
+function flowsOnEveryTopology(): void {
   it("complete the whole deploy flow, approval page included, whichever instance serves each step", async () => {
     let opened = "";
     const { mcp, upstreams } = client(fleet.publicUrl, {
@@ -240,6 +246,20 @@ describe("three instances behind round-robin nginx, one Redis", () => {
     await vi.waitFor(() => expect(effects("service created") - createdBefore).toBe(1), LOGS_WITHIN);
   });
 
+  it("complete 30 concurrent flows, 6 at a time, each create_service creating once", async () => {
+    const driver = new Driver(fleet.publicUrl, fleet.token, "topology");
+    const createdBefore = effects("service created");
+    await driver.run(30, 6);
+    expect(driver.flows.filter((flow) => !flow.ok)).toEqual([]);
+    const creations = driver.flows.filter((flow) => flow.kind === "create_service").length;
+    expect(new Set(driver.rounds.map((round) => round.upstream)).size).toBeGreaterThan(1);
+    await vi.waitFor(() => expect(effects("service created") - createdBefore).toBe(creations), LOGS_WITHIN);
+  });
+}
+
+describe("three instances behind round-robin nginx, one Redis", () => {
+  flowsOnEveryTopology();
+
   it("refuse once-rounds while Redis is stopped, keep serving the other tools, and recover when it is back", async () => {
     await redis.kill();
     try {
@@ -301,4 +321,36 @@ describe("three instances behind round-robin nginx, one Redis", () => {
     );
     expect(created()).toBe(1);
   });
+});
+
+describe("three instances behind round-robin nginx, a Redis Cluster of three masters", () => {
+  let cluster: RedisCluster;
+
+  beforeAll(async () => {
+    cluster = await RedisCluster.start({ masters: 3 });
+    await fleet.moveTo({ REDIS_CLUSTER_URLS: cluster.urls.join(",") }, keys);
+  }, 240_000);
+
+  afterAll(() => cluster?.stop());
+
+  flowsOnEveryTopology();
+});
+
+describe("three instances behind round-robin nginx, a primary watched by Sentinel", () => {
+  let group: RedisSentinelGroup;
+
+  beforeAll(async () => {
+    group = await RedisSentinelGroup.start();
+    await fleet.moveTo(
+      {
+        REDIS_SENTINEL_URLS: group.sentinels.map((sentinel) => sentinel.url).join(","),
+        REDIS_SENTINEL_MASTER: group.name,
+      },
+      keys,
+    );
+  }, 240_000);
+
+  afterAll(() => group?.stop());
+
+  flowsOnEveryTopology();
 });

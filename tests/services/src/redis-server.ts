@@ -142,10 +142,12 @@ export class RedisServer {
   }
 
   /**
-   * Ends the process (SIGKILL, as a crash; SIGTERM, as a shutdown that writes its file first) and
-   * waits for it; the folder and port stay for `start()`.
+   * Ends the process (SIGKILL, as a crash: only what its file already holds survives; SIGTERM, as an
+   * operator's restart: Redis finishes its append-only file first) and waits for it; the folder and
+   * port stay for `start()`. A frozen server is thawed first, since it would not see SIGTERM otherwise.
    */
   async kill(signal: "SIGKILL" | "SIGTERM" = "SIGKILL"): Promise<void> {
+    if (signal === "SIGTERM") this.#process?.kill("SIGCONT");
     const child = this.#process;
     this.#process = undefined;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;

@@ -23,6 +23,7 @@ describe("loadConfig", () => {
       serverVersion: "1.2.3",
       keys: { kind: "ephemeral" },
       requestStateTtlSeconds: 600,
+      onceLeaseSeconds: 30,
       log: { level: "info", format: "json" },
       shutdownTimeoutMs: 10_000,
       auth: {
@@ -238,6 +239,59 @@ describe("loadConfig", () => {
       expect(
         loadConfig({ ...MINIMAL, REDIS_URL: "redis://r:6379", ROUNDTRIP_ALLOW_FORGETFUL_STORE: "1" }).redis,
       ).toEqual({ url: "redis://r:6379", allowForgetful: true });
+    });
+
+    it("takes a once-round lease of 3 to 600 seconds, naming the range otherwise", () => {
+      expect(loadConfig({ ...MINIMAL, ONCE_LEASE_SECONDS: "5" }).onceLeaseSeconds).toBe(5);
+      expect(problemsOf({ ...MINIMAL, ONCE_LEASE_SECONDS: "2" })).toEqual([
+        'ONCE_LEASE_SECONDS must be a whole number from 3 to 600 (seconds), got "2"',
+      ]);
+    });
+
+    it("waits for replicas with REDIS_REPLICA_ACKS, its timeout defaulting to a second", () => {
+      expect(loadConfig({ ...MINIMAL, REDIS_URL: "redis://r:6379", REDIS_REPLICA_ACKS: "1" }).redis).toEqual({
+        url: "redis://r:6379",
+        replicaAcks: { replicas: 1, timeoutMs: 1000 },
+      });
+      expect(
+        loadConfig({
+          ...MINIMAL,
+          REDIS_SENTINEL_URLS: "redis://s:26379",
+          REDIS_SENTINEL_MASTER: "mymaster",
+          REDIS_REPLICA_ACKS: "2",
+          REDIS_REPLICA_ACK_TIMEOUT_MS: "250",
+        }).redis,
+      ).toEqual({
+        sentinelUrls: ["redis://s:26379"],
+        sentinelMaster: "mymaster",
+        replicaAcks: { replicas: 2, timeoutMs: 250 },
+      });
+    });
+
+    it("refuses a replica count or timeout that is not a whole number in range, or one without a Redis", () => {
+      for (const value of ["0", "-1", "1.5", "two", "17"]) {
+        expect(problemsOf({ ...MINIMAL, REDIS_URL: "redis://r", REDIS_REPLICA_ACKS: value })).toEqual([
+          `REDIS_REPLICA_ACKS must be a whole number from 1 to 16 (replicas), got "${value}"`,
+        ]);
+      }
+      expect(
+        problemsOf({
+          ...MINIMAL,
+          REDIS_URL: "redis://r",
+          REDIS_REPLICA_ACKS: "1",
+          REDIS_REPLICA_ACK_TIMEOUT_MS: "0",
+        }),
+      ).toEqual([
+        'REDIS_REPLICA_ACK_TIMEOUT_MS must be a whole number from 1 to 60000 (milliseconds), got "0"',
+      ]);
+      expect(problemsOf({ ...MINIMAL, REDIS_URL: "redis://r", REDIS_REPLICA_ACK_TIMEOUT_MS: "500" })).toEqual(
+        [
+          "REDIS_REPLICA_ACK_TIMEOUT_MS is set but REDIS_REPLICA_ACKS is not: set REDIS_REPLICA_ACKS to the replicas every once-round write must reach, or unset the timeout",
+        ],
+      );
+      expect(problemsOf({ ...MINIMAL, REDIS_REPLICA_ACKS: "1" })).toEqual([
+        "REDIS_REPLICA_ACKS is set but no Redis is: set one of REDIS_URL, REDIS_CLUSTER_URLS, REDIS_SENTINEL_URLS",
+      ]);
     });
 
     it("refuses two topologies at once, half a Sentinel setting, and a CA without TLS, saying what to set", () => {

@@ -25,6 +25,8 @@ export const DEFAULTS = {
   requiredScopes: ["mcp:tools"],
   toolScopes: { deploy: ["mcp:deploy"] },
   requestStateTtlSeconds: 600,
+  /** The SDK's own default: renewed every 10 s while a handler runs. */
+  onceLeaseSeconds: 30,
   rateLimitMax: 300,
   rateLimitWindowMs: 60_000,
   /** Above the per-principal budget, so several users behind one address are not cut short by it. */
@@ -57,6 +59,7 @@ export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
     auth: authConfig(env, problems),
     keys: keySource(env, problems),
     requestStateTtlSeconds: env.REQUEST_STATE_TTL_SECONDS ?? DEFAULTS.requestStateTtlSeconds,
+    onceLeaseSeconds: env.ONCE_LEASE_SECONDS ?? DEFAULTS.onceLeaseSeconds,
     http: httpConfig(env, publicUrl),
     redis: redisConfig(env, problems),
     log: { level: env.LOG_LEVEL ?? "info", format: env.LOG_FORMAT ?? "json" },

@@ -3,6 +3,9 @@ import type { RedisConfig } from "./server-config.js";
 
 const TOPOLOGIES = ["REDIS_URL", "REDIS_CLUSTER_URLS", "REDIS_SENTINEL_URLS"] as const;
 
+/** Long enough for a replica under load on the same network, short enough that a round fails closed quickly. */
+export const DEFAULT_REPLICA_ACK_TIMEOUT_MS = 1000;
+
 /**
  * The Redis of the fleet from the one topology setting given (REDIS_URL, REDIS_CLUSTER_URLS or
  * REDIS_SENTINEL_URLS with REDIS_SENTINEL_MASTER), or undefined for none; pushes a line to `problems`
@@ -23,9 +26,12 @@ export function redisConfig(env: Env, problems: string[]): RedisConfig | undefin
     );
     return undefined;
   }
+  const replicaAcks = replicaAcksOf(env, problems);
   if (given.length === 0) {
-    if (caFile !== undefined)
-      problems.push(`REDIS_TLS_CA_FILE is set but no Redis is: set one of ${TOPOLOGIES.join(", ")}`);
+    for (const name of ["REDIS_TLS_CA_FILE", "REDIS_REPLICA_ACKS"] as const) {
+      if (env[name] !== undefined)
+        problems.push(`${name} is set but no Redis is: set one of ${TOPOLOGIES.join(", ")}`);
+    }
     return undefined;
   }
   const urls =
@@ -38,6 +44,7 @@ export function redisConfig(env: Env, problems: string[]): RedisConfig | undefin
   const shared = {
     ...(caFile === undefined ? {} : { caFile }),
     ...(env.ROUNDTRIP_ALLOW_FORGETFUL_STORE === true ? { allowForgetful: true } : {}),
+    ...(replicaAcks === undefined ? {} : { replicaAcks }),
   };
   if (env.REDIS_URL !== undefined) return { url: env.REDIS_URL, ...shared };
   if (env.REDIS_CLUSTER_URLS !== undefined) return { clusterUrls: env.REDIS_CLUSTER_URLS, ...shared };
@@ -46,4 +53,21 @@ export function redisConfig(env: Env, problems: string[]): RedisConfig | undefin
     sentinelMaster: env.REDIS_SENTINEL_MASTER as string,
     ...shared,
   };
+}
+
+/**
+ * REDIS_REPLICA_ACKS with its timeout, or undefined; a timeout without the count pushes a problem,
+ * since it would silently wait for nothing.
+ */
+function replicaAcksOf(env: Env, problems: string[]): RedisConfig["replicaAcks"] {
+  const replicas = env.REDIS_REPLICA_ACKS;
+  if (replicas === undefined) {
+    if (env.REDIS_REPLICA_ACK_TIMEOUT_MS !== undefined) {
+      problems.push(
+        "REDIS_REPLICA_ACK_TIMEOUT_MS is set but REDIS_REPLICA_ACKS is not: set REDIS_REPLICA_ACKS to the replicas every once-round write must reach, or unset the timeout",
+      );
+    }
+    return undefined;
+  }
+  return { replicas, timeoutMs: env.REDIS_REPLICA_ACK_TIMEOUT_MS ?? DEFAULT_REPLICA_ACK_TIMEOUT_MS };
 }

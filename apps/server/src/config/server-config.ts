@@ -83,6 +83,13 @@ export type RedisConfig = (
    * an evicting maxmemory-policy, a replica): development only, warned at every start. Default false.
    */
   allowForgetful?: boolean;
+  /**
+   * Count a once-round's writes (and an approval's) as made only once `replicas` replicas acknowledged
+   * them within `timeoutMs` (Redis `WAIT`); fewer fails the round closed. A Redis without an append-only
+   * file then keeps what it acknowledged on its replicas, as ElastiCache does, and is accepted at start
+   * while that many replicas are connected (REDIS_REPLICA_ACKS, REDIS_REPLICA_ACK_TIMEOUT_MS).
+   */
+  replicaAcks?: { replicas: number; timeoutMs: number };
 };
 
 export interface ServerConfig {
@@ -96,6 +103,11 @@ export interface ServerConfig {
   auth: AuthConfig;
   keys: KeySourceConfig;
   requestStateTtlSeconds: number;
+  /**
+   * How long a once-round's lease holds unless its holder renews it: how soon a round whose instance
+   * died (or whose lease a failed-over Redis kept though it was never confirmed) goes to the next attempt.
+   */
+  onceLeaseSeconds: number;
   http: HttpConfig;
   /**
    * Where a fleet keeps what is not in the sealed requestState (approvals, once-rounds); undefined keeps

@@ -23,6 +23,8 @@ export interface McpServerSettings {
   approvals: ApprovalStore;
   /** The ledger of rounds that run once (deploy, create_service); shared by every instance of a fleet. */
   onceStore: OnceStore;
+  /** Seconds a once-round's lease holds unless renewed (the SDK's `once.lease`; default 30). */
+  onceLeaseSeconds?: number;
   /** List changes and 2025-era sessions across a fleet; both default to this process. */
   bus?: NotificationBus;
   sessions?: SessionRegistry;
@@ -40,7 +42,10 @@ export function createMcpServer(settings: McpServerSettings): McpServer {
       requestStateSecurity: settings.security,
       logger: settings.logger,
       instructions: INSTRUCTIONS,
-      once: { store: settings.onceStore },
+      once: {
+        store: settings.onceStore,
+        ...(settings.onceLeaseSeconds === undefined ? {} : { lease: settings.onceLeaseSeconds }),
+      },
       ...(settings.bus ? { bus: settings.bus } : {}),
       ...(settings.sessions ? { legacy: { sessions: settings.sessions } } : {}),
     },

@@ -71,6 +71,8 @@ export interface RedisDeadlines {
 export interface RedisStateOptions extends RedisDeadlines {
   /** Accept a Redis that can forget acknowledged writes (ROUNDTRIP_ALLOW_FORGETFUL_STORE), loudly. */
   allowForgetful?: boolean;
+  /** Wait for this many replicas on every write a round or an approval depends on (REDIS_REPLICA_ACKS). */
+  replicaAcks?: RedisConfig["replicaAcks"];
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
@@ -129,8 +131,11 @@ export async function redisState(
   const bus = new RedisNotificationBus({ client, codec, logger, timeoutMs });
   const readinessTimeoutMs = deadlines.readinessTimeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS;
   const probe = redisWriteProbe(client, readinessTimeoutMs);
+  const replicaAcks = deadlines.replicaAcks;
+  const acks = replicaAcks === undefined ? {} : { replicaAcks };
   const guarantee = redisStoreGuarantee(client, {
     allowForgetful: deadlines.allowForgetful ?? false,
+    ...(replicaAcks === undefined ? {} : { replicaAcks: replicaAcks.replicas }),
     logger,
     connected,
     startupWaitMs: deadlines.startupWaitMs ?? DEFAULT_STARTUP_WAIT_MS,
@@ -140,14 +145,15 @@ export async function redisState(
   });
   return {
     kind: "redis",
-    approvals: new RedisApprovalLedger({ client, timeoutMs }),
-    onceStore: new RedisOnceStore({ client, timeoutMs }),
+    approvals: new RedisApprovalLedger({ client, timeoutMs, ...acks }),
+    onceStore: new RedisOnceStore({ client, timeoutMs, ...acks }),
     bus,
     sessions: new RedisSessionRegistry({ client, timeoutMs }),
     dpopProofs: new RedisOnceStore({ client, prefix: "roundtrip:dpop:", timeoutMs }),
     description: {
       ...description,
       sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
+      ...(replicaAcks === undefined ? {} : { redisReplicaAcks: replicaAcks.replicas }),
     },
     requireGuarantee: () => guarantee.atStart(),
     async readiness() {
@@ -174,5 +180,6 @@ export function openSharedState(
     : redisState(redis, logger, codec, {
         ...deadlines,
         ...(redis.allowForgetful === undefined ? {} : { allowForgetful: redis.allowForgetful }),
+        ...(redis.replicaAcks === undefined ? {} : { replicaAcks: redis.replicaAcks }),
       });
 }

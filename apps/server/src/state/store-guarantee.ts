@@ -29,6 +29,11 @@ export interface StoreGuarantee {
 export interface StoreGuaranteeOptions {
   /** Accepts a forgetful store for development, with a warning at every start. */
   allowForgetful: boolean;
+  /**
+   * The replicas every once-round write waits for (REDIS_REPLICA_ACKS): a Redis without an append-only
+   * file keeps what it acknowledged on them, so it passes while that many are connected.
+   */
+  replicaAcks?: number;
   logger: Logger;
   /** Resolves once the client is connected; startup waits for it at most `startupWaitMs`. */
   connected: Promise<void>;
@@ -54,9 +59,10 @@ export function redisStoreGuarantee(client: RedisOnceClient, options: StoreGuara
   let checkedAt = Number.NEGATIVE_INFINITY;
   let forgets: StoreFinding[] = [];
   let checking: Promise<void> | undefined;
+  const acks = options.replicaAcks === undefined ? {} : { replicaAcks: options.replicaAcks };
 
   const recheck = (): Promise<void> => {
-    checking ??= checkRedisDurability(client, { timeoutMs: options.readinessTimeoutMs })
+    checking ??= checkRedisDurability(client, { timeoutMs: options.readinessTimeoutMs, ...acks })
       .then((findings) => {
         checkedAt = now();
         forgets = findings.filter((finding) => finding.certain);
@@ -89,6 +95,7 @@ export function redisStoreGuarantee(client: RedisOnceClient, options: StoreGuara
         timeoutMs: options.commandTimeoutMs,
         allowForgetful: options.allowForgetful,
         logger: options.logger,
+        ...acks,
       });
       checkedAt = now();
       forgets = findings.filter((finding) => finding.certain);
