@@ -25,6 +25,8 @@ import { evaluateGoals, isSealingGoal } from "./report/goals.js";
 import { resultsMarkdown, type Settings } from "./report/markdown.js";
 import { sealingSection } from "./report/sealing-cost.js";
 import { formatTable, toRows } from "./report/table.js";
+import { tasksSection } from "./report/tasks-section.js";
+import { tracingSection } from "./report/tracing-section.js";
 import { measureIdleSessions } from "./run/idle-sessions.js";
 import { measureInProcessSealing } from "./run/in-process-sealing.js";
 import { measureTarget } from "./run/measure.js";
@@ -101,7 +103,9 @@ for (let round = 1; round <= settings.repeat; round++) {
     const load = run.load;
     console.log(
       load
-        ? `${load.flowsPerSecond.toFixed(0)} flows/s, p99 ${load.latency.p99.toFixed(2)} ms, ${load.errors} errors, peak ${run.peakRssMiB.toFixed(1)} MiB`
+        ? `${load.flowsPerSecond.toFixed(0)} flows/s, p99 ${load.latency.p99.toFixed(2)} ms` +
+            (load.pollLatency ? ` (tasks/get p99 ${load.pollLatency.p99.toFixed(2)} ms)` : "") +
+            `, ${load.errors} errors, peak ${run.peakRssMiB.toFixed(1)} MiB`
         : `failed: ${run.failure ?? "no result"}`,
     );
     runs.set(target.name, [...(runs.get(target.name) ?? []), run]);
@@ -143,6 +147,8 @@ if (values.write) {
     resultsMarkdown(machine, settings, rows, goals, [
       ...sealingSection(byName, sealing, goals.filter(isSealingGoal)),
       ...fleetSection(chosen),
+      ...tracingSection(byName),
+      ...tasksSection(byName),
     ]),
   );
   console.log(`\nwrote ${join(BENCH_DIR, "RESULTS.md")} and ${join(resultsDir, "latest.json")}`);

@@ -1,5 +1,5 @@
 import { LatencyRecorder } from "../stats/latency.js";
-import type { Flow } from "./flows.js";
+import { type Flow, splitTimes } from "./flow.js";
 import type { PostClient } from "./http-client.js";
 import { ErrorLog, type LoadResult } from "./load-result.js";
 
@@ -27,6 +27,7 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRes
   const measureStart = now() + options.warmupMs;
   const measureEnd = measureStart + options.durationMs;
   const latency = new LatencyRecorder();
+  const pollLatency = new LatencyRecorder();
   const errors = new ErrorLog();
   let flows = 0;
   let rounds = 0;
@@ -54,12 +55,13 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRes
   const worker = async (): Promise<void> => {
     while (now() < measureEnd && errors.count < maxErrors) {
       try {
-        const times = await flow(client, seq++);
+        const times = splitTimes(await flow(client, seq++));
         const done = now();
         if (done < measureStart || done > measureEnd) continue;
         flows++;
-        rounds += times.length;
-        for (const ms of times) latency.record(ms);
+        rounds += times.rounds.length;
+        for (const ms of times.rounds) latency.record(ms);
+        for (const ms of times.polls) pollLatency.record(ms);
       } catch (error) {
         errors.add(error);
       }
@@ -82,6 +84,7 @@ export async function runClosedLoop(options: ClosedLoopOptions): Promise<LoadRes
     flowsPerSecond: flows / seconds,
     roundsPerSecond: rounds / seconds,
     latency: latency.summary(),
+    ...(pollLatency.count > 0 ? { polls: pollLatency.count, pollLatency: pollLatency.summary() } : {}),
     errors: errors.count,
     errorSamples: errors.samples,
     driverCpuSeconds: (driverCpu.user + driverCpu.system) / 1e6,

@@ -1,5 +1,4 @@
 import { type CallParams, toolsCall, toolsList, type WireRequest } from "../wire/mcp-request.js";
-import { type JsonRpcAnswer, parseReply, toolText } from "../wire/reply.js";
 import {
   ADD_TOOL,
   addText,
@@ -12,43 +11,16 @@ import {
 import { type Flow, FlowError } from "./flow.js";
 import type { PostClient } from "./http-client.js";
 import { legacyGreet } from "./legacy-greet.js";
+import { expectComplete, resultOf, timed } from "./rounds.js";
+import { addTask } from "./task-flow.js";
 
 export { type Flow, FlowError };
 
 /** `legacy-greet` is greet on a 2025-11-25 session: the question arrives as a server-to-client request. */
-export type FlowKind = "greet" | "decline" | "add" | "list" | "tampered" | "legacy-greet";
+/** `add-task` is add run as a task (the client declares the tasks extension), followed with tasks/get. */
+export type FlowKind = "greet" | "decline" | "add" | "list" | "tampered" | "legacy-greet" | "add-task";
 
 const INVALID_PARAMS = -32602;
-
-async function timed(
-  client: PostClient,
-  id: number,
-  message: WireRequest,
-): Promise<{ answer: JsonRpcAnswer; ms: number }> {
-  const started = process.hrtime.bigint();
-  const reply = await client.post(message);
-  const answer = parseReply(reply);
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (answer.id !== id) throw new FlowError(`answer id ${String(answer.id)} for request ${id}`);
-  if (answer.kind === "result" && reply.status !== 200) {
-    throw new FlowError(`a result came with HTTP ${reply.status}`);
-  }
-  return { answer, ms };
-}
-
-function resultOf(answer: JsonRpcAnswer, step: string): Record<string, unknown> {
-  if (answer.kind === "error") throw new FlowError(`${step}: error ${answer.code} ${answer.message}`);
-  return answer.result;
-}
-
-/** Clients read an absent resultType as complete. */
-function expectComplete(result: Record<string, unknown>, text: string, step: string): void {
-  const type = result.resultType ?? "complete";
-  if (type !== "complete") throw new FlowError(`${step}: resultType ${String(type)}`);
-  if (result.isError === true) throw new FlowError(`${step}: tool error ${toolText(result)}`);
-  const got = toolText(result);
-  if (got !== text) throw new FlowError(`${step}: expected "${text}", got "${got}"`);
-}
 
 /** Round 1 of greet: the question and the state to echo. */
 async function ask(client: PostClient, seq: number): Promise<{ state: string; ms: number }> {
@@ -145,4 +117,5 @@ export const FLOWS: Readonly<Record<FlowKind, Flow>> = {
   list,
   tampered,
   "legacy-greet": legacyGreet,
+  "add-task": addTask,
 };

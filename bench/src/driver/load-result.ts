@@ -10,6 +10,9 @@ export interface LoadResult {
   roundsPerSecond: number;
   /** Round (request) latency, over the rounds of the counted flows. */
   latency: LatencySummary;
+  /** For a flow that polls (a task's tasks/get): how many polls the counted flows made, and their latency. */
+  polls?: number;
+  pollLatency?: LatencySummary;
   /** Flows that failed at any time, warm-up included. */
   errors: number;
   errorSamples: string[];

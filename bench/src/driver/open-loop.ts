@@ -1,5 +1,5 @@
 import { LatencyRecorder } from "../stats/latency.js";
-import type { Flow } from "./flows.js";
+import { type Flow, splitTimes } from "./flow.js";
 import type { PostClient } from "./http-client.js";
 import { ErrorLog, type WindowStats } from "./load-result.js";
 
@@ -58,9 +58,10 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<void> {
     // The window open when the flow ends gets it, which may be a later one than when it started.
     const done = flow(client, seq).then(
       (times) => {
+        const { rounds } = splitTimes(times);
         current.flows++;
-        current.rounds += times.length;
-        for (const ms of times) current.latency.record(ms);
+        current.rounds += rounds.length;
+        for (const ms of rounds) current.latency.record(ms);
       },
       (error: unknown) => current.errors.add(error),
     );

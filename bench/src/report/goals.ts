@@ -1,5 +1,5 @@
 import { cpuPerFlow, cpuPerRound, isValid, type TargetRun } from "../run/target-run.js";
-import { BASELINE } from "../targets/catalog.js";
+import { BASELINE, TRACED } from "../targets/catalog.js";
 import { type InProcessSealing, serverSealingCost } from "./sealing-cost.js";
 
 export interface GoalVerdict {
@@ -18,6 +18,8 @@ export interface GoalVerdict {
 export const SEALING_MAX_EXTRA_MICROS = 40;
 /** ... and at most this multiple of the raw AEAD seal + open measured in the same run. */
 export const SEALING_MAX_RAW_MULTIPLE = 3;
+/** With an OpenTelemetry SDK registered, server CPU per flow may be at most this multiple of none. */
+export const TRACING_MAX_MULTIPLE = 1.15;
 export const OFFICIAL_MIN_MULTIPLE = 6;
 export const FLOOR_MIN_SHARE = 0.45;
 export const P99_MAX_MS = 5;
@@ -57,6 +59,7 @@ const FLOOR = `sealed Roundtrip rounds/s ≥ ${FLOOR_MIN_SHARE * 100}% of the fl
 const LATENCY = `sealed Roundtrip p99 round latency ≤ ${P99_MAX_MS} ms at 16 concurrent flows`;
 const FASTIFY = `mcpFastify ≥ ${FASTIFY_MIN_SHARE * 100}% of createNodeHandler flows/s (same McpServer)`;
 const PEAK_RSS = `baseline peak RSS ≤ ${BASELINE_MAX_PEAK_RSS_MIB} MiB (the last recorded figure)`;
+const TRACING = `tracing on ≤ ${TRACING_MAX_MULTIPLE}× tracing off, server CPU per flow (same McpServer, same run)`;
 const SEALING_MICROS = `sealing's extra server CPU per flow ≤ ${SEALING_MAX_EXTRA_MICROS} µs (low-level Server sealed − open)`;
 const SEALING_MULTIPLE = `sealing's extra server CPU per flow ≤ ${SEALING_MAX_RAW_MULTIPLE}× raw AES-256-GCM seal + open (same run)`;
 
@@ -121,6 +124,18 @@ function peakRss(ours: Valid | undefined): GoalVerdict {
   };
 }
 
+/** Worded in server CPU per flow, the reading a busy machine moves least, so `measured` is it. */
+function tracingMultiple(off: Valid | undefined, on: Valid | undefined): GoalVerdict {
+  const multiple = quotient(on && cpuPerFlow(on), off && cpuPerFlow(off));
+  if (multiple === undefined) return notMeasured(TRACING);
+  return {
+    goal: TRACING,
+    status: status(multiple <= TRACING_MAX_MULTIPLE),
+    measured: times(multiple),
+    byCpu: "–",
+  };
+}
+
 /** Both sealing goals are worded in server CPU per flow, so `measured` is already the CPU reading. */
 function sealingMicros(runs: ReadonlyMap<string, TargetRun>): GoalVerdict {
   const cost = serverSealingCost(runs);
@@ -178,6 +193,7 @@ export function evaluateGoals(
     latency(ours, concurrency),
     peakRss(ours),
     fastifyShare(ours, valid(runs, "roundtrip-fastify")),
+    tracingMultiple(ours, valid(runs, TRACED)),
     sealingMicros(runs),
     sealingMultiple(runs, micro),
   ];

@@ -13,6 +13,8 @@ export type ServerKind =
   | "roundtrip-mcp-once"
   | "roundtrip-mcp-once-redis"
   | "roundtrip-mcp-keyed"
+  | "roundtrip-mcp-traced"
+  | "roundtrip-mcp-tasks"
   | "roundtrip-server-sealed"
   | "roundtrip-server-envelope"
   | "roundtrip-server-open"
@@ -61,6 +63,24 @@ const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
     return listenHandler(
       benchMcpServer({ security: new RequestStateSecurity({ keys: [Buffer.from(hex, "hex")] }) }),
     );
+  },
+  "roundtrip-mcp-traced": async () => {
+    const [{ benchMcpServer }, { discardingTelemetry }] = await Promise.all([
+      import("./roundtrip-mcp.js"),
+      import("./discarding-telemetry.js"),
+    ]);
+    // Before the server exists, as an application registers it: the SDK reads the global providers.
+    discardingTelemetry();
+    return listenHandler(benchMcpServer());
+  },
+  "roundtrip-mcp-tasks": async () => {
+    const [{ benchMcpServer }, { Tasks }] = await Promise.all([
+      import("./roundtrip-mcp.js"),
+      import("@roundtrip/sdk/server"),
+    ]);
+    // The default keep time (one hour) of a single process's memory store; the shortest poll interval,
+    // so the driver's wait between polls is no larger than a client must leave.
+    return listenHandler(benchMcpServer({ tasks: new Tasks({ pollIntervalMs: 1 }) }));
   },
   "roundtrip-mcp-once": async () => (await import("./once-ledger.js")).onceInMemory(),
   "roundtrip-mcp-once-redis": async () => (await import("./once-ledger.js")).onceInRedis(),
@@ -117,6 +137,11 @@ export interface Target {
 
 /** The row every ratio is taken against: our McpServer with its default sealing. */
 export const BASELINE = "roundtrip";
+/** The baseline with an OpenTelemetry SDK registered: the baseline is the same server with none. */
+export const TRACED = "roundtrip-traced";
+/** add run as a task, beside `roundtrip-single`, the same add as a plain tools/call. */
+export const TASKS = "roundtrip-tasks";
+export const PLAIN_CALL = "roundtrip-single";
 
 export const TARGETS: readonly Target[] = [
   {
@@ -177,7 +202,7 @@ export const TARGETS: readonly Target[] = [
     protectsState: false,
   },
   {
-    name: "roundtrip-single",
+    name: PLAIN_CALL,
     server: "roundtrip-mcp",
     flow: "add",
     label: "Roundtrip McpServer, single-round tools/call",
@@ -188,6 +213,21 @@ export const TARGETS: readonly Target[] = [
     server: "official-hmac",
     flow: "add",
     label: "official SDK v2, single-round tools/call",
+    protectsState: true,
+  },
+  {
+    name: TRACED,
+    server: "roundtrip-mcp-traced",
+    flow: "greet",
+    label:
+      "the baseline with the OpenTelemetry SDK registered (BatchSpanProcessor, periodic metric reader, exporters that drop)",
+    protectsState: true,
+  },
+  {
+    name: TASKS,
+    server: "roundtrip-mcp-tasks",
+    flow: "add-task",
+    label: "Roundtrip McpServer, add as a task (task: required), followed with tasks/get to completion",
     protectsState: true,
   },
   {

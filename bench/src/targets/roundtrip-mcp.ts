@@ -1,5 +1,5 @@
 import { acceptedContent, elicitForm, inputRequired, inputResponse, McpServer } from "@roundtrip/sdk";
-import type { OnceStore } from "@roundtrip/sdk/server";
+import type { OnceStore, Tasks } from "@roundtrip/sdk/server";
 import type { RequestStateSecurity } from "@roundtrip/sealing";
 import * as z from "zod";
 import {
@@ -21,10 +21,10 @@ const QUESTION = elicitForm(NAME_QUESTION, NAME_FORM);
 /**
  * The scenario on the high-level McpServer, with its default sealing of requestState (a key of its
  * own) or `security` (a fleet's shared key). With `once`, greet is a once-tool on that ledger: the
- * same flow, each completing round claimed and recorded.
+ * same flow, each completing round claimed and recorded. With `tasks`, add runs only as a task.
  */
 export function benchMcpServer(
-  options: { once?: OnceStore; security?: RequestStateSecurity } = {},
+  options: { once?: OnceStore; security?: RequestStateSecurity; tasks?: Tasks } = {},
 ): McpServer {
   const mcp = new McpServer(
     { name: "roundtrip-bench", version: "1.0.0" },
@@ -35,6 +35,7 @@ export function benchMcpServer(
       legacy: { maxSessionsPerPrincipal: 1_000_000 },
       ...(options.once ? { once: { store: options.once } } : {}),
       ...(options.security ? { requestStateSecurity: options.security } : {}),
+      ...(options.tasks ? { tasks: options.tasks } : {}),
     },
   );
   mcp.tool(
@@ -56,7 +57,11 @@ export function benchMcpServer(
   );
   mcp.tool(
     ADD_TOOL,
-    { description: "Adds two numbers", input: z.object({ a: z.number(), b: z.number() }) },
+    {
+      description: "Adds two numbers",
+      input: z.object({ a: z.number(), b: z.number() }),
+      ...(options.tasks ? { task: "required" as const } : {}),
+    },
     ({ a, b }) => addText(a, b),
   );
   return mcp;

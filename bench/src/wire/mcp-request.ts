@@ -2,6 +2,7 @@
  * 2026-07-28 Streamable HTTP requests as a correct client sends them: the `_meta` envelope in the body
  * and the same facts mirrored in headers, so every target gets identical, valid traffic.
  */
+import { TASKS_EXTENSION } from "@roundtrip/sdk/protocol";
 
 export const PROTOCOL_VERSION = "2026-07-28";
 
@@ -9,6 +10,15 @@ const ENVELOPE = Object.freeze({
   "io.modelcontextprotocol/protocolVersion": PROTOCOL_VERSION,
   "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
   "io.modelcontextprotocol/clientInfo": { name: "roundtrip-bench", version: "0.0.0" },
+});
+
+/** The same client, declaring the tasks extension: a server may then answer a tools/call with a task. */
+const TASKS_ENVELOPE = Object.freeze({
+  ...ENVELOPE,
+  "io.modelcontextprotocol/clientCapabilities": {
+    elicitation: { form: {} },
+    extensions: { [TASKS_EXTENSION]: {} },
+  },
 });
 
 export interface WireRequest {
@@ -37,12 +47,12 @@ function headersFor(method: string, name: string | undefined, body: string): Rec
   return headers;
 }
 
-export function toolsCall(id: number, params: CallParams): WireRequest {
+export function toolsCall(id: number, params: CallParams, options: { tasks?: boolean } = {}): WireRequest {
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id,
     method: "tools/call",
-    params: { ...params, _meta: ENVELOPE },
+    params: { ...params, _meta: options.tasks ? TASKS_ENVELOPE : ENVELOPE },
   });
   return { body, headers: headersFor("tools/call", params.name, body) };
 }
@@ -50,4 +60,15 @@ export function toolsCall(id: number, params: CallParams): WireRequest {
 export function toolsList(id: number): WireRequest {
   const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: ENVELOPE } });
   return { body, headers: headersFor("tools/list", undefined, body) };
+}
+
+/** A task's id is base64url, so it goes in Mcp-Name as it is. */
+export function tasksGet(id: number, taskId: string): WireRequest {
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tasks/get",
+    params: { taskId, _meta: TASKS_ENVELOPE },
+  });
+  return { body, headers: headersFor("tasks/get", taskId, body) };
 }

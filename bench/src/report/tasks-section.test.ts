@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { TargetRun } from "../run/target-run.js";
+import { PLAIN_CALL, TASKS } from "../targets/catalog.js";
+import { tasksRows, tasksSection } from "./tasks-section.js";
+
+const latency = (p99: number) => ({ count: 1000, mean: 1, p50: 1, p90: 2, p99, max: 9 });
+
+function run(name: string, cpuSeconds: number, polls?: number): TargetRun {
+  return {
+    name,
+    label: name,
+    flow: polls === undefined ? "add" : "add-task",
+    peakRssMiB: 100,
+    serverCpuSeconds: cpuSeconds,
+    load: {
+      flows: 1000,
+      rounds: 1000 + (polls ?? 0),
+      seconds: 10,
+      flowsPerSecond: 100,
+      roundsPerSecond: (1000 + (polls ?? 0)) / 10,
+      latency: latency(3),
+      ...(polls === undefined ? {} : { polls, pollLatency: latency(7) }),
+      errors: 0,
+      errorSamples: [],
+      driverCpuSeconds: 5,
+    },
+  };
+}
+
+const byName = (...runs: TargetRun[]) => new Map(runs.map((r) => [r.name, r]));
+
+describe("the tasks section", () => {
+  it("gives tasks/s, the tasks/get p99 and CPU per task beside the plain call", () => {
+    const [task, plain] = tasksRows(byName(run(TASKS, 0.3, 1500), run(PLAIN_CALL, 0.1)));
+    expect(task).toEqual({ name: TASKS, perSecond: 100, p99: 7, pollsPerTask: 1.5, cpuUs: 300 });
+    expect(plain).toEqual({ name: PLAIN_CALL, perSecond: 100, p99: 3, pollsPerTask: undefined, cpuUs: 100 });
+    expect(tasksSection(byName(run(TASKS, 0.3, 1500), run(PLAIN_CALL, 0.1))).join("\n")).toContain(
+      "| roundtrip-tasks | 100 | 1.00× | 7.00 | 1.50 | 300 | 3.00× |",
+    );
+  });
+
+  it("says no Redis task store exists rather than report Redis ops", () => {
+    expect(tasksSection(byName(run(TASKS, 0.3, 1000))).join("\n")).toContain("No Redis-backed task store");
+  });
+
+  it("is absent without the task row", () => {
+    expect(tasksSection(byName(run(PLAIN_CALL, 0.1)))).toEqual([]);
+  });
+});

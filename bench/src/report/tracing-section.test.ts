@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import type { TargetRun } from "../run/target-run.js";
+import { BASELINE, TRACED } from "../targets/catalog.js";
+import { evaluateGoals } from "./goals.js";
+import { tracingCost, tracingSection } from "./tracing-section.js";
+
+/** 1000 greet flows in 10 s, the server busy `cpuSeconds` of them. */
+function run(name: string, cpuSeconds: number): TargetRun {
+  return {
+    name,
+    label: name,
+    flow: "greet",
+    peakRssMiB: 100,
+    serverCpuSeconds: cpuSeconds,
+    load: {
+      flows: 1000,
+      rounds: 2000,
+      seconds: 10,
+      flowsPerSecond: 100,
+      roundsPerSecond: 200,
+      latency: { count: 2000, mean: 2, p50: 2, p90: 3, p99: 4, max: 9 },
+      errors: 0,
+      errorSamples: [],
+      driverCpuSeconds: 5,
+    },
+  };
+}
+
+const byName = (...runs: TargetRun[]) => new Map(runs.map((r) => [r.name, r]));
+const tracingGoal = (runs: Map<string, TargetRun>) =>
+  evaluateGoals(runs, 16).find((goal) => goal.goal.startsWith("tracing on"));
+
+describe("the tracing section", () => {
+  it("gives CPU per flow on and off and their ratio", () => {
+    const cost = tracingCost(byName(run(BASELINE, 0.1), run(TRACED, 0.11)));
+    expect(cost?.offUs).toBeCloseTo(100);
+    expect(cost?.onUs).toBeCloseTo(110);
+    expect(cost?.multiple).toBeCloseTo(1.1);
+    expect(cost?.over).toBe(false);
+  });
+
+  it("flags tracing that costs more than 1.15× and misses the goal", () => {
+    const runs = byName(run(BASELINE, 0.1), run(TRACED, 0.12));
+    expect(tracingCost(runs)?.over).toBe(true);
+    expect(tracingSection(runs).join("\n")).toContain("**Over the goal:** tracing on costs 1.20×");
+    expect(tracingGoal(runs)?.status).toBe("missed");
+  });
+
+  it("meets the goal within 1.15×", () => {
+    const runs = byName(run(BASELINE, 0.1), run(TRACED, 0.115));
+    expect(tracingSection(runs).join("\n")).toContain("Within the goal");
+    expect(tracingGoal(runs)?.status).toBe("met");
+  });
+
+  it("is absent, and the goal not judged, without both rows", () => {
+    const runs = byName(run(BASELINE, 0.1));
+    expect(tracingSection(runs)).toEqual([]);
+    expect(tracingGoal(runs)?.status).toBe("n/a");
+  });
+});
