@@ -60,3 +60,19 @@ describe("MemoryTaskStore", () => {
     expect(await store.get("forever")).toBeDefined();
   });
 });
+
+describe("MemoryTaskStore's sweep of expired tasks", () => {
+  it("costs a constant number of expiry checks per task made, however many are kept", async () => {
+    let checks = 0;
+    const store = new MemoryTaskStore({
+      now: () => {
+        checks += 1;
+        return T0;
+      },
+    });
+    const made = 5_000;
+    for (let i = 0; i < made; i++) await store.create(record({ taskId: `task-${i}`, ttlMs: 3_600_000 }));
+    // A sweep on every task made would check about made²/2 = 12.5 million times.
+    expect(checks).toBeLessThan(4 * made);
+  });
+});
