@@ -35,7 +35,7 @@ async function build(config: ServerConfig): Promise<RoundtripServer> {
 
 const config = await configuration();
 // Before the server is built, so that its first request is already traced.
-const telemetry = await startTelemetry(process.env, config.serverName);
+const telemetry = await startTelemetry(process.env, config.serverName, config.metrics);
 const server = await build(config);
 closeOnSignals(server, {
   timeoutMs: config.shutdownTimeoutMs,
