@@ -3,7 +3,7 @@ import { buildServer, type RoundtripServer } from "./build-server.js";
 import { ConfigError, loadConfig } from "./config/load-config.js";
 import type { ServerConfig } from "./config/server-config.js";
 import { closeOnSignals } from "./shutdown.js";
-import { startTelemetry } from "./telemetry/start-telemetry.js";
+import { type RunningTelemetry, startTelemetry } from "./telemetry/start-telemetry.js";
 import { packageVersion } from "./version.js";
 
 // An empty AWS_REGION is a variable left blank (a template's placeholder), not a region: the AWS SDK
@@ -33,9 +33,19 @@ async function build(config: ServerConfig): Promise<RoundtripServer> {
   }
 }
 
+async function telemetryFor(config: ServerConfig): Promise<RunningTelemetry | undefined> {
+  try {
+    return await startTelemetry(process.env, config.serverName, config.metrics);
+  } catch (error) {
+    // A metrics port already taken: said in one line, before anything else has started.
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
 const config = await configuration();
 // Before the server is built, so that its first request is already traced.
-const telemetry = await startTelemetry(process.env, config.serverName);
+const telemetry = await telemetryFor(config);
 const server = await build(config);
 closeOnSignals(server, {
   timeoutMs: config.shutdownTimeoutMs,

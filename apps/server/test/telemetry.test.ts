@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LocalAuthServer } from "@roundtrip/local-auth";
@@ -10,36 +8,12 @@ import { CHILD_START_WITHIN_MS, type ChildServer, startChildServer } from "./sup
 import { serverEnvironment, startAuthorizationServer } from "./support/environment.js";
 import { LeakWatch } from "./support/leak-watch.js";
 import { mcpClient } from "./support/mcp-client.js";
+import { type Received, startReceiver } from "./support/otlp-receiver.js";
 
 /**
  * main.ts with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a real HTTP receiver: the MCP spans and metrics
  * arrive there as OTLP/JSON, and the log lines written inside a request carry its trace and span ids.
  */
-
-interface Received {
-  path: string;
-  body: string;
-}
-
-/** An OTLP/HTTP endpoint that keeps every export it is sent and answers each with success. */
-async function startReceiver(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  const http: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise((resolve) => http.close(() => resolve())),
-  };
-}
 
 interface OtlpSpan {
   name: string;

@@ -25,6 +25,8 @@ export interface FleetOptions {
   redis?: Record<string, string>;
   /** Any other settings every instance gets, e.g. a short ONCE_LEASE_SECONDS. */
   settings?: Record<string, string>;
+  /** Each instance serves /metrics on a METRICS_PORT of its own, kept across restarts. */
+  metrics?: boolean;
 }
 
 /**
@@ -44,6 +46,8 @@ export class Fleet {
   #keyAlias = "";
   #proxyPort = 0;
   #token = "";
+  /** Each instance's METRICS_PORT, when the fleet serves metrics. */
+  readonly #metricsPorts = new Map<string, number>();
 
   private constructor(ttlSeconds: number, redis: Record<string, string>, settings: Record<string, string>) {
     this.ttlSeconds = ttlSeconds;
@@ -61,7 +65,7 @@ export class Fleet {
     const redis = options.redis ?? (options.redisUrl === undefined ? {} : { REDIS_URL: options.redisUrl });
     const fleet = new Fleet(options.ttlSeconds, redis, options.settings ?? {});
     try {
-      await fleet.#start(options.size, initialKeys);
+      await fleet.#start(options.size, initialKeys, options.metrics ?? false);
       return fleet;
     } catch (error) {
       await fleet.close();
@@ -69,7 +73,11 @@ export class Fleet {
     }
   }
 
-  async #start(size: number, initialKeys: (fleet: Fleet) => Promise<string[]>): Promise<void> {
+  async #start(
+    size: number,
+    initialKeys: (fleet: Fleet) => Promise<string[]>,
+    metrics: boolean,
+  ): Promise<void> {
     this.#moto = await startMotoServer();
     this.#admin = adminClient(this.#moto.url);
     this.#keyAlias = (await createKey(this.#admin)).alias;
@@ -80,9 +88,9 @@ export class Fleet {
     this.#token = await this.#auth.clientCredentialsToken(MACHINE_CLIENT, "mcp:tools");
     const keys = await initialKeys(this);
     for (let index = 0; index < size; index += 1) {
-      this.instances.push(
-        new ServerInstance(`instance-${index + 1}`, await freePort(), this.environment(keys)),
-      );
+      const name = `instance-${index + 1}`;
+      if (metrics) this.#metricsPorts.set(name, await freePort());
+      this.instances.push(new ServerInstance(name, await freePort(), this.instanceEnvironment(name, keys)));
     }
     // One at a time: three cold starts at once on two cores only make each of them slower.
     for (const instance of this.instances) await instance.start();
@@ -100,6 +108,14 @@ export class Fleet {
   get proxy(): NginxProxy {
     if (!this.#proxy) throw new Error("the proxy is not running");
     return this.#proxy;
+  }
+
+  /** Where Prometheus scrapes each instance (`host:port`), when the fleet was started with `metrics`. */
+  get metricsTargets(): string[] {
+    return this.instances.flatMap((instance) => {
+      const port = this.#metricsPorts.get(instance.name);
+      return port === undefined ? [] : [`127.0.0.1:${port}`];
+    });
   }
 
   /** A client-credentials access token for the fleet's URL; every flow uses it. */
@@ -154,6 +170,15 @@ export class Fleet {
     };
   }
 
+  /** An instance's own configuration, by its name: the fleet's, with its METRICS_PORT when it has one. */
+  instanceEnvironment(name: string, wrappedKeys: readonly string[]): Record<string, string> {
+    const metricsPort = this.#metricsPorts.get(name);
+    return this.environment(
+      wrappedKeys,
+      metricsPort === undefined ? {} : { METRICS_PORT: String(metricsPort) },
+    );
+  }
+
   /**
    * Points every instance at another Redis (`redis`: its settings, as FleetOptions.redis), one rolling
    * restart at a time, each instance drained and back only once ready: what an operator does to move
@@ -161,7 +186,9 @@ export class Fleet {
    */
   async moveTo(redis: Record<string, string>, wrappedKeys: readonly string[]): Promise<void> {
     this.#redis = redis;
-    for (const instance of this.instances) await instance.restart(this.environment(wrappedKeys));
+    for (const instance of this.instances) {
+      await instance.restart(this.instanceEnvironment(instance.name, wrappedKeys));
+    }
   }
 
   /** An instance outside the proxy's upstream, started on its own port. */

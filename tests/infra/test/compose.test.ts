@@ -20,6 +20,8 @@ interface Service {
   environment?: Record<string, string>;
   volumes?: string[];
   ports?: string[];
+  expose?: string[];
+  profiles?: string[];
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
   read_only?: boolean;
@@ -194,6 +196,28 @@ describe("infra/compose.yaml", () => {
       "server-1": { condition: "service_healthy" },
       "server-2": { condition: "service_healthy" },
     });
+  });
+
+  it("serves /metrics on each replica's METRICS_PORT, which the metrics profile's Prometheus scrapes", async () => {
+    const port = replicas[0].environment!.METRICS_PORT!;
+    for (const replica of replicas) expect(replica.expose).toEqual([port]);
+    const prometheus = compose.services.prometheus!;
+    // Off by default: `docker compose up` starts it only with --profile metrics.
+    expect(prometheus.profiles).toEqual(["metrics"]);
+    const [conf] = mounts(prometheus);
+    expect(conf!.target).toBe("/etc/prometheus/prometheus.yml");
+    const scrape = parse(await readFile(repoPath("infra", conf!.source), "utf8")) as {
+      scrape_configs: { metrics_path: string; static_configs: { targets: string[] }[] }[];
+    };
+    expect(scrape.scrape_configs).toHaveLength(1);
+    expect(scrape.scrape_configs[0]!.metrics_path).toBe("/metrics");
+    expect(scrape.scrape_configs[0]!.static_configs.flatMap((c) => c.targets)).toEqual([
+      `server-1:${port}`,
+      `server-2:${port}`,
+    ]);
+    const env: Record<string, string> = { KMS_WRAPPED_KEYS: SAMPLE_WRAPPED_KEY };
+    for (const [name, value] of Object.entries(replicas[0].environment!)) env[name] = interpolate(value, {});
+    expect(loadConfig(env).metrics).toEqual({ host: "0.0.0.0", port: Number(port) });
   });
 
   it("health-checks every long-running service; replicas count as healthy only once /readyz is 200", () => {

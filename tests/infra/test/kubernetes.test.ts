@@ -67,9 +67,29 @@ describe.each(["base", "example"])("infra/k8s %s", (name) => {
 
   it("probes readiness on /readyz and liveness on /healthz, at the container's named port", () => {
     const c = container();
-    expect(c.ports).toEqual([{ name: "http", containerPort: 3000, protocol: "TCP" }]);
+    expect(c.ports).toEqual([
+      { name: "http", containerPort: 3000, protocol: "TCP" },
+      { name: "metrics", containerPort: 9464, protocol: "TCP" },
+    ]);
     expect(c.readinessProbe.httpGet).toEqual({ path: "/readyz", port: "http" });
     expect(c.livenessProbe.httpGet).toEqual({ path: "/healthz", port: "http" });
+  });
+
+  it("serves /metrics on the container's metrics port, annotated for Prometheus to scrape each pod", () => {
+    const data = one(objects(), "ConfigMap").data!;
+    const metrics = container().ports.find((p: { name: string }) => p.name === "metrics");
+    expect(String(data.METRICS_PORT)).toBe(String(metrics.containerPort));
+    expect(pod().metadata.annotations).toEqual({
+      "prometheus.io/scrape": "true",
+      "prometheus.io/port": String(metrics.containerPort),
+      "prometheus.io/path": "/metrics",
+    });
+    // Scraped where it runs, never through the Service that balances MCP calls.
+    expect(named(objects(), "Service", "roundtrip").spec.ports).toEqual([
+      expect.objectContaining({ targetPort: "http" }),
+    ]);
+    const config = loadConfig({ ...data, KMS_WRAPPED_KEYS: SAMPLE_WRAPPED_KEY });
+    expect(config.metrics).toEqual({ host: "0.0.0.0", port: metrics.containerPort });
   });
 
   it("runs non-root with a read-only root, no capabilities, no escalation, and /tmp on an emptyDir", async () => {
@@ -157,7 +177,10 @@ describe.each(["base", "example"])("infra/k8s %s", (name) => {
     const policy = named(objects(), "NetworkPolicy", "roundtrip");
     expect(matches(policy.spec.podSelector.matchLabels, labels)).toBe(true);
     expect(policy.spec.policyTypes).toEqual(["Ingress", "Egress"]);
-    expect(policy.spec.ingress).toEqual([{ ports: [{ port: "http", protocol: "TCP" }] }]);
+    expect(policy.spec.ingress).toEqual([
+      { ports: [{ port: "http", protocol: "TCP" }] },
+      { ports: [{ port: "metrics", protocol: "TCP" }] },
+    ]);
     const egressPorts = policy.spec.egress.flatMap((rule: { ports: { port: number }[] }) =>
       rule.ports.map((p) => p.port),
     );

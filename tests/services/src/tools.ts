@@ -55,6 +55,12 @@ export const TOOLS = {
     // Debian 12 has Valkey only in its backports suite.
     source: { kind: "apt", packages: ["valkey-server"], backports: true },
   },
+  prometheus: {
+    command: "prometheus",
+    purpose: "the Prometheus server the fleet's metrics test scrapes the instances with",
+    alsoAt: ["/usr/bin/prometheus"],
+    source: { kind: "apt", packages: ["prometheus"] },
+  },
   openssl: {
     command: "openssl",
     purpose: "the private certificate authority the TLS tests sign a Redis certificate with",

@@ -12,6 +12,7 @@ const VERSION_ARGS: Record<ToolName, readonly string[]> = {
   nginx: ["-v"],
   "redis-server": ["--version"],
   "valkey-server": ["--version"],
+  prometheus: ["--version"],
   openssl: ["version"],
   chromium: ["--version"],
   kubectl: ["version", "--client"],

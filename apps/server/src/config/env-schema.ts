@@ -63,6 +63,8 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 export const EnvSchema = z.object({
   PORT: optional((v) => integer(v, 0, 65535, "a TCP port; 0 picks a free one")),
   HOST: optional(text),
+  METRICS_PORT: optional((v) => integer(v, 1, 65535, "a TCP port for the Prometheus scrape endpoint")),
+  METRICS_HOST: optional(text),
   PUBLIC_URL: required(
     identifierUrl("https://mcp.example.com/mcp"),
     "set it to the URL clients use for the MCP endpoint, e.g. https://mcp.example.com/mcp; it is the audience access tokens must name",

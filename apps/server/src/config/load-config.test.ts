@@ -166,6 +166,39 @@ describe("loadConfig", () => {
     ).toEqual(["https://app.example.com", "http://localhost:5173"]);
   });
 
+  it("serves /metrics only with METRICS_PORT, where the MCP port listens unless METRICS_HOST says otherwise", () => {
+    expect(loadConfig(MINIMAL).metrics).toBeUndefined();
+    expect(loadConfig({ ...MINIMAL, METRICS_PORT: "9464" }).metrics).toEqual({
+      host: "127.0.0.1",
+      port: 9464,
+    });
+    expect(loadConfig({ ...MINIMAL, HOST: "0.0.0.0", METRICS_PORT: "9464" }).metrics).toEqual({
+      host: "0.0.0.0",
+      port: 9464,
+    });
+    expect(
+      loadConfig({ ...MINIMAL, HOST: "0.0.0.0", METRICS_HOST: "127.0.0.1", METRICS_PORT: "9464" }).metrics,
+    ).toEqual({ host: "127.0.0.1", port: 9464 });
+  });
+
+  it("refuses a METRICS_PORT that is not a port or is the MCP port, and METRICS_HOST alone", () => {
+    expect(problemsOf({ ...MINIMAL, METRICS_PORT: "0" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT .*Prometheus scrape endpoint/),
+    ]);
+    expect(problemsOf({ ...MINIMAL, METRICS_PORT: "scrape" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT /),
+    ]);
+    expect(problemsOf({ ...MINIMAL, PORT: "8080", METRICS_PORT: "8080" })).toEqual([
+      "METRICS_PORT is 8080, the port the MCP endpoint listens on; give the scrape endpoint a port of its own, e.g. 9464",
+    ]);
+    expect(problemsOf({ ...MINIMAL, METRICS_PORT: "3000" })).toEqual([
+      expect.stringMatching(/^METRICS_PORT is 3000/),
+    ]);
+    expect(problemsOf({ ...MINIMAL, METRICS_HOST: "0.0.0.0" })).toEqual([
+      "METRICS_HOST is set but METRICS_PORT is empty; set METRICS_PORT to serve /metrics, or unset METRICS_HOST",
+    ]);
+  });
+
   it("refuses an MCP path that this server already serves", () => {
     expect(problemsOf({ ...MINIMAL, PUBLIC_URL: "https://mcp.example.com/healthz" })).toEqual([
       expect.stringMatching(/^PUBLIC_URL has the path \/healthz, which this server uses itself/),

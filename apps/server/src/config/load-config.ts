@@ -1,7 +1,13 @@
 import { isLoopbackHost } from "@roundtrip/sdk/protocol";
 import { type Env, EnvSchema } from "./env-schema.js";
 import { redisConfig } from "./redis-config.js";
-import type { AuthConfig, HttpConfig, KeySourceConfig, ServerConfig } from "./server-config.js";
+import type {
+  AuthConfig,
+  HttpConfig,
+  KeySourceConfig,
+  MetricsConfig,
+  ServerConfig,
+} from "./server-config.js";
 
 /** The server refused its configuration; `problems` has one line per variable to fix. */
 export class ConfigError extends Error {
@@ -65,6 +71,7 @@ export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
     log: { level: env.LOG_LEVEL ?? "info", format: env.LOG_FORMAT ?? "json" },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ?? DEFAULTS.shutdownTimeoutMs,
     instanceName: env.INSTANCE_NAME,
+    metrics: metricsConfig(env, problems),
   };
   checkUrls(env, problems);
   if (RESERVED_PATHS.some((path) => config.mcpPath === path || config.mcpPath.startsWith(`${path}/`))) {
@@ -167,6 +174,28 @@ function httpConfig(env: Env, publicUrl: URL): HttpConfig {
       windowMs: env.RATE_LIMIT_WINDOW_MS ?? DEFAULTS.rateLimitWindowMs,
     },
   };
+}
+
+/**
+ * The scrape endpoint listens where the MCP port does unless METRICS_HOST says otherwise: a container
+ * that binds HOST=0.0.0.0 is then scrapable by its neighbours, and a loopback-bound server stays local.
+ */
+function metricsConfig(env: Env, problems: string[]): MetricsConfig | undefined {
+  if (env.METRICS_PORT === undefined) {
+    if (env.METRICS_HOST !== undefined) {
+      problems.push(
+        "METRICS_HOST is set but METRICS_PORT is empty; set METRICS_PORT to serve /metrics, or unset METRICS_HOST",
+      );
+    }
+    return undefined;
+  }
+  const port = env.PORT ?? DEFAULTS.port;
+  if (env.METRICS_PORT === port) {
+    problems.push(
+      `METRICS_PORT is ${port}, the port the MCP endpoint listens on; give the scrape endpoint a port of its own, e.g. 9464`,
+    );
+  }
+  return { host: env.METRICS_HOST ?? env.HOST ?? DEFAULTS.host, port: env.METRICS_PORT };
 }
 
 /**

@@ -92,6 +92,12 @@ export type RedisConfig = (
   replicaAcks?: { replicas: number; timeoutMs: number };
 };
 
+/** The Prometheus scrape endpoint, `/metrics` on its own listener, apart from the MCP port. */
+export interface MetricsConfig {
+  host: string;
+  port: number;
+}
+
 export interface ServerConfig {
   /** The canonical resource URI, e.g. `https://mcp.example.com/mcp`: what clients call and tokens name. */
   publicUrl: string;
@@ -116,6 +122,8 @@ export interface ServerConfig {
   redis: RedisConfig | undefined;
   log: { level: LevelWithSilent; format: "json" | "pretty" };
   shutdownTimeoutMs: number;
+  /** Where Prometheus scrapes the server's metrics; undefined serves none (METRICS_PORT unset). */
+  metrics?: MetricsConfig | undefined;
   /** Sent back as `Roundtrip-Instance` on every response, so a fleet's operator sees who answered. */
   instanceName?: string | undefined;
 }
