@@ -65,13 +65,16 @@ describe("StdioClientTransport with a real child process", () => {
     const client = new Client(transport);
     await client.connect();
     const stderr = createInterface({ input: transport.stderr as NodeJS.ReadableStream });
-    const cancelled = new Promise<string>((resolve) =>
-      stderr.on("line", (line) => line.startsWith("cancelled") && resolve(line)),
-    );
+    const lineStarting = (prefix: string) =>
+      new Promise<string>((resolve) => stderr.on("line", (line) => line.startsWith(prefix) && resolve(line)));
+    const waiting = lineStarting("waiting");
+    const cancelled = lineStarting("cancelled");
     const controller = new AbortController();
     const call = client.callTool("wait_for_cancel", {}, { signal: controller.signal });
-    // The server's handler only learns of the abort through notifications/cancelled.
-    queueMicrotask(() => controller.abort());
+    // Aborted once the server is handling it (an abort before the request leaves sends nothing); its
+    // handler only learns of the abort through notifications/cancelled.
+    await waiting;
+    controller.abort();
     await expect(call).rejects.toMatchObject({ name: "AbortError" });
     expect(await cancelled).toMatch(/^cancelled \d+$/);
   });

@@ -62,7 +62,8 @@ export interface RoundsServer {
 }
 
 export interface RoundsOptions extends ServerOptions {
-  /** Told when a `wait_for_cancel` call is aborted by its client. */
+  /** Told when a `wait_for_cancel` call starts waiting, and when its client aborts it. */
+  onWaiting?: (requestId: string | number) => void;
   onCancelled?: (requestId: string | number) => void;
 }
 
@@ -154,9 +155,10 @@ export function roundsServer(options: RoundsOptions = {}): RoundsServer {
         return text(`visit ${answer.action}`);
       }
       case "wait_for_cancel":
-        await new Promise<void>((resolve) =>
-          ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
-        );
+        await new Promise<void>((resolve) => {
+          ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+          options.onWaiting?.(ctx.requestId);
+        });
         options.onCancelled?.(ctx.requestId);
         return text("cancelled");
       case "forecast":
