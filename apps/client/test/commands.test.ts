@@ -240,8 +240,9 @@ describe("commands against the reference server", () => {
     expect(prompts.stdout).toContain("  service (required): The affected service");
     const resources = await cli(["resources"]);
     expect(resources.code, resources.stderr).toBe(0);
+    // Its one static resource is its deploy runbook, served as a skill's file.
     expect(resources.json()).toMatchObject({
-      resources: [],
+      resources: [expect.objectContaining({ uri: "skill://deploy-runbook/SKILL.md" })],
       resourceTemplates: [expect.objectContaining({ uriTemplate: "status://{service}" })],
     });
     const long = await runCli(["--server", stack.url, "tools", "--long"], { home });
