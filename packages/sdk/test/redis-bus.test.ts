@@ -48,8 +48,11 @@ function listenToTools(mcp: McpServer, id: string) {
 describe("RedisNotificationBus, with a real redis-server", () => {
   it("a listen stream on one instance hears a tool added on another, once", async () => {
     const channel = `bus:${Math.random()}`;
-    const a = await instance(redis().url, channel);
+    // B first, its own tool's PUBLISH done (a PING behind it on the same connection) before A
+    // subscribes: otherwise it may reach A's stream late, as one more change.
     const b = await instance(redis().url, channel);
+    await b.client.ping();
+    const a = await instance(redis().url, channel);
     const listen = listenToTools(a.mcp, "on-a");
     await listen.notifications.next();
     b.mcp.tool("added-on-b", {}, () => "ok");
