@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { UnhandledErrorsReport } from "./vitest.unhandled-errors.ts";
 
 const UNIT_SETUP = fileURLToPath(new URL("./vitest.unit-setup.ts", import.meta.url));
 
@@ -16,7 +17,7 @@ export interface RoundtripTestOptions {
  * `vitest run --project unit`. `integration` is the test files under `test/`: tests that start
  * processes or need services, each file isolated. When ROUNDTRIP_TEST_RESULTS names a folder (as
  * .ci/run does), each package also writes one JSON report there so the CI script can sum the passed
- * and failed counts over the whole run.
+ * and failed counts over the whole run, and the errors caught outside any test beside it.
  */
 export function roundtripVitestConfig(name: string, options: RoundtripTestOptions = {}) {
   const resultsDir = process.env.ROUNDTRIP_TEST_RESULTS;
@@ -25,7 +26,11 @@ export function roundtripVitestConfig(name: string, options: RoundtripTestOption
       testTimeout: options.testTimeout ?? 60_000,
       hookTimeout: 120_000,
       reporters: resultsDir
-        ? ["default", ["json", { outputFile: join(resultsDir, `${name}.json`) }]]
+        ? [
+            "default",
+            ["json", { outputFile: join(resultsDir, `${name}.json`) }],
+            new UnhandledErrorsReport(join(resultsDir, `${name}.unhandled-errors.json`)),
+          ]
         : ["default"],
       projects: [
         {

@@ -6,14 +6,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const dir = process.argv[2];
+// The folder of reports, then each test run's exit status as `name=status`.
+const [dir, ...runs] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 const files = [];
-const reports = readdirSync(dir, { recursive: true, encoding: "utf8" })
-  .filter((name) => name.endsWith(".json"))
-  .sort();
+const written = readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
+const UNHANDLED = ".unhandled-errors.json";
+const reports = written.filter((name) => name.endsWith(".json") && !name.endsWith(UNHANDLED));
 for (const file of reports) {
   const report = JSON.parse(readFileSync(join(dir, file), "utf8"));
   const brokenFiles = (report.testResults ?? []).filter(
@@ -35,6 +36,25 @@ for (const file of reports) {
         ? ` (${brokenFiles} test file${brokenFiles > 1 ? "s" : ""} failed before its tests ran)`
         : ""),
   );
+}
+// An error caught outside any test fails its run though every test passed: each counts as a failure.
+for (const file of written.filter((name) => name.endsWith(UNHANDLED))) {
+  const { unhandledErrors } = JSON.parse(readFileSync(join(dir, file), "utf8"));
+  failed += unhandledErrors.length;
+  for (const error of unhandledErrors) {
+    console.log(`${file.slice(0, -UNHANDLED.length)}: unhandled error outside any test: ${error}`);
+  }
+}
+// A run that failed without a failed test or an error above (a crashed runner, a task that is not a
+// test) still fails the whole: it counts once, named, so the closing line cannot read green over it.
+if (failed === 0) {
+  for (const run of runs) {
+    const [name, status] = run.split("=");
+    if (status !== "0") {
+      failed += 1;
+      console.log(`${name}: exited with status ${status} though no test failed; its log above says why`);
+    }
+  }
 }
 const root = process.cwd();
 console.log("slowest test files:");

@@ -65,7 +65,12 @@ beforeAll(async () => {
   ({ accessToken: aliceToken } = await as.authorizationCodeToken("alice", "mcp:tools mcp:deploy"));
 }, 120_000);
 
+/** Calls a test left waiting for its approval: each is stopped and settled before the server closes. */
+const unfinished: { stop: AbortController; done: Promise<unknown> }[] = [];
+
 afterAll(async () => {
+  for (const call of unfinished) call.stop.abort();
+  await Promise.allSettled(unfinished.map((call) => call.done));
   await app?.close();
   await as?.close();
 });
@@ -89,7 +94,10 @@ async function aliceDeploys(service: string) {
       return { action: "accept" };
     },
   });
-  const done = client.callTool("deploy", { service, env: "production" });
+  const stop = new AbortController();
+  const done = client.callTool("deploy", { service, env: "production" }, { signal: stop.signal });
+  // A test that never approves leaves its call polling; it ends with the file, not after the server.
+  unfinished.push({ stop, done: done.catch(() => {}) });
   return { url: await url, done };
 }
 
