@@ -13,7 +13,7 @@ import { NotificationMethod } from "../../protocol/schemas/notifications.js";
 import { firstIssue } from "../../protocol/zod-issues.js";
 import type { HandledResponse } from "../server.js";
 import { legacyQuestionParams } from "./legacy-question.js";
-import { legacyResult } from "./legacy-result.js";
+import { legacyResult, legacyToolList } from "./legacy-result.js";
 import { type ClientAnswer, OutboundCancelled } from "./outbound-requests.js";
 import type { LegacySession, MessageSender } from "./session.js";
 
@@ -66,7 +66,10 @@ export async function bridgeRequest(input: BridgeInput): Promise<JsonRpcResponse
       const message = handled.message;
       if ("error" in message) return message;
       const result = message.result;
-      if (result.resultType !== "input_required") return resultResponse(request.id, legacyResult(result));
+      if (result.resultType !== "input_required") {
+        const legacy = legacyResult(result);
+        return resultResponse(request.id, request.method === "tools/list" ? legacyToolList(legacy) : legacy);
+      }
       if (deadline.signal.aborted) return timedOut(request, input.timeoutMs);
       if (round >= input.maxRounds) {
         return errorResponse(

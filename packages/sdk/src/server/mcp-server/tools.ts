@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { isLegacyProtocolVersion } from "../../protocol/eras.js";
 import { McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import type { Logger } from "../../protocol/logger.js";
@@ -203,7 +204,10 @@ export class ToolRegistry {
         `Unknown tool: '${params.name}'; tools/list names the tools this server offers`,
       );
     }
-    const tasks = tool.task === undefined ? undefined : this.#tasks;
+    // A 2025-era client cannot follow a task: the bridge carries the call's rounds over its session,
+    // asking each question there, and answers the call once, so the body runs as a direct call.
+    const tasks =
+      tool.task === undefined || isLegacyProtocolVersion(request.protocolVersion) ? undefined : this.#tasks;
     if (tasks && (tool.task === "required" || tasks.negotiated(request))) {
       return tasks.start(request, (task) =>
         runRoundsInTask(task, (round) => {
