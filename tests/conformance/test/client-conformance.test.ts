@@ -21,14 +21,16 @@ const sets = await Promise.all(REVISIONS.map((revision) => listRequirements(revi
 /**
  * Extension scenarios the suite runs but does not score, for mechanics the SDK's OAuth client does
  * implement (DPoP, with and without a server nonce; client credentials with a secret and with
- * private_key_jwt): held to passing cleanly all the same, so a regression there fails a test. Token
- * exchange and workload identity stay out: the client does not implement those extensions.
+ * private_key_jwt; the enterprise ID-JAG and workload identity JWT bearer grants): held to passing
+ * cleanly all the same, so a regression there fails a test.
  */
 const IMPLEMENTED_EXTENSIONS = [
   "auth/dpop",
   "auth/dpop-nonce",
   "auth/client-credentials-jwt",
   "auth/client-credentials-basic",
+  "auth/enterprise-managed-authorization",
+  "auth/wif-jwt-bearer",
 ] as const;
 
 function resultFor(outcome: ClientConformance, scenario: string): ScenarioResult {
