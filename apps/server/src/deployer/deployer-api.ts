@@ -50,6 +50,7 @@ export async function startDeployerApi(options: DeployerApiOptions): Promise<Dep
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", "http://deployer").pathname;
+    if (path === "/healthz" && req.method === "GET") return send(res, 200, { status: "ok" });
     if (path !== "/rollouts") return send(res, 404, { error: "not_found" });
     if (req.method !== "POST") return send(res, 405, { error: "method_not_allowed" });
     const token = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
