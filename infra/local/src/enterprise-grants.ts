@@ -7,10 +7,9 @@ import {
   jwtVerify,
 } from "jose";
 import type { Provider, errors as ProviderErrors, TokenEndpointGrantContext } from "oidc-provider";
+import { JWT_BEARER_GRANT, TOKEN_EXCHANGE_GRANT } from "./clients.js";
 import { ID_JAG_TYP, type TokenMinter } from "./token-minting.js";
 
-const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
-const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";
 const ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token";
 const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
@@ -61,7 +60,7 @@ export function registerEnterpriseGrants(
   errors: typeof ProviderErrors,
 ): void {
   const grants = new EnterpriseGrants(settings, errors);
-  provider.registerGrantType(TOKEN_EXCHANGE, (ctx: GrantContext) => grants.exchange(ctx), [
+  provider.registerGrantType(TOKEN_EXCHANGE_GRANT, (ctx: GrantContext) => grants.exchange(ctx), [
     "subject_token",
     "subject_token_type",
     "requested_token_type",
@@ -69,7 +68,7 @@ export function registerEnterpriseGrants(
     "resource",
     "scope",
   ]);
-  provider.registerGrantType(JWT_BEARER, (ctx: GrantContext) => grants.bearer(ctx), [
+  provider.registerGrantType(JWT_BEARER_GRANT, (ctx: GrantContext) => grants.bearer(ctx), [
     "assertion",
     "resource",
     "scope",
