@@ -6,12 +6,12 @@ declare function currentIdToken(): Promise<string>;
 export const auth = oauthClientProvider({
   grant: "identity_assertion",
   // The client as the MCP server's authorization server knows it.
-  clientId: "reports-agent",
+  clientId: "reports-app",
   clientSecret: process.env.MCP_CLIENT_SECRET,
   clientIssuer: "https://auth.example.com",
   identityAssertion: {
     idpIssuer: "https://login.example-corp.com",
-    idpClientId: "reports-agent-at-idp",
+    idpClientId: "reports-app-at-idp",
     idpClientSecret: process.env.IDP_CLIENT_SECRET,
     idToken: currentIdToken,
   },
