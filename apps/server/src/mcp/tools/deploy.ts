@@ -8,10 +8,11 @@ import {
   toElicitationSchema,
 } from "@roundtrip/sdk";
 import type { Logger } from "@roundtrip/sdk/protocol";
-import type { InputContext } from "@roundtrip/sdk/server";
+import type { AuthInfo, InputContext } from "@roundtrip/sdk/server";
 import * as z from "zod";
 import { type ApprovalStore, displayName, type Requester } from "../../approvals/approval-store.js";
 import { newRelease } from "../../approvals/release-id.js";
+import type { Rollout } from "../../deployer/rollout.js";
 import { readDeployState, writeDeployState } from "./deploy-state.js";
 
 const Input = z.object({
@@ -36,8 +37,10 @@ export interface DeployOptions {
   approvals: ApprovalStore;
   /** State-only rounds to wait for the approval before asking for the URL again. Default 5. */
   maxWaits?: number;
-  /** Where the deployment is recorded: the example's stand-in for the side effect a real tool has. */
+  /** Where the deployment is recorded. */
   logger: Logger;
+  /** Rolls an approved release out through the downstream deployer API; without it, only the log records it. */
+  rollout?: Rollout;
 }
 
 const DEFAULT_MAX_WAITS = 5;
@@ -115,12 +118,19 @@ async function alreadyDeployed(release: string, options: DeployOptions): Promise
  * one release deploys once, whichever instance, however many approvals and copies of the round reach it.
  * Undefined: not decided yet.
  */
-async function deployIfApproved(args: Args, release: string, requester: Requester, options: DeployOptions) {
+async function deployIfApproved(
+  args: Args,
+  release: string,
+  requester: Requester,
+  options: DeployOptions,
+  auth: AuthInfo | undefined,
+) {
   const outcome = await options.approvals.consume(release, requester);
   if (outcome === "lost") return lostApproval(release);
   if (outcome === "already-deployed") return alreadyDeployed(release, options);
   if (outcome === "rejected") return rejected(release, options);
   if (outcome !== "deployed") return undefined;
+  await options.rollout?.({ release, service: args.service, env: args.env }, auth);
   // The release id is the server's own; the arguments are the user's data and stay out of the log.
   options.logger.info({ release }, "release deployed");
   return `Deployed ${release} of ${args.service} to ${args.env}`;
@@ -158,7 +168,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
   if (state.step === "wait") {
-    const outcome = await deployIfApproved(args, release, requester, options);
+    const outcome = await deployIfApproved(args, release, requester, options, ctx.auth);
     if (outcome !== undefined) return outcome;
     const waits = (state.waits ?? 0) + 1;
     // Bounded: after maxWaits rounds the user may have closed the page, so hand them the URL again.
@@ -172,7 +182,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (approval.kind !== "accepted") return askApproval(args, release, options);
   // Accept only means the user agreed to open the page: the approval itself is in the store.
-  return (await deployIfApproved(args, release, requester, options)) ?? waitForApproval(release, 1);
+  return (await deployIfApproved(args, release, requester, options, ctx.auth)) ?? waitForApproval(release, 1);
 }
 
 /**
