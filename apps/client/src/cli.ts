@@ -11,7 +11,8 @@ import { type LogoutFlags, logoutCommand } from "./commands/logout.js";
 import { type PendingFlags, pendingCommand } from "./commands/pending.js";
 import { promptsCommand } from "./commands/prompts.js";
 import { resourcesCommand } from "./commands/resources.js";
-import { resumeFlow, runFlowCommand } from "./commands/run-flow.js";
+import { resumeCommand, runFlowCommand } from "./commands/run-flow.js";
+import { cancelTaskCommand, tasksCommand } from "./commands/tasks.js";
 import { listAllTools, toolsCommand } from "./commands/tools.js";
 import { describeFailure } from "./error-report.js";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
@@ -201,11 +202,27 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
   withFlowOptions(
     program
       .command("resume")
-      .description("finish a flow saved by --detach")
-      .argument("<id>", "as `pending` lists it"),
+      .description("finish a flow or follow a task saved by --detach (or Ctrl-C)")
+      .argument("<id>", "as `pending` or `tasks` lists it"),
   ).action(function (this: Command, id: string) {
-    return run(() => resumeFlow(id, this.optsWithGlobals() as FlowFlags, terminal, writer()))();
+    return run(() => resumeCommand(id, this.optsWithGlobals() as FlowFlags, terminal, writer()))();
   });
+
+  program
+    .command("tasks")
+    .description("list the tasks saved by --detach or Ctrl-C, with the status each last had")
+    .action(function (this: Command) {
+      return run(() => tasksCommand(this.optsWithGlobals(), writer()))();
+    });
+
+  program
+    .command("cancel")
+    .description("cancel a saved task on its server")
+    .argument("<id>", "as `tasks` lists it")
+    .option("--no-browser", "never open a browser; print URLs instead")
+    .action(function (this: Command, id: string) {
+      return run(() => cancelTaskCommand(id, this.optsWithGlobals(), terminal, writer()))();
+    });
 
   try {
     await program.parseAsync([...argv], { from: "user" });
