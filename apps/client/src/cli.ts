@@ -12,6 +12,7 @@ import { type PendingFlags, pendingCommand } from "./commands/pending.js";
 import { promptsCommand } from "./commands/prompts.js";
 import { resourcesCommand } from "./commands/resources.js";
 import { resumeCommand, runFlowCommand } from "./commands/run-flow.js";
+import { skillsCommand } from "./commands/skills.js";
 import { cancelTaskCommand, tasksCommand } from "./commands/tasks.js";
 import { listAllTools, toolsCommand } from "./commands/tools.js";
 import { describeFailure } from "./error-report.js";
@@ -93,6 +94,17 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
     .description("list the server's resources and resource templates")
     .action(function (this: Command) {
       return run(() => resourcesCommand(this.optsWithGlobals(), terminal, writer()))();
+    });
+
+  program
+    .command("skills")
+    .description(
+      "list the server's skills; with a name, show its SKILL.md; with a path, read that file of it",
+    )
+    .argument("[name]", "the skill's name, as listed")
+    .argument("[path]", "a file of the skill, e.g. scripts/verify.sh (default SKILL.md)")
+    .action(function (this: Command, name: string | undefined, path: string | undefined) {
+      return run(() => skillsCommand(name, path, this.optsWithGlobals(), terminal, writer()))();
     });
 
   withFlowOptions(
