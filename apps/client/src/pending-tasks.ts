@@ -47,6 +47,11 @@ export class PendingTasks {
     this.dir = new PendingStore(home).dir;
   }
 
+  /** Where the task saved as `id` is kept. */
+  fileOf(id: string): string {
+    return this.#path(id);
+  }
+
   #path(id: string): string {
     if (!PENDING_ID.test(id)) {
       throw new CliError(ExitCode.usage, `"${id}" is not a saved task id; \`roundtrip tasks\` lists them`);

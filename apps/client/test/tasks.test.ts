@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { KEY, ptyCli } from "./support/pty-cli.js";
@@ -72,6 +72,20 @@ describe("a call the server runs as a task", () => {
     expect((await runCli(["tasks", "--json"], { home })).json()).toEqual({ tasks: [] });
   });
 
+  it("a question nobody can answer (no terminal, no --answers) exits 4 and saves the task to resume", async () => {
+    const { url } = await taskServer();
+    const home = await newHome();
+    const unanswered = await runCli(["--server", url, "call", "release"], { home });
+    expect(unanswered.code, unanswered.stderr).toBe(4);
+    const id = unanswered.stderr.match(/The task goes on on the server, saved as ([a-z0-9]{10})/)?.[1];
+    expect(id, unanswered.stderr).toBeDefined();
+    const resumed = await runCli(["resume", id ?? "", "--answers", await writeAnswers(home, VERSION)], {
+      home,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain("released 1.2");
+  });
+
   it("`cancel` stops a saved task on its server and forgets it", async () => {
     const running = await taskServer();
     const home = await newHome();
@@ -89,6 +103,22 @@ describe("a call the server runs as a task", () => {
     expect(cancelled.json()).toEqual({ status: "cancelled", id, task: { status: "cancelled" } });
     await running.cancelled;
     expect((await runCli(["tasks", "--json"], { home })).json()).toEqual({ tasks: [] });
+  });
+
+  it("`cancel` of a task its server no longer knows says so and keeps the file", async () => {
+    const { url } = await taskServer();
+    const home = await newHome();
+    const detached = await runCli(["--server", url, "call", "release", "--detach"], { home });
+    const id = savedId(detached.stderr);
+    const file = join(home, "pending", `${id}.task.json`);
+    const saved = JSON.parse(await readFile(file, "utf8")) as { task: { taskId: string } };
+    saved.task.taskId = "a-task-this-server-never-made";
+    await writeFile(file, JSON.stringify(saved));
+    const cancel = await runCli(["cancel", id], { home });
+    expect(cancel.code).toBe(1);
+    expect(cancel.stderr).toContain(`no longer knows saved task ${id}`);
+    expect(cancel.stderr).toContain(`Delete ${file} to forget it`);
+    expect((await stat(file)).isFile()).toBe(true);
   });
 
   it("refuses to cancel an id it never saved", async () => {

@@ -1,6 +1,7 @@
+import { McpError } from "@roundtrip/sdk/protocol";
 import { type GlobalFlags, resolveSettings } from "../config/settings.js";
 import { connect } from "../connection.js";
-import { ExitCode, type ExitCodeValue } from "../exit-codes.js";
+import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
 import type { ResultWriter } from "../json-output.js";
 import { PendingTasks } from "../pending-tasks.js";
 import { safeInline } from "../terminal/safe-text.js";
@@ -51,7 +52,14 @@ export async function cancelTaskCommand(
     browser: flags.browser !== false,
   });
   try {
-    await connection.client.cancelTask(saved.task.taskId);
+    await connection.client.cancelTask(saved.task.taskId).catch((error: unknown) => {
+      if (!(error instanceof McpError) || error.code !== -32602) throw error;
+      throw new CliError(
+        ExitCode.failure,
+        `${saved.server} no longer knows saved task ${id} (${error.message}): its time on the server may have passed, or you are signed in as someone else. Delete ${tasks.fileOf(id)} to forget it`,
+        { cause: error },
+      );
+    });
     const now = await connection.client.getTask(saved.task.taskId);
     await tasks.delete(id);
     if (writer.json) writer.document({ status: "cancelled", id, task: { status: now.status } });
