@@ -97,6 +97,7 @@ describe("a call the server runs as a task", () => {
     call.child.kill("SIGINT");
     expect(await call.exited, call.stderr()).toBe(10);
     // Without a terminal, Ctrl-C detaches, and says so.
+    expect(call.stderr()).toContain("Ctrl-C, and no terminal to ask whether to cancel: detaching");
     const id = savedId(call.stderr());
     const cancelled = await runCli(["cancel", id, "--json"], { home });
     expect(cancelled.code, cancelled.stderr).toBe(0);

@@ -161,7 +161,12 @@ export class TaskWatch {
   async #interrupted(): Promise<void> {
     const { terminal, canDetach } = this.#options;
     if (!canDetach) return this.#stop("cancel");
-    if (!terminal.interactive) return this.#stop("detach");
+    if (!terminal.interactive) {
+      terminal.notice(
+        "Ctrl-C, and no terminal to ask whether to cancel: detaching, the task goes on on the server.",
+      );
+      return this.#stop("detach");
+    }
     terminal.status.clear();
     this.#shown = undefined;
     this.#deciding = new AbortController();
