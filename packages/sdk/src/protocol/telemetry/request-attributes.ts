@@ -73,6 +73,7 @@ const METRIC_ATTRIBUTES: ReadonlySet<string> = new Set([
   ATTR.errorType,
   ATTR.networkTransport,
   ATTR.networkProtocolName,
+  ATTR.networkProtocolVersion,
   ATTR.resultType,
 ]);
 

@@ -10,6 +10,7 @@ import type { AuthInfo } from "../auth-info.js";
 import type { Server } from "../server.js";
 import type { Accepted } from "../transport/accept-negotiation.js";
 import { HttpError } from "../transport/http-errors.js";
+import { httpTransportInfo } from "../transport/http-peer.js";
 import { inboundOrRefuse, sendJson } from "../transport/json-response.js";
 import type { HeaderRecord, RequestHead } from "../transport/request-head.js";
 import type { ResponseWriter } from "../transport/response-writer.js";
@@ -213,7 +214,7 @@ export class LegacyHttp implements HttpEra {
     };
     const response = await this.endpoint.serve(session, request, {
       auth,
-      transport: { kind: "http", headers: req.headers },
+      transport: httpTransportInfo(req),
       channel: accept.sse ? (message: JsonRpcMessage) => open().send(message) : undefined,
       noChannel: NEEDS_SSE,
     });
