@@ -115,7 +115,7 @@ export class LegacyHttp implements HttpEra {
     const inbound = inboundOrRefuse(res, value);
     if (inbound === undefined) return;
     if (inbound.kind === "request" && inbound.message.method === LegacyMethod.initialize) {
-      return this.#initialize(res, inbound.message, auth, accept);
+      return this.#initialize(req, res, inbound.message, auth, accept);
     }
     const session = await this.#session(req, auth);
     if (inbound.kind === "notification") {
@@ -162,6 +162,7 @@ export class LegacyHttp implements HttpEra {
   }
 
   async #initialize(
+    req: RequestHead,
     res: ResponseWriter,
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
@@ -169,7 +170,9 @@ export class LegacyHttp implements HttpEra {
   ): Promise<void> {
     let opened: Awaited<ReturnType<LegacyEndpoint["open"]>>;
     try {
-      opened = await orUnavailable(this.endpoint.server, () => this.endpoint.open(request, auth));
+      opened = await orUnavailable(this.endpoint.server, () =>
+        this.endpoint.open(request, auth, httpTransportInfo(req)),
+      );
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       sendJson(

@@ -1,4 +1,5 @@
 import type { Attributes, Context, Histogram, Link, Meter, Span } from "@opentelemetry/api";
+import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { isRecord } from "../../protocol/is-record.js";
 import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { ATTR, DURATION_BUCKETS, METRIC } from "../../protocol/telemetry/names.js";
@@ -14,19 +15,23 @@ import {
   type TelemetryScope,
   TelemetrySource,
 } from "../../protocol/telemetry/telemetry-options.js";
+import { parentOf } from "../../protocol/telemetry/trace-parent.js";
 import { META } from "../../protocol/versions.js";
-import type { TransportInfo } from "../context.js";
+import { askTraced, type ClientReply, type OutboundQuestion, type OutboundSend } from "./outbound-span.js";
 import { RoundRecord, withRoundRecord } from "./round-record.js";
+import { type ServedVia, sessionId, transportAttributes } from "./served-via.js";
 
-/** What dispatch knows of a request besides its message: the era and the transport. */
-export interface ServedVia {
-  readonly legacy?: { readonly protocolVersion: string };
-  readonly transport?: TransportInfo;
-}
+export type { ServedVia } from "./served-via.js";
 
 /** Dispatch's answer, as much of it as telemetry reads. */
 interface Answer {
   readonly message: { readonly result?: unknown; readonly error?: { code: number; message: string } };
+}
+
+/** How a request that threw ends its span: a JSON-RPC error by its code, anything else by its name. */
+function thrown(error: unknown): Answer {
+  if (error instanceof McpError) return { message: { error: { code: error.code, message: error.message } } };
+  return { message: { error: { code: ErrorCode.InternalError, message: "Internal error" } } };
 }
 
 function durationHistogram(meter: Meter): Histogram {
@@ -37,20 +42,6 @@ function durationHistogram(meter: Meter): Histogram {
   });
 }
 
-/** The transport's low-cardinality facts, shared by every request over it: not the peer. */
-function transportAttributes(transport: TransportInfo | undefined): Attributes {
-  if (transport?.kind === "http") {
-    const version = transport.httpVersion;
-    return {
-      [ATTR.networkTransport]: "tcp",
-      [ATTR.networkProtocolName]: "http",
-      ...(version === undefined ? {} : { [ATTR.networkProtocolVersion]: version }),
-    };
-  }
-  if (transport?.kind === "stdio") return { [ATTR.networkTransport]: "pipe" };
-  return {};
-}
-
 function protocolVersion(
   meta: Readonly<Record<string, unknown>> | undefined,
   via: ServedVia,
@@ -58,13 +49,6 @@ function protocolVersion(
   if (via.legacy) return via.legacy.protocolVersion;
   const version = meta?.[META.protocolVersion];
   return typeof version === "string" ? version : undefined;
-}
-
-/** A 2025-era session's id, which only its HTTP requests carry. */
-function sessionId(via: ServedVia): string | undefined {
-  if (!via.legacy) return undefined;
-  const header = via.transport?.headers?.["mcp-session-id"];
-  return typeof header === "string" ? header : undefined;
 }
 
 /** What only this request has: its id, the resource it names, its session and its peer. */
@@ -83,19 +67,6 @@ function ownAttributes(
     if (peer.port !== undefined) attributes[ATTR.clientPort] = peer.port;
   }
   return attributes;
-}
-
-/**
- * The trace context in `_meta`, extracted only when `_meta` has a field the propagator reads: most
- * requests carry none, and extraction with nothing to find still costs a context per request.
- */
-function parentOf(scope: TelemetryScope, meta: Readonly<Record<string, unknown>> | undefined): Context {
-  const { otel } = scope;
-  if (meta === undefined) return otel.ROOT_CONTEXT;
-  for (const field of otel.propagation.fields()) {
-    if (field in meta) return otel.propagation.extract(otel.ROOT_CONTEXT, meta, metaGetter);
-  }
-  return otel.ROOT_CONTEXT;
 }
 
 const NO_OUTCOME: Attributes = Object.freeze({});
@@ -162,7 +133,8 @@ class ServedRequest {
       : withRoundRecord(this.#record, () => this.#scope.otel.context.with(context, handle));
   }
 
-  finish(answer: Answer): void {
+  /** `late`: what is learnt only from the answer (the session an initialize opened). */
+  finish(answer: Answer, late?: Attributes): void {
     const span = this.#span;
     try {
       const { result, error } = answer.message;
@@ -175,6 +147,7 @@ class ServedRequest {
       if (span?.isRecording()) {
         span.setAttributes(outcome);
         if (flow !== undefined) span.setAttributes(flow);
+        if (late !== undefined) span.setAttributes(late);
         if (outcome[ATTR.errorType] !== undefined) {
           const { otel } = this.#scope;
           span.setStatus({ code: otel.SpanStatusCode.ERROR, ...(error ? { message: error.message } : {}) });
@@ -212,19 +185,71 @@ export class ServerTelemetry {
     via: ServedVia,
     handle: () => Promise<A>,
   ): Promise<A> {
-    let served: ServedRequest | undefined;
-    try {
-      const now = this.#source.scopeNow();
-      const scope = now === null ? await this.#source.scope() : now;
-      if (scope !== undefined && (scope.tracing || scope.metering)) {
-        served = new ServedRequest(scope, this.#shapes, request, via);
-      }
-    } catch {
-      served = undefined;
-    }
+    let served = this.#serve(request, via);
+    // Only the first requests, while the API is still loading, wait to learn whether it is there.
+    if (served === null) served = await this.#serveLoaded(request, via);
     if (served === undefined) return handle();
     const answer = await served.run(handle);
     served.finish(answer);
     return answer;
+  }
+
+  /**
+   * A 2025-era session's own request (initialize, ping, logging/setLevel, resources/subscribe), which
+   * never reaches dispatch: the same SERVER span. `answerOf` reads the work's response, and what only
+   * it tells (the session an initialize opened); a throw ends the span as an error and goes on.
+   */
+  async observeSession<T>(
+    request: JsonRpcRequest,
+    via: ServedVia,
+    work: () => Promise<T>,
+    answerOf: (value: T) => { answer: Answer; late?: Attributes },
+  ): Promise<T> {
+    let served = this.#serve(request, via);
+    // Only the first requests, while the API is still loading, wait to learn whether it is there.
+    if (served === null) served = await this.#serveLoaded(request, via);
+    if (served === undefined) return work();
+    let value: T;
+    try {
+      value = await served.run(work);
+    } catch (error) {
+      served.finish(thrown(error));
+      throw error;
+    }
+    const { answer, late } = answerOf(value);
+    served.finish(answer, late);
+    return value;
+  }
+
+  /**
+   * A request the server puts to a 2025-era client over its session (elicitation/create,
+   * sampling/createMessage, roots/list): a CLIENT span, its context in the request's `_meta`.
+   */
+  async ask(question: OutboundQuestion, send: OutboundSend): Promise<ClientReply> {
+    let scope: TelemetryScope | undefined | null;
+    try {
+      scope = this.#source.scopeNow();
+      if (scope === null) scope = await this.#source.scope();
+    } catch {
+      scope = undefined;
+    }
+    if (!scope?.tracing) return send(question.params, () => {});
+    return askTraced(scope, question, send);
+  }
+
+  #serve(request: JsonRpcRequest, via: ServedVia): ServedRequest | undefined | null {
+    try {
+      const scope = this.#source.scopeNow();
+      if (scope === null) return null;
+      if (scope === undefined || (!scope.tracing && !scope.metering)) return undefined;
+      return new ServedRequest(scope, this.#shapes, request, via);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #serveLoaded(request: JsonRpcRequest, via: ServedVia): Promise<ServedRequest | undefined> {
+    await this.#source.scope().catch(() => undefined);
+    return this.#serve(request, via) ?? undefined;
   }
 }
