@@ -3,11 +3,7 @@ import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { isRecord } from "../../protocol/is-record.js";
 import type { JsonRpcRequest } from "../../protocol/jsonrpc.js";
 import { ATTR, DURATION_BUCKETS, METRIC } from "../../protocol/telemetry/names.js";
-import {
-  errorCodeAttributes,
-  metaGetter,
-  resultAttributes,
-} from "../../protocol/telemetry/request-attributes.js";
+import { errorCodeAttributes, resultAttributes } from "../../protocol/telemetry/request-attributes.js";
 import { type RequestShape, RequestShapes } from "../../protocol/telemetry/request-shape.js";
 import {
   instrumentsOf,
