@@ -27,6 +27,7 @@ export const ATTR = {
   inputKinds: "roundtrip.input.kinds",
   refusalReason: "roundtrip.request_state.refusal_reason",
   onceOutcome: "roundtrip.once.outcome",
+  taskStatus: "roundtrip.task.status",
 } as const;
 
 export const METRIC = {

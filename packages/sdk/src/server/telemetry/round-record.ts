@@ -49,6 +49,21 @@ export class RoundRecord {
     this.#attributes = attributes;
   }
 
+  /** What the request records with, for the work it leaves running (a task's body). */
+  get scope(): TelemetryScope {
+    return this.#scope;
+  }
+
+  /** The request's span; undefined when only metrics record. */
+  get span(): Span | undefined {
+    return this.#span;
+  }
+
+  /** The method and what it names: tool, prompt or resource. */
+  get target(): Attributes {
+    return this.#attributes;
+  }
+
   get #instruments(): RoundInstruments {
     return instrumentsOf(this.#scope.meter, "rounds", makeInstruments);
   }
