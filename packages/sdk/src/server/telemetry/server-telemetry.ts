@@ -24,7 +24,7 @@ interface Answer {
   readonly message: { readonly result?: unknown; readonly error?: { code: number; message: string } };
 }
 
-/** How a request that threw ends its span: a JSON-RPC error by its code, anything else by its name. */
+/** How a request that threw ends its span: a JSON-RPC error by its code, anything else as -32603. */
 function thrown(error: unknown): Answer {
   if (error instanceof McpError) return { message: { error: { code: error.code, message: error.message } } };
   return { message: { error: { code: ErrorCode.InternalError, message: "Internal error" } } };
