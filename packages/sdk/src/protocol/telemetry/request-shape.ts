@@ -31,8 +31,9 @@ class Shape implements RequestShape {
 
   constructor(name: string, target: Attributes, context: Attributes) {
     this.spanName = name;
-    this.target = metricAttributes(target);
-    this.attributes = { ...target, ...context };
+    // Shared by every request of the shape: frozen, so nothing that receives one can change the others.
+    this.target = Object.freeze(metricAttributes(target));
+    this.attributes = Object.freeze({ ...target, ...context });
     this.#metric = metricAttributes(this.attributes);
   }
 
@@ -40,7 +41,7 @@ class Shape implements RequestShape {
     const key = `${outcome[ATTR.resultType] ?? ""}\u0000${outcome[ATTR.errorType] ?? ""}\u0000${outcome[ATTR.statusCode] ?? ""}`;
     let attributes = this.#outcomes.get(key);
     if (attributes === undefined) {
-      attributes = { ...this.#metric, ...metricAttributes(outcome) };
+      attributes = Object.freeze({ ...this.#metric, ...metricAttributes(outcome) });
       if (this.#outcomes.size < MAX_OUTCOMES) this.#outcomes.set(key, attributes);
     }
     return attributes;

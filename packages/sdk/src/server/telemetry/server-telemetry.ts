@@ -104,13 +104,11 @@ class ServedRequest {
       const links: Link[] | undefined = linked ? [{ context: ambient }] : undefined;
       const span = scope.tracer.startSpan(
         this.#shape.spanName,
-        {
-          kind: otel.SpanKind.SERVER,
-          attributes: { ...this.#shape.attributes, ...ownAttributes(request, params, via) },
-          ...(links ? { links } : {}),
-        },
+        { kind: otel.SpanKind.SERVER, attributes: this.#shape.attributes, ...(links ? { links } : {}) },
         parent,
       );
+      // What only this request has is built only for a span that records (a sampler may drop it).
+      if (span.isRecording()) span.setAttributes(ownAttributes(request, params, via));
       this.#span = span;
       this.#context = otel.trace.setSpan(parent, span);
     }
