@@ -22,6 +22,7 @@ import { DEPLOYER_AUDIENCE, type DeployerProcess, startDeployerProcess } from ".
 import type { FleetServices } from "./fleet-services.js";
 import { emulatorClientConfig } from "./fleet-services.js";
 import { INSTANCE_HEADER, type Router, startRouter } from "./router.js";
+import { tagInstance } from "./trace-collector.js";
 
 /** One thing a round asked for, under its input request key. */
 export interface Ask {
@@ -252,6 +253,7 @@ export async function startStack({
     server.mcp.use(async (request, next) => {
       const { method } = request;
       if (!isCarrierMethod(method)) return next();
+      tagInstance(name);
       const params = request.params ?? {};
       const answered = keysOf(params.inputResponses);
       // A request with neither answers nor state starts a flow; anything else continues one.

@@ -176,12 +176,19 @@ export class Client {
     this.#callbacks = { onElicit, onSample, onListRoots };
     this.#choices = { elicitationModes, samplingTools };
     this.#notifications = new NotificationRouter(options, this.#logger);
+    const telemetry = new ClientTelemetry(options.telemetry);
     this.#responder = new ServerRequestResponder(
       this.#callbacks,
       this.#choices,
       () => this.serverInfo,
       this.#logger,
       (work) => this.#requester.untimed(work),
+      (request, answer) =>
+        telemetry.answer(
+          request,
+          { transport: this.transport, protocolVersion: () => this.#negotiation.protocolVersion },
+          answer,
+        ),
     );
     const connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
     // Checked here too, so that a bad value fails where it is given rather than on the first call.
@@ -211,7 +218,7 @@ export class Client {
       tools: this.#tools,
       requestTimeoutMs: options.requestTimeoutMs,
       relistTools: (signal) => this.listTools({ all: true, signal }),
-      telemetry: new ClientTelemetry(options.telemetry),
+      telemetry,
     });
     const routes = {
       cache: this.#cache,

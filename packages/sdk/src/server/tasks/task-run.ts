@@ -4,6 +4,7 @@ import type { InputRequests, InputResponses } from "../../protocol/schemas/input
 import { isTerminalTaskStatus } from "../../protocol/schemas/tasks.js";
 import type { RequestContext } from "../context.js";
 import type { ResultObject } from "../middleware.js";
+import { startTaskSpan } from "../telemetry/task-span.js";
 import { mutateTask, openMap, sealMap, type TaskKit, without } from "./task-kit.js";
 
 /** What a task's body holds while it runs. */
@@ -58,8 +59,9 @@ export async function runTask(
     input: (requests) => askThroughTask(kit, taskId, requests, used, controller.signal),
   };
   let outcome: { status: "completed" | "failed"; value: Record<string, unknown> };
+  const traced = startTaskSpan();
   try {
-    const result = await body(control);
+    const result = await traced.run(() => body(control));
     outcome = { status: "completed", value: { ...result, resultType: "complete" } };
   } catch (error) {
     if (controller.signal.aborted) outcome = { status: "failed", value: {} };
@@ -71,6 +73,7 @@ export async function runTask(
   } finally {
     stopWatching();
   }
+  traced.end(controller.signal.aborted ? "cancelled" : outcome.status);
   if (controller.signal.aborted) return;
   await mutateTask(kit, taskId, (record) =>
     isTerminalTaskStatus(record.status)
