@@ -49,9 +49,24 @@ describe("CLI settings: the grants without a browser", () => {
   });
 
   it("refuses a workload profile without its token file, naming the field to add", async () => {
-    const home = await homeWith({ grant: "workload_identity", clientId: "mcp-workload" });
+    const home = await homeWith({
+      grant: "workload_identity",
+      clientId: "mcp-workload",
+      issuer: stack.as.issuer,
+    });
     const tools = await runCli(["--server", stack.url, "tools"], { home });
     expect(tools.code).toBe(2);
     expect(tools.stderr).toContain('without "workloadTokenFile"');
+  });
+
+  it("refuses a workload profile that does not name its authorization server: the token goes nowhere else", async () => {
+    const home = await homeWith({
+      grant: "workload_identity",
+      clientId: "mcp-workload",
+      workloadTokenFile: "/x",
+    });
+    const tools = await runCli(["--server", stack.url, "tools"], { home });
+    expect(tools.code).toBe(2);
+    expect(tools.stderr).toContain('without "issuer"');
   });
 });

@@ -88,9 +88,9 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
 }
 
 /**
- * The part of a hand-written profile the grants without a browser need: the IdP and the user's ID token
- * file for `identity_assertion`, the token file for `workload_identity`. A profile missing them is
- * refused here, naming the file and the field to add.
+ * The part of a hand-written profile the grants without a browser need: the client id and the issuer
+ * of its authorization server, and the IdP and the user's ID token file for `identity_assertion`, the
+ * token file for `workload_identity`. A profile missing them is refused here, naming the field to add.
  */
 function assertionGrant(
   profile: LoginProfile,
@@ -102,11 +102,13 @@ function assertionGrant(
       ExitCode.usage,
       `the login saved for ${server} uses the ${profile.grant} grant without "${field}"; add it to its entry in logins.json`,
     );
+  if (profile.grant !== "workload_identity" && profile.grant !== "identity_assertion") return {};
+  // The assertion goes to this authorization server only, never to one a server's metadata names.
+  for (const field of ["clientId", "issuer"] as const) if (profile[field] === undefined) throw missing(field);
   if (profile.grant === "workload_identity") {
     if (profile.workloadTokenFile === undefined) throw missing("workloadTokenFile");
     return { workloadIdentity: { token: { file: profile.workloadTokenFile } } };
   }
-  if (profile.grant !== "identity_assertion") return {};
   const idp = profile.identityAssertion;
   if (idp === undefined) throw missing("identityAssertion");
   const secretEnv = idp.idpClientSecretEnv;

@@ -124,7 +124,11 @@ async function authOptions(server: string): Promise<OAuthClientOptions | undefin
     ...(context.private_key_pem === undefined
       ? {}
       : { clientPrivateKey: { key: context.private_key_pem, alg: context.signing_algorithm ?? "ES256" } }),
-    ...(context.client_secret === undefined && context.private_key_pem === undefined
+    // A secret, a key or an assertion is only ever presented to the issuer it is configured for.
+    ...(context.client_secret === undefined &&
+    context.private_key_pem === undefined &&
+    scenario !== "auth/enterprise-managed-authorization" &&
+    scenario !== "auth/wif-jwt-bearer"
       ? {}
       : { clientIssuer: await namedIssuer(server) }),
   };

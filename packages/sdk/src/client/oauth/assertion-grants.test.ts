@@ -116,6 +116,10 @@ describe("oauthClientProvider, identity assertion authorization grant", () => {
     );
     const identityAssertion = { idpIssuer: idp.issuer, idpClientId: "i", idToken: () => "t" };
     expect(() => oauthClientProvider({ grant: "identity_assertion", identityAssertion })).toThrow(/clientId/);
+    // Without the issuer the ID-JAG's audience would be whichever server the resource names.
+    expect(() =>
+      oauthClientProvider({ grant: "identity_assertion", clientId: "c", identityAssertion }),
+    ).toThrow(/needs clientId and clientIssuer/);
   });
 });
 
@@ -124,6 +128,7 @@ describe("oauthClientProvider, workload identity", () => {
     return oauthClientProvider({
       grant: "workload_identity",
       clientId: "workload",
+      clientIssuer: as.issuer,
       tokenEndpointAuthMethod: "none",
       workloadIdentity: { token: { file: tokenFile } },
     });
@@ -175,5 +180,13 @@ describe("oauthClientProvider, workload identity", () => {
     expect(() =>
       oauthClientProvider({ grant: "workload_identity", workloadIdentity: { token: { file: "" } } }),
     ).toThrow(/workloadIdentity.token must be/);
+    // A workload token is presented to its one configured authorization server, never a discovered one.
+    const workloadIdentity = { token: () => "workload-jwt" };
+    expect(() => oauthClientProvider({ grant: "workload_identity", workloadIdentity })).toThrow(
+      /needs clientId and clientIssuer/,
+    );
+    expect(() =>
+      oauthClientProvider({ grant: "workload_identity", clientId: "w", workloadIdentity }),
+    ).toThrow(/needs clientId and clientIssuer/);
   });
 });

@@ -89,15 +89,7 @@ export function checkOAuthClientOptions(options: OAuthClientOptions): void {
       `grant must be one of ${OAUTH_GRANTS.map((name) => `"${name}"`).join(", ")}, not ${JSON.stringify(grant)}`,
     );
   }
-  if (grant === "identity_assertion") {
-    checkIdentityAssertionOptions(options.identityAssertion);
-    // The ID-JAG names the client it is for: only a client registered with the MCP authorization server can present it.
-    if (clientId === undefined) {
-      refuse(
-        "the identity_assertion grant needs clientId (and clientIssuer): the client pre-registered with the MCP server's authorization server",
-      );
-    }
-  }
+  if (grant === "identity_assertion") checkIdentityAssertionOptions(options.identityAssertion);
   if (grant === "workload_identity") {
     if (options.workloadIdentity === undefined) {
       refuse(
@@ -105,6 +97,14 @@ export function checkOAuthClientOptions(options: OAuthClientOptions): void {
       );
     }
     checkTokenSource(options.workloadIdentity.token, "workloadIdentity.token");
+  }
+  // An assertion is a credential for one authorization server: the ID-JAG names it as its audience and
+  // a workload token is minted for it. Taken from the resource's metadata, a hostile MCP server could
+  // name its own and replay what it is sent, so the issuer is configured, never discovered.
+  if ((grant === "identity_assertion" || grant === "workload_identity") && clientIssuer === undefined) {
+    refuse(
+      `the ${grant} grant needs clientId and clientIssuer: the client pre-registered with the MCP server's authorization server, and that server's issuer, so the assertion is presented there and nowhere else`,
+    );
   }
   if (clientPrivateKey !== undefined) checkClientPrivateKey(clientPrivateKey);
   for (const credential of ["clientSecret", "clientPrivateKey"] as const) {

@@ -77,29 +77,72 @@ describe("DownstreamTokens", () => {
     });
   });
 
-  it("keeps a token per principal and audience until shortly before it expires", async () => {
+  it("keeps a token per caller token and audience until shortly before it expires", async () => {
     let now = 1_000_000;
     const downstream = tokens(() => now);
     const deployer = { audience: "https://deployer.example" };
     expect(await downstream.tokenFor(caller(), deployer)).toBe("downstream-1");
-    // The same user with a new token of the same client: the same principal.
-    expect(await downstream.tokenFor(caller({ token: "caller-token-2" }), deployer)).toBe("downstream-1");
-    expect(await downstream.tokenFor(caller({ subject: "bob" }), deployer)).toBe("downstream-2");
-    expect(await downstream.tokenFor(caller(), { audience: "https://billing.example" })).toBe("downstream-3");
+    // Another token of the same user (narrower, or bound to a key) gets its own exchange: what the
+    // authorization server grants one token is never handed to another.
+    const narrower = caller({ token: "caller-token-2", scopes: [] });
+    expect(await downstream.tokenFor(narrower, deployer)).toBe("downstream-2");
+    expect(await downstream.tokenFor(caller({ token: "bob-token", subject: "bob" }), deployer)).toBe(
+      "downstream-3",
+    );
+    expect(await downstream.tokenFor(caller(), { audience: "https://billing.example" })).toBe("downstream-4");
     now += 269_000;
     expect(await downstream.tokenFor(caller(), deployer)).toBe("downstream-1");
     now += 2_000; // within 30 s of expiry
-    expect(await downstream.tokenFor(caller(), deployer)).toBe("downstream-4");
+    expect(await downstream.tokenFor(caller(), deployer)).toBe("downstream-5");
   });
 
-  it("keeps at most maxEntries tokens, dropping the least recently used", async () => {
+  it("keeps at most maxEntries tokens, dropping the oldest", async () => {
     const downstream = tokens(() => 1_000_000, 2);
     const deployer = { audience: "https://deployer.example" };
-    for (const subject of ["a", "b", "c"]) await downstream.tokenFor(caller({ subject }), deployer);
-    await downstream.tokenFor(caller({ subject: "c" }), deployer);
+    for (const token of ["a", "b", "c"]) await downstream.tokenFor(caller({ token }), deployer);
+    await downstream.tokenFor(caller({ token: "c" }), deployer);
+    await downstream.tokenFor(caller({ token: "b" }), deployer);
     expect(exchanges).toHaveLength(3);
-    await downstream.tokenFor(caller({ subject: "a" }), deployer);
+    await downstream.tokenFor(caller({ token: "a" }), deployer);
     expect(exchanges).toHaveLength(4);
+  });
+
+  it("lets a caller give up on a shared exchange without failing the others", async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    as.route("/token", async (req, res) => {
+      exchanges.push(await formOf(req));
+      await held;
+      const body = { access_token: `downstream-${exchanges.length}`, ...answer.body };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    });
+    const downstream = tokens();
+    const deployer = { audience: "https://deployer.example" };
+    const leaving = new AbortController();
+    const first = downstream.tokenFor(caller(), deployer, leaving.signal);
+    const second = downstream.tokenFor(caller(), deployer);
+    leaving.abort(new Error("the first caller went away"));
+    await expect(first).rejects.toThrow("the first caller went away");
+    release();
+    expect(await second).toBe("downstream-1");
+    expect(exchanges).toHaveLength(1);
+  });
+
+  it("refuses an answer that is not a bearer access token, and keeps nothing", async () => {
+    for (const body of [
+      { issued_token_type: "urn:ietf:params:oauth:token-type:access_token", token_type: "DPoP" },
+      { issued_token_type: "urn:ietf:params:oauth:token-type:jwt", token_type: "N_A" },
+    ]) {
+      answer = { status: 200, body: { ...body, expires_in: 300 } };
+      const failure = (await tokens()
+        .tokenFor(caller(), { audience: "https://deployer.example" })
+        .catch((error: unknown) => error)) as DownstreamTokenError;
+      expect(failure).toBeInstanceOf(DownstreamTokenError);
+      expect(failure.reason).toBe("authorization_server");
+      expect(failure.message).toMatch(/where a bearer access token was asked for/);
+    }
   });
 
   it("shares one exchange between concurrent calls for the same token", async () => {

@@ -2,6 +2,7 @@ import * as oauth from "oauth4webapi";
 import { fetchAuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import { secureUrl } from "../../protocol/auth/secure-url.js";
 import { type ExchangedToken, exchangeToken, TOKEN_TYPES } from "../../protocol/auth/token-exchange.js";
+import { raceAbort } from "../../protocol/request-abort.js";
 import type { AuthInfo } from "../auth-info.js";
 import { DownstreamTokenError } from "./downstream-token-error.js";
 import { TokenCache } from "./token-cache.js";
@@ -16,13 +17,15 @@ export interface DownstreamTokensOptions {
   clientId: string;
   /** Sent with client_secret_basic. */
   clientSecret: string;
-  /** Most downstream tokens kept at once (default 1000); the least recently used go first. */
+  /** Most downstream tokens kept at once (default 1000); the oldest go first. */
   maxEntries?: number;
   /** A token is exchanged again this many seconds before it expires (default 30). */
   renewBeforeSeconds?: number;
   fetch?: typeof fetch;
   /** Allows http:// on hosts other than loopback (which always may use it). Never in production. */
   allowInsecureHttp?: boolean;
+  /** How long one exchange (with the metadata lookup) may take, in milliseconds (default 10000). */
+  timeoutMs?: number;
   /** Milliseconds since the epoch; for tests. */
   now?: () => number;
 }
@@ -43,13 +46,16 @@ export interface Downstream {
 
 const DEFAULT_MAX_ENTRIES = 1000;
 const DEFAULT_RENEW_BEFORE_SECONDS = 30;
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Tokens for downstream APIs, obtained for the caller of a tool: `await downstream.tokenFor(ctx.auth,
  * { audience })` exchanges the caller's validated token at its authorization server (RFC 8693) for one
  * with that audience, so the downstream sees the caller as the subject and this server as the actor,
- * and never the caller's own token. Kept per principal (issuer, subject, client), audience and scope
- * until shortly before it expires, in a bounded cache; concurrent calls for the same one share a request.
+ * and never the caller's own token. Kept per caller token (by its digest: a narrower or newer token of the
+ * same user never gets what a broader one was given), audience and scope until shortly before it
+ * expires, in a bounded cache; concurrent calls for the same one share a request, which one caller's
+ * abort does not stop for the others.
  */
 export class DownstreamTokens {
   readonly #options: DownstreamTokensOptions;
@@ -62,6 +68,10 @@ export class DownstreamTokens {
     const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
     if (!(Number.isInteger(maxEntries) && maxEntries > 0)) {
       throw new TypeError(`maxEntries must be a whole number above 0, not ${maxEntries}`);
+    }
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+      throw new TypeError(`timeoutMs must be a whole number of milliseconds above 0, not ${timeoutMs}`);
     }
     secureUrl(options.issuer, "issuer", options.allowInsecureHttp);
     if (options.tokenEndpoint !== undefined) {
@@ -86,10 +96,9 @@ export class DownstreamTokens {
         `the caller's token is DPoP-bound and ${downstream.audience} requires a bound token: this server cannot prove possession of the caller's key, so it does not exchange the token`,
       );
     }
+    // The cache keeps a digest of this key, never the caller's token itself.
     const key = JSON.stringify([
-      auth.issuer ?? null,
-      auth.subject ?? null,
-      auth.clientId,
+      auth.token,
       downstream.audience,
       downstream.resource ?? null,
       downstream.scope ?? null,
@@ -98,13 +107,15 @@ export class DownstreamTokens {
     if (cached !== undefined) return cached;
     let pending = this.#pending.get(key);
     if (!pending) {
-      pending = this.#exchange(auth, downstream, key, signal).finally(() => this.#pending.delete(key));
+      // Shared by every caller waiting on it: bounded by its own deadline, not by one caller's signal.
+      const shared = AbortSignal.timeout(this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      pending = this.#exchange(auth, downstream, key, shared).finally(() => this.#pending.delete(key));
       this.#pending.set(key, pending);
     }
-    return pending;
+    return raceAbort(pending, signal);
   }
 
-  async #exchange(auth: AuthInfo, downstream: Downstream, key: string, signal?: AbortSignal) {
+  async #exchange(auth: AuthInfo, downstream: Downstream, key: string, signal: AbortSignal) {
     const { issuer, clientId, clientSecret } = this.#options;
     const tokenEndpoint = await this.#endpoint(signal);
     let exchanged: ExchangedToken;
@@ -115,7 +126,7 @@ export class DownstreamTokens {
           clientId,
           clientAuthentication: oauth.ClientSecretBasic(clientSecret),
           ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-          ...(signal ? { signal } : {}),
+          signal,
           ...(this.#options.allowInsecureHttp ? { allowInsecureHttp: true } : {}),
         },
         {
@@ -130,6 +141,17 @@ export class DownstreamTokens {
     } catch (error) {
       throw refusal(error, downstream.audience, issuer);
     }
+    // Sent on as a bearer token: anything else (a DPoP-bound token, one that is not an access token,
+    // token_type N_A) would be refused downstream, or worse, presented without its proof.
+    if (
+      exchanged.issuedTokenType !== TOKEN_TYPES.accessToken ||
+      exchanged.tokenType.toLowerCase() !== "bearer"
+    ) {
+      throw new DownstreamTokenError(
+        "authorization_server",
+        `${issuer} answered the exchange for ${downstream.audience} with a ${exchanged.tokenType} token of type ${exchanged.issuedTokenType}, where a bearer access token was asked for; check the exchange settings for that audience`,
+      );
+    }
     const now = this.#now();
     const renewBefore = (this.#options.renewBeforeSeconds ?? DEFAULT_RENEW_BEFORE_SECONDS) * 1000;
     // Without expires_in the token is used for this call only: there is no telling when it lapses.
@@ -140,13 +162,13 @@ export class DownstreamTokens {
     return exchanged.token;
   }
 
-  #endpoint(signal?: AbortSignal): Promise<string> {
+  #endpoint(signal: AbortSignal): Promise<string> {
     const { tokenEndpoint, issuer, fetch, allowInsecureHttp } = this.#options;
     if (tokenEndpoint !== undefined) return Promise.resolve(tokenEndpoint);
     this.#tokenEndpoint ??= fetchAuthorizationServerMetadata(issuer, {
       ...(fetch ? { fetch } : {}),
       ...(allowInsecureHttp ? { allowInsecureHttp } : {}),
-      ...(signal ? { signal } : {}),
+      signal,
     }).then((metadata) => {
       if (typeof metadata.token_endpoint !== "string") {
         throw new DownstreamTokenError("authorization_server", `${issuer} publishes no token_endpoint`);
