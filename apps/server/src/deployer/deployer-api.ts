@@ -63,6 +63,15 @@ export async function startDeployerApi(options: DeployerApiOptions): Promise<Dep
       throw error;
     }
     const body = await readJson(req);
+    if (body === TOO_LARGE) {
+      return send(res, 413, {
+        error: "invalid_request",
+        error_description: `the body is over ${MAX_BODY_BYTES} bytes`,
+      });
+    }
+    if (body === NOT_JSON) {
+      return send(res, 400, { error: "invalid_request", error_description: "the body is not JSON" });
+    }
     const { release, service, env } = (body ?? {}) as Record<string, unknown>;
     if (typeof release !== "string" || typeof service !== "string" || typeof env !== "string") {
       return send(res, 400, {
@@ -116,17 +125,20 @@ function refuse(res: ServerResponse, error: string, description: string): void {
   );
 }
 
+const TOO_LARGE = Symbol("too large");
+const NOT_JSON = Symbol("not JSON");
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    if (size > MAX_BODY_BYTES) return TOO_LARGE;
     chunks.push(chunk as Buffer);
   }
   try {
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
-    return undefined;
+    return NOT_JSON;
   }
 }
