@@ -13,7 +13,7 @@ import type { TaskRecord } from "../src/server/fleet/task-store.js";
 import { until } from "../src/server/mcp-server/test-support/once.js";
 import { Server } from "../src/server/server.js";
 import { Tasks } from "../src/server/tasks/tasks.js";
-import { errorOf, handle, recordingLogger, resultOf } from "../src/test-support/in-process.js";
+import { handle, recordingLogger, resultOf } from "../src/test-support/in-process.js";
 import { rpcRequest } from "../src/test-support/messages.js";
 import { closersAfterEach, redisServerPerFile } from "./support/redis-server.js";
 

@@ -119,6 +119,19 @@ export class ToolRegistry {
   constructor(logger: Logger, tasks?: Tasks) {
     this.#logger = logger;
     this.#tasks = tasks;
+    // Found by name on whichever instance runs the task: its body is the call, not a closure.
+    tasks?.executeCallsWith((params, task) => {
+      const tool = this.#tools.get(params.name);
+      if (tool?.task === undefined) {
+        throw McpError.invalidParams(
+          `Tool '${params.name}' cannot run as a task on this server; every instance and worker of a fleet needs the same tools`,
+        );
+      }
+      const { inputResponses: _answered, requestState: _state, ...call } = params;
+      return runRoundsInTask(task, (round) =>
+        this.#callRound(tool, round ? { ...call, ...round } : params, task.context),
+      );
+    });
   }
 
   register(
@@ -205,12 +218,7 @@ export class ToolRegistry {
     }
     const tasks = tool.task === undefined ? undefined : this.#tasks;
     if (tasks && (tool.task === "required" || tasks.negotiated(request))) {
-      return tasks.start(request, (task) =>
-        runRoundsInTask(task, (round) => {
-          const { inputResponses: _answered, requestState: _state, ...call } = params;
-          return this.#callRound(tool, round ? { ...call, ...round } : params, task.context);
-        }),
-      );
+      return tasks.startCall(request, params);
     }
     return this.#callRound(tool, params, request);
   }

@@ -34,13 +34,10 @@ redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'rec', ARGV[3])
 return 1`;
 
 /** The record as stored: without its id (the key names a hash of it) and revision (a field of its own). */
-type Stored = Omit<TaskRecord, "taskId" | "revision" | "inputRequests" | "inputResponses" | "outcome"> & {
-  inputRequests?: string;
-  inputResponses?: string;
-  outcome?: string;
-};
+const SEALED = ["inputRequests", "inputResponses", "outcome", "call", "checkpoint"] as const;
 
-const SEALED = ["inputRequests", "inputResponses", "outcome"] as const;
+type Stored = Omit<TaskRecord, "taskId" | "revision" | (typeof SEALED)[number]> &
+  Partial<Record<(typeof SEALED)[number], string>>;
 
 /**
  * Tasks in Redis, shared by every instance of a fleet. Each task is one hash under
