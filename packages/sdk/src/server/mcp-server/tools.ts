@@ -52,7 +52,9 @@ export interface ToolConfig<I extends SchemaLike, O extends SchemaLike | undefin
    * The tasks extension may run it as a task (`optional`: whenever the client declared the extension;
    * `required`: only so, -32021 otherwise). The same handler serves both: in a task, each question it
    * asks (by resolver or by `inputRequired`) waits on the task's input_required status and tasks/update.
-   * Needs McpServer's `tasks` option.
+   * Needs McpServer's `tasks` option. With `once` (optional only), direct calls go through the
+   * once-ledger; a task keeps its rounds on its record instead, and a re-run of its body (its worker
+   * died) repeats its last round, so that round's effect needs a claim of its own.
    */
   task?: "optional" | "required";
 }
@@ -180,6 +182,13 @@ export class ToolRegistry {
     return this.#tools.delete(name);
   }
 
+  /** Whether this call of the tool is answered with a task (then the once-ledger does not wrap it). */
+  runsAsTask(name: string, request: Pick<RequestContext, "clientCapabilities">): boolean {
+    const task = this.#tools.get(name)?.task;
+    if (task === undefined || !this.#tasks) return false;
+    return task === "required" || this.#tasks.negotiated(request);
+  }
+
   isOnce(name: string): boolean {
     return this.#tools.get(name)?.once === true;
   }
@@ -205,7 +214,12 @@ export class ToolRegistry {
         `Tool '${name}' may run as a task, but this McpServer has no tasks: pass new McpServer(info, { tasks: new Tasks() })`,
       );
     }
-    if (once) throw new TypeError(`Tool '${name}': a task runs its handler once by itself; drop once: true`);
+    // Optional: direct calls go through the once-ledger, tasks through their own record.
+    if (once && task === "required") {
+      throw new TypeError(
+        `Tool '${name}': a task-only tool runs no direct rounds for once to guard; drop once: true`,
+      );
+    }
     return task;
   }
 
@@ -216,8 +230,8 @@ export class ToolRegistry {
         `Unknown tool: '${params.name}'; tools/list names the tools this server offers`,
       );
     }
-    const tasks = tool.task === undefined ? undefined : this.#tasks;
-    if (tasks && (tool.task === "required" || tasks.negotiated(request))) {
+    if (this.runsAsTask(params.name, request)) {
+      const tasks = this.#tasks as Tasks;
       return tasks.startCall(request, params);
     }
     return this.#callRound(tool, params, request);

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { RequestStateCodec } from "@roundtrip/sealing";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import {
@@ -36,6 +37,11 @@ export interface TasksOptions {
   store?: TaskStore;
   /** 32 bytes that seal what the store keeps; by default one made for this process. */
   key?: Uint8Array;
+  /**
+   * Seals what the store keeps with these request-state keys instead of `key` (a server's
+   * `security.codec`): one set of keys, rotated together, for a fleet's requestState and its tasks.
+   */
+  codec?: RequestStateCodec;
   /** How long a task is kept from its creation, in integer milliseconds; null for ever. Default 1 hour. */
   ttlMs?: number | null;
   /** How long a client should wait between two tasks/get, in integer milliseconds. Default 1000. */
@@ -93,7 +99,7 @@ export class Tasks {
     this.#runner = options.runner;
     this.#kit = {
       store: options.store ?? new MemoryTaskStore(options.now ? { now: options.now } : {}),
-      sealer: new TaskSealer(options.key),
+      sealer: new TaskSealer(options.key, options.codec),
       logger: options.logger ?? stderrLogger,
       now: options.now ?? Date.now,
       changed: (record) => this.#announceChange(record),
