@@ -12,6 +12,7 @@ import type { InputContext } from "@roundtrip/sdk/server";
 import * as z from "zod";
 import { type ApprovalStore, displayName, type Requester } from "../../approvals/approval-store.js";
 import { newRelease } from "../../approvals/release-id.js";
+import { rollOut } from "./deploy-rollout.js";
 import { readDeployState, writeDeployState } from "./deploy-state.js";
 
 const Input = z.object({
@@ -38,6 +39,13 @@ export interface DeployOptions {
   maxWaits?: number;
   /** Where the deployment is recorded: the example's stand-in for the side effect a real tool has. */
   logger: Logger;
+  /**
+   * Lets a client that declared the tasks extension run deploy as a task (the McpServer has Tasks):
+   * the approval wait and the rollout then outlive the call, and its instance.
+   */
+  taskCapable?: boolean;
+  /** How long the rollout takes, reported in steps (the task's statusMessage). Default 0. */
+  rolloutMs?: number;
 }
 
 const DEFAULT_MAX_WAITS = 5;
@@ -115,7 +123,13 @@ async function alreadyDeployed(release: string, options: DeployOptions): Promise
  * one release deploys once, whichever instance, however many approvals and copies of the round reach it.
  * Undefined: not decided yet.
  */
-async function deployIfApproved(args: Args, release: string, requester: Requester, options: DeployOptions) {
+async function deployIfApproved(
+  args: Args,
+  release: string,
+  requester: Requester,
+  options: DeployOptions,
+  ctx: InputContext,
+) {
   const outcome = await options.approvals.consume(release, requester);
   if (outcome === "lost") return lostApproval(release);
   if (outcome === "already-deployed") return alreadyDeployed(release, options);
@@ -123,6 +137,7 @@ async function deployIfApproved(args: Args, release: string, requester: Requeste
   if (outcome !== "deployed") return undefined;
   // The release id is the server's own; the arguments are the user's data and stay out of the log.
   options.logger.info({ release }, "release deployed");
+  await rollOut(release, options.rolloutMs ?? 0, ctx);
   return `Deployed ${release} of ${args.service} to ${args.env}`;
 }
 
@@ -158,7 +173,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
   if (state.step === "wait") {
-    const outcome = await deployIfApproved(args, release, requester, options);
+    const outcome = await deployIfApproved(args, release, requester, options, ctx);
     if (outcome !== undefined) return outcome;
     const waits = (state.waits ?? 0) + 1;
     // Bounded: after maxWaits rounds the user may have closed the page, so hand them the URL again.
@@ -172,7 +187,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (approval.kind !== "accepted") return askApproval(args, release, options);
   // Accept only means the user agreed to open the page: the approval itself is in the store.
-  return (await deployIfApproved(args, release, requester, options)) ?? waitForApproval(release, 1);
+  return (await deployIfApproved(args, release, requester, options, ctx)) ?? waitForApproval(release, 1);
 }
 
 /**
@@ -191,6 +206,8 @@ export function registerDeploy(mcp: McpServer, options: DeployOptions): void {
       annotations: { destructiveHint: true, openWorldHint: false },
       // A proxy's retry or a replay of the completing round must not deploy again.
       once: true,
+      // In a task, the approval store's claim of the release is what keeps a re-run from deploying again.
+      ...(options.taskCapable ? { task: "optional" as const } : {}),
     },
     (args, ctx) => deployStep(args, ctx, options),
   );
