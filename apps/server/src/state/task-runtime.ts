@@ -43,7 +43,7 @@ export async function openTaskRuntime(
     import("@roundtrip/sdk/tasks-bullmq"),
     import("bullmq"),
   ]);
-  const { client } = await redisConnection(redis);
+  const { client } = await redisConnection(redis, { offlineQueue: true });
   client.on("error", () => {});
   const runner = new BullMqTaskRunner({
     connection: createNodeRedisClient(client),

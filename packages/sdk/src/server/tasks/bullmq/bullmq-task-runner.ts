@@ -6,7 +6,9 @@ import type { Tasks } from "../tasks.js";
 export interface BullMqTaskRunnerOptions {
   /**
    * The Redis the queue lives in, as BullMQ takes it: a node-redis client through BullMQ's
-   * `createNodeRedisClient(createClient({ url }))`, or ioredis options. The Redis must keep what it
+   * `createNodeRedisClient(createClient({ url }))` (with its offline queue: BullMQ sends before the
+   * connection is ready, and `enqueueTimeoutMs` bounds each task's queueing anyway), or ioredis
+   * options. The Redis must keep what it
    * acknowledged and evict nothing (`maxmemory-policy noeviction`), or queued tasks are lost.
    */
   connection: ConnectionOptions;
