@@ -168,7 +168,7 @@ export async function buildServer(
   await app.register(protectedResourceMetadataFastify, { metadata: authentication.metadata });
   await registerMcpRoute(app, { config, mcp, keyring, authentication });
   // Once the tools exist: a queued task calls them by name.
-  await taskRuntime.work(mcp);
+  taskRuntime.work(mcp);
 
   return {
     app,

@@ -90,7 +90,7 @@ describe("tasks queued on BullMQ, run by any worker of the fleet", () => {
     expect(rolling.statusMessage).toBe("rolling out web");
     // SIGKILL: the worker dies holding the job, which BullMQ finds stalled once its lock lapses.
     await child.stop();
-    await b.runner.work(b.tasks);
+    b.runner.work(b.tasks);
     const done = await settled(b.mcp, taskId, "completed");
     expect(done.result).toMatchObject({ content: [{ type: "text", text: "rolled out by b" }] });
     // Resumed after the confirmation: the question was not asked again, the rollout ran once here.
@@ -113,7 +113,7 @@ describe("tasks queued on BullMQ, run by any worker of the fleet", () => {
     });
     const b = await instance(fleet);
     const c = await instance(fleet);
-    await a.runner.work(a.tasks);
+    a.runner.work(a.tasks);
     const taskId = await startRollout(b.mcp);
     await settled(c.mcp, taskId, "input_required");
     resultOf(await request(c.mcp, "tasks/update", { taskId, inputResponses: CONFIRMED }));
@@ -128,7 +128,7 @@ describe("tasks queued on BullMQ, run by any worker of the fleet", () => {
   it("fails closed while Redis does not answer: tools/call queues nothing, tasks/get errs, both in bounded time", async () => {
     const fleet = settings({ timeoutMs: 300 });
     const a = await instance(fleet);
-    await a.runner.work(a.tasks);
+    a.runner.work(a.tasks);
     const taskId = await startRollout(a.mcp);
     await settled(a.mcp, taskId, "input_required");
     // The jobs queued: one per task, named by a digest of its id.

@@ -12,7 +12,7 @@ export interface TaskRuntime {
   /** For the startup log. */
   readonly description: Record<string, string>;
   /** Runs queued tasks in this instance, once its McpServer (the tools a task calls) exists. */
-  work(mcp: McpServer): Promise<void>;
+  work(mcp: McpServer): void;
   close(): Promise<void>;
 }
 
@@ -36,7 +36,7 @@ export async function openTaskRuntime(
       ...(state.taskStore === undefined ? {} : { store: state.taskStore }),
     });
     const runs = state.taskStore === undefined ? "in this process" : "in Redis, run where accepted";
-    return { tasks, description: { tasks: runs }, work: async () => {}, close: async () => {} };
+    return { tasks, description: { tasks: runs }, work: () => {}, close: async () => {} };
   }
   // Loaded only here: a server without Redis never needs bullmq.
   const [{ BullMqTaskRunner }, { createNodeRedisClient }] = await Promise.all([
@@ -53,10 +53,13 @@ export async function openTaskRuntime(
   return {
     tasks,
     description: { tasks: "in Redis, queued on BullMQ for every instance" },
-    async work() {
-      await runner.work(tasks);
+    work() {
+      // Takes jobs once Redis answers: a server starting while Redis is away still starts.
+      runner.work(tasks);
     },
     async close() {
+      // BullMQ waits on what a Redis that never answered holds in the offline queue: drop it first.
+      if (!client.isReady) (client as unknown as { destroy(): void }).destroy();
       await runner.close();
       if (client.isOpen) await client.close();
     },

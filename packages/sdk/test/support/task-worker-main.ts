@@ -25,7 +25,7 @@ const instance = await fleetInstance(
     rollout: () => new Promise<never>(() => {}),
   },
 );
-await instance.runner.work(instance.tasks);
+instance.runner.work(instance.tasks);
 const handle = createNodeHandler(instance.mcp.server);
 const http = createServer((req, res) => void handle(req, res));
 http.listen(0, "127.0.0.1", () => {

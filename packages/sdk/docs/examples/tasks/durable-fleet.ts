@@ -34,4 +34,4 @@ mcp.tool("rebuild_index", { input: z.object({ index: z.string() }), task: "requi
 });
 
 // Run tasks here too; a separate worker process runs these same lines and only this call.
-await runner.work(tasks);
+runner.work(tasks);

@@ -112,9 +112,10 @@ export class BullMqTaskRunner implements TaskRunner {
 
   /**
    * Runs the queue's tasks with `tasks`, which must be the Tasks of an McpServer that has the fleet's
-   * tools (and the fleet's store and key). Resolves once the worker takes jobs.
+   * tools (and the fleet's store and key). Returns at once: the worker takes jobs once Redis answers,
+   * so a server starting while Redis is away still starts.
    */
-  async work(tasks: Tasks, options: WorkOptions = {}): Promise<Worker<TaskJob>> {
+  work(tasks: Tasks, options: WorkOptions = {}): Worker<TaskJob> {
     const lockDuration = this.#options.lockDurationMs ?? 30_000;
     const worker = new Worker<TaskJob>(this.#name, (job) => tasks.run(job.data.taskId), {
       connection: this.#options.connection,
@@ -124,9 +125,9 @@ export class BullMqTaskRunner implements TaskRunner {
       stalledInterval: this.#options.stalledIntervalMs ?? lockDuration,
       maxStalledCount: this.#options.maxStalledCount ?? 5,
     });
+    // BullMQ reconnects by itself; a task whose store failed is retried (attempts).
     worker.on("error", () => {});
     this.#workers.push(worker);
-    await worker.waitUntilReady();
     return worker;
   }
 
