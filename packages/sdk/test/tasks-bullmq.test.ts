@@ -105,10 +105,13 @@ describe("tasks queued on BullMQ, run by any worker of the fleet", () => {
       rolling: () => running.resolve(),
       rollout: (signal) =>
         new Promise<string>((_resolve, reject) => {
-          signal.addEventListener("abort", () => {
+          const stop = () => {
             aborted.resolve();
             reject(signal.reason);
-          });
+          };
+          // The cancel may land while the body reports its status, before it gets here.
+          if (signal.aborted) stop();
+          else signal.addEventListener("abort", stop);
         }),
     });
     const b = await instance(fleet);
