@@ -11,7 +11,9 @@ import { type LogoutFlags, logoutCommand } from "./commands/logout.js";
 import { type PendingFlags, pendingCommand } from "./commands/pending.js";
 import { promptsCommand } from "./commands/prompts.js";
 import { resourcesCommand } from "./commands/resources.js";
-import { resumeFlow, runFlowCommand } from "./commands/run-flow.js";
+import { resumeCommand, runFlowCommand } from "./commands/run-flow.js";
+import { skillsCommand } from "./commands/skills.js";
+import { cancelTaskCommand, tasksCommand } from "./commands/tasks.js";
 import { listAllTools, toolsCommand } from "./commands/tools.js";
 import { describeFailure } from "./error-report.js";
 import { ExitCode, type ExitCodeValue } from "./exit-codes.js";
@@ -92,6 +94,17 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
     .description("list the server's resources and resource templates")
     .action(function (this: Command) {
       return run(() => resourcesCommand(this.optsWithGlobals(), terminal, writer()))();
+    });
+
+  program
+    .command("skills")
+    .description(
+      "list the server's skills; with a name, show its SKILL.md; with a path, read that file of it",
+    )
+    .argument("[name]", "the skill's name, as listed")
+    .argument("[path]", "a file of the skill, e.g. scripts/verify.sh (default SKILL.md)")
+    .action(function (this: Command, name: string | undefined, path: string | undefined) {
+      return run(() => skillsCommand(name, path, this.optsWithGlobals(), terminal, writer()))();
     });
 
   withFlowOptions(
@@ -201,11 +214,27 @@ export async function main(argv: readonly string[], given?: Terminal): Promise<E
   withFlowOptions(
     program
       .command("resume")
-      .description("finish a flow saved by --detach")
-      .argument("<id>", "as `pending` lists it"),
+      .description("finish a flow or follow a task saved by --detach (or Ctrl-C)")
+      .argument("<id>", "as `pending` or `tasks` lists it"),
   ).action(function (this: Command, id: string) {
-    return run(() => resumeFlow(id, this.optsWithGlobals() as FlowFlags, terminal, writer()))();
+    return run(() => resumeCommand(id, this.optsWithGlobals() as FlowFlags, terminal, writer()))();
   });
+
+  program
+    .command("tasks")
+    .description("list the tasks saved by --detach or Ctrl-C, with the status each last had")
+    .action(function (this: Command) {
+      return run(() => tasksCommand(this.optsWithGlobals(), writer()))();
+    });
+
+  program
+    .command("cancel")
+    .description("cancel a saved task on its server")
+    .argument("<id>", "as `tasks` lists it")
+    .option("--no-browser", "never open a browser; print URLs instead")
+    .action(function (this: Command, id: string) {
+      return run(() => cancelTaskCommand(id, this.optsWithGlobals(), terminal, writer()))();
+    });
 
   try {
     await program.parseAsync([...argv], { from: "user" });

@@ -1,6 +1,6 @@
 import { Client, type StdioServerParameters } from "@roundtrip/sdk/client";
 import type { TokenStore } from "@roundtrip/sdk/oauth-client";
-import { type Implementation, silentLogger } from "@roundtrip/sdk/protocol";
+import { type Implementation, silentLogger, TASKS_EXTENSION } from "@roundtrip/sdk/protocol";
 import { type ClientAuth, clientAuth } from "./auth/client-auth.js";
 import { type LoginProfile, LoginProfiles } from "./auth/login-profiles.js";
 import { FileTokenStore } from "./auth/token-store.js";
@@ -58,7 +58,13 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const target = options.stdio === undefined ? options.server : stdioServer(options.stdio);
   const client = new Client(target, {
     info: { name: "roundtrip-cli", title: "roundtrip CLI", version: CLIENT_VERSION },
-    capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} },
+    // The tasks extension too: a server may run a call as a task, followed, detached and resumed here.
+    capabilities: {
+      elicitation: { form: {}, url: {} },
+      sampling: {},
+      roots: {},
+      extensions: { [TASKS_EXTENSION]: {} },
+    },
     logger: silentLogger,
     // The flow driver bounds the rounds itself, leaving out the polls for a page being finished.
     inputRequiredMaxRounds: Number.MAX_SAFE_INTEGER,

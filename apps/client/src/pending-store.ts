@@ -26,7 +26,8 @@ const PendingFlowSchema = z.object({
 });
 export type PendingFlow = z.output<typeof PendingFlowSchema>;
 
-const ID = /^[a-z0-9]{10}$/;
+/** The id of a saved flow or task: what `resume` takes. */
+export const PENDING_ID = /^[a-z0-9]{10}$/;
 
 /**
  * Flows saved by --detach, one 0600 file each under <home>/pending, so that `roundtrip resume <id>` can
@@ -44,7 +45,7 @@ export class PendingStore {
   }
 
   #path(id: string): string {
-    if (!ID.test(id)) {
+    if (!PENDING_ID.test(id)) {
       throw new CliError(
         ExitCode.usage,
         `"${id}" is not a pending flow id; \`roundtrip pending\` lists them`,
@@ -91,7 +92,7 @@ export class PendingStore {
     const flows: PendingFlow[] = [];
     for (const name of names) {
       const id = name.replace(/\.json$/, "");
-      if (!name.endsWith(".json") || !ID.test(id)) continue;
+      if (!name.endsWith(".json") || !PENDING_ID.test(id)) continue;
       const parsed = PendingFlowSchema.safeParse(
         JSON.parse((await readOptionalFile(join(this.dir, name))) ?? "null"),
       );

@@ -13,12 +13,14 @@ import { BIN_FROM_REPOSITORY } from "./cli.js";
 import { cliSteps } from "./cli-steps.js";
 import { stackOf } from "./failures.js";
 import { provisionFleetServices } from "./fleet-services.js";
-import { describeStack, greet, paint, say } from "./narration.js";
+import { describeStack, greet, heading, paint, say } from "./narration.js";
 import { watchRounds } from "./rounds.js";
 import { runSteps } from "./runner.js";
 import { type Shutdown, shutdownOnSignals } from "./shutdown.js";
 import { startStack } from "./stack.js";
 import { SENT_TEXTS, STEPS } from "./steps.js";
+import { collectTraces } from "./trace-collector.js";
+import { type CollectedSpan, lastFlow, renderWaterfall } from "./waterfall.js";
 
 const USAGE = "usage: pnpm demo [--scripted]   (node apps/demo/bin/demo.js [--scripted])";
 const flags = process.argv.slice(2);
@@ -50,6 +52,9 @@ async function main(shutdown: Shutdown): Promise<number> {
     say(paint("yellow", `Running one instance under an ephemeral key: ${provisioned.reason}`));
   }
   if (fleet) shutdown.defer(() => fleet.close());
+  // Before the instances start, so that their spans come here.
+  const traces = collectTraces();
+  shutdown.defer(() => traces.close());
   const alice = aliceBrowser();
   const rounds = watchRounds({ interactive, alice });
   const stack = await startStack({
@@ -67,12 +72,24 @@ async function main(shutdown: Shutdown): Promise<number> {
   };
   describeStack(stack, fleet, home, BIN_FROM_REPOSITORY);
   const cli = cliSteps({ interactive, env, answersDir, stack });
-  return runSteps({ interactive, fleet: fleet !== undefined, stack, alice, rounds, cli }, STEPS, {
+  const code = await runSteps({ interactive, fleet: fleet !== undefined, stack, alice, rounds, cli }, STEPS, {
     started,
     redisUrl: fleet?.redisUrl,
     sentTexts: SENT_TEXTS,
     signalled: () => shutdown.signalled,
   });
+  if (!shutdown.signalled) drawDeployTrace(traces.spans());
+  return code;
+}
+
+/** The deploy flow as its spans tell it: each round on the instance that served it, the waits between. */
+function drawDeployTrace(spans: CollectedSpan[]): void {
+  heading("trace: the deploy flow's rounds, from the spans the instances recorded");
+  const lines = renderWaterfall(lastFlow(spans, "deploy"), {
+    title: "tools/call deploy",
+    gapLabel: "waiting on alice",
+  });
+  for (const line of lines) say(line);
 }
 
 const shutdown = shutdownOnSignals();

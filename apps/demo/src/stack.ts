@@ -18,9 +18,11 @@ import {
 } from "@roundtrip/sdk/protocol";
 import type { ResultObject } from "@roundtrip/sdk/server";
 import { buildServer, loadConfig, packageVersion } from "@roundtrip/server";
+import { DEPLOYER_AUDIENCE, type DeployerProcess, startDeployerProcess } from "./deployer-process.js";
 import type { FleetServices } from "./fleet-services.js";
 import { emulatorClientConfig } from "./fleet-services.js";
 import { INSTANCE_HEADER, type Router, startRouter } from "./router.js";
+import { tagInstance } from "./trace-collector.js";
 
 /** One thing a round asked for, under its input request key. */
 export interface Ask {
@@ -195,7 +197,19 @@ export async function startStack({
   const version = await packageVersion();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
-  const authorization = await quietly(() => startLocalAuthServer({ resource: url }));
+  const authorization = await quietly(() =>
+    startLocalAuthServer({
+      resource: url,
+      downstreams: [{ audience: DEPLOYER_AUDIENCE, clients: ["mcp-server-exchange"], scopes: [] }],
+    }),
+  );
+  let deployer: DeployerProcess;
+  try {
+    deployer = await startDeployerProcess(authorization.issuer);
+  } catch (error) {
+    await authorization.close();
+    throw error;
+  }
   const instances: Instance[] = [];
   /** The id of the request that completed each target last: the balancer has its bytes. */
   const completions = new Map<string, unknown>();
@@ -221,6 +235,11 @@ export async function startStack({
           PORT: String(instancePort),
           PUBLIC_URL: url,
           OAUTH_ISSUER: authorization.issuer,
+          // The deploy tool rolls releases out through the deployer, with tokens exchanged for the caller.
+          DEPLOYER_URL: deployer.url,
+          DEPLOYER_AUDIENCE,
+          OAUTH_EXCHANGE_CLIENT_ID: "mcp-server-exchange",
+          OAUTH_EXCHANGE_CLIENT_SECRET: "mcp-server-exchange-secret",
           // Each instance says who it is on every response, which is how the demo names who answered.
           INSTANCE_NAME: name,
           ...env,
@@ -234,6 +253,7 @@ export async function startStack({
     server.mcp.use(async (request, next) => {
       const { method } = request;
       if (!isCarrierMethod(method)) return next();
+      tagInstance(name);
       const params = request.params ?? {};
       const answered = keysOf(params.inputResponses);
       // A request with neither answers nor state starts a flow; anything else continues one.
@@ -283,6 +303,7 @@ export async function startStack({
     router = await startRouter(port, new Map(instances.map((instance) => [instance.name, instance.port])));
   } catch (error) {
     for (const instance of instances) await instance.server.close().catch(() => {});
+    await deployer.close();
     await authorization.close();
     throw error;
   }
@@ -336,6 +357,7 @@ export async function startStack({
     async close() {
       await router?.close().catch(() => {});
       for (const instance of instances) await instance.server.close().catch(() => {});
+      await deployer.close().catch(() => {});
       await authorization.close().catch(() => {});
     },
   };

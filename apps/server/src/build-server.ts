@@ -10,6 +10,7 @@ import { createAuthentication } from "./auth/authentication.js";
 import { IssuerHealth } from "./auth/issuer-health.js";
 import { createTokenVerifier } from "./auth/token-verifier.js";
 import type { ServerConfig } from "./config/server-config.js";
+import { deployerRolloutFor } from "./deployer/deployer-config.js";
 import { endConnectionsAfterDraining } from "./http/connection-draining.js";
 import { registerCors } from "./http/cors.js";
 import { allowHosts } from "./http/host-allow-list.js";
@@ -123,6 +124,7 @@ export async function buildServer(
     logger: app.log.child({ component: "mcp" }),
     approvalUrl: (release) => new URL(`${APPROVALS_PATH}/${release}`, config.publicUrl).href,
     approvals,
+    ...(config.deployer ? { rollout: deployerRolloutFor(config.deployer, config.auth) } : {}),
     onceStore: sharedState.onceStore,
     onceLeaseSeconds: config.onceLeaseSeconds,
     tasks: taskRuntime.tasks,

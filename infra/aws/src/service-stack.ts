@@ -20,6 +20,7 @@ import * as logs from "aws-cdk-lib/aws-logs";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import * as ssm from "aws-cdk-lib/aws-ssm";
 import type { Construct } from "constructs";
+import { addOtelCollector } from "./otel-collector.js";
 
 export interface ServiceStackProps extends StackProps {
   /** The key the wrapped data keys were minted under (KeyStack). */
@@ -160,6 +161,13 @@ export class ServiceStack extends Stack {
         iam.ManagedPolicy.fromAwsManagedPolicyName("service-role/AmazonECSTaskExecutionRolePolicy"),
       );
     container.addMountPoints({ containerPath: "/tmp", sourceVolume: "tmp", readOnly: false });
+    const { metricsGroup } = addOtelCollector(this, {
+      taskDefinition,
+      server: container,
+      taskRole,
+      image: p.collectorImage.valueAsString,
+      logGroup,
+    });
 
     const fargate = new ecsPatterns.ApplicationLoadBalancedFargateService(this, "Service", {
       cluster,
@@ -208,6 +216,7 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, "TaskRoleArn", { value: taskRole.roleArn });
     new CfnOutput(this, "RedisEndpoint", { value: redis.replicationGroup.attrPrimaryEndPointAddress });
     new CfnOutput(this, "RedisUrlSecretArn", { value: redis.url.secretArn });
+    new CfnOutput(this, "MetricsLogGroupName", { value: metricsGroup.logGroupName });
   }
 }
 
@@ -377,6 +386,11 @@ function parameters(scope: Stack) {
       default: "info",
       allowedValues: ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
     }),
+    collectorImage: text(
+      "CollectorImage",
+      "OpenTelemetry collector beside each task (AWS Distro for OpenTelemetry): spans to X-Ray, metrics to CloudWatch",
+      { default: "public.ecr.aws/aws-observability/aws-otel-collector:v0.43.3" },
+    ),
     desiredCount: count("DesiredCount", "Tasks to run, and the autoscaling floor (at least 2)", 2, 2, 100),
     maxCount: count("MaxCount", "Autoscaling ceiling", 6, 2, 100),
   };

@@ -44,10 +44,62 @@ interface ContainerDefinition {
   [key: string]: unknown;
 }
 
-function container(template: CfnTemplate = serviceJson): ContainerDefinition {
-  const task = only<{ ContainerDefinitions: ContainerDefinition[] }>(template, "AWS::ECS::TaskDefinition");
-  expect(task.ContainerDefinitions).toHaveLength(1);
-  return task.ContainerDefinitions[0]!;
+function containers(template: CfnTemplate = serviceJson): ContainerDefinition[] {
+  return only<{ ContainerDefinitions: ContainerDefinition[] }>(template, "AWS::ECS::TaskDefinition")
+    .ContainerDefinitions;
+}
+
+/** The task's containers: the server, and the OpenTelemetry collector beside it. */
+function container(template: CfnTemplate = serviceJson, name = "server"): ContainerDefinition {
+  const found = containers(template).filter((c) => c.Name === name);
+  expect(found, name).toHaveLength(1);
+  return found[0]!;
+}
+
+/** The task role: the one ECS tasks assume that the stack describes (the execution role has none). */
+function taskRole(): string {
+  const id = Object.entries(serviceJson.Resources).find(
+    ([, r]) =>
+      r.Type === "AWS::IAM::Role" &&
+      JSON.stringify(r.Properties?.AssumeRolePolicyDocument).includes("ecs-tasks.amazonaws.com") &&
+      r.Properties?.Description !== undefined,
+  )?.[0];
+  expect(id).toBeDefined();
+  return id!;
+}
+
+interface Statement {
+  Action: unknown;
+  Resource: unknown;
+  [key: string]: unknown;
+}
+
+/** Every statement of the policies attached to the task role. */
+function taskRoleStatements(): Statement[] {
+  const id = taskRole();
+  const policies = Object.values(serviceJson.Resources).filter(
+    (r) => r.Type === "AWS::IAM::Policy" && JSON.stringify(r.Properties?.Roles).includes(`"${id}"`),
+  );
+  expect(policies).toHaveLength(1);
+  return policies.flatMap((p) => (p.Properties!.PolicyDocument as { Statement: Statement[] }).Statement);
+}
+
+/** The log group the collector writes metrics to: the one besides the server's logs. */
+function onlyMetricsGroup(): string {
+  const ids = Object.entries(serviceJson.Resources)
+    .filter(([id, r]) => r.Type === "AWS::Logs::LogGroup" && id.startsWith("MetricsLogs"))
+    .map(([id]) => id);
+  expect(ids).toHaveLength(1);
+  return ids[0]!;
+}
+
+/** Sample names for the stack's log groups, as CloudFormation would report them by Ref. */
+function logGroupNames(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(serviceJson.Resources)
+      .filter(([, r]) => r.Type === "AWS::Logs::LogGroup")
+      .map(([id]) => [id, `${id.replace(/[A-F0-9]{8}$/, "")}-sample`]),
+  );
 }
 
 /** The one resource of `type`, with its logical id. */
@@ -164,19 +216,9 @@ describe("RoundtripService", () => {
   });
 
   it("grants the task role kms:Decrypt on the key only, with the encryption context service = ServerName", () => {
-    const policies = Object.values(serviceJson.Resources).filter((r) => r.Type === "AWS::IAM::Policy");
-    const taskRoleId = Object.entries(serviceJson.Resources).find(
-      ([, r]) =>
-        r.Type === "AWS::IAM::Role" &&
-        JSON.stringify(r.Properties?.AssumeRolePolicyDocument).includes("ecs-tasks.amazonaws.com") &&
-        r.Properties?.Description !== undefined,
-    )?.[0];
-    expect(taskRoleId).toBeDefined();
-    const taskPolicies = policies.filter((p) =>
-      JSON.stringify(p.Properties?.Roles).includes(`"${taskRoleId}"`),
-    );
-    expect(taskPolicies).toHaveLength(1);
-    const statements = (taskPolicies[0]!.Properties!.PolicyDocument as { Statement: unknown[] }).Statement;
+    const taskRoleId = taskRole();
+    // The collector's X-Ray and metrics-group rights sit beside it; none of them is a KMS right.
+    const statements = taskRoleStatements().filter((st) => JSON.stringify(st).includes("kms:"));
     expect(statements).toEqual([
       {
         Effect: "Allow",
@@ -186,7 +228,7 @@ describe("RoundtripService", () => {
       },
     ]);
     // Nothing else in the template hands the task role KMS rights, managed policies included.
-    const role = serviceJson.Resources[taskRoleId!]!.Properties!;
+    const role = serviceJson.Resources[taskRoleId]!.Properties!;
     expect(role.ManagedPolicyArns).toBeUndefined();
     expect(role.Policies).toBeUndefined();
     // The service name the role allows is the one the server asks KMS for.
@@ -276,7 +318,9 @@ describe("RoundtripService", () => {
   });
 
   it("sends logs to a CloudWatch log group with a 30-day retention", () => {
-    const groups = Object.entries(serviceJson.Resources).filter(([, r]) => r.Type === "AWS::Logs::LogGroup");
+    const groups = Object.entries(serviceJson.Resources).filter(
+      ([id, r]) => r.Type === "AWS::Logs::LogGroup" && !id.startsWith("MetricsLogs"),
+    );
     expect(groups).toHaveLength(1);
     expect(groups[0]![1].Properties?.RetentionInDays).toBe(30);
     expect(container().LogConfiguration).toEqual({
@@ -293,11 +337,13 @@ describe("RoundtripService", () => {
         ),
       ].map((m) => m[1]),
     );
-    // Read by the AWS SDK, not the server; .env.example names it in a comment.
-    const awsSdk = new Set(["AWS_REGION"]);
+    // Read by the AWS SDK and the OpenTelemetry SDK, not the server; .env.example names them in comments.
+    const example = await readFile(join(packageDir, "../../apps/server/.env.example"), "utf8");
+    const readByLibraries = (name: string) =>
+      (name === "AWS_REGION" || name.startsWith("OTEL_")) && example.includes(name);
     const c = container();
     const names = [...c.Environment.map((e) => e.Name), ...c.Secrets.map((s) => s.Name)];
-    expect(names.filter((name) => !documented.has(name) && !awsSdk.has(name))).toEqual([]);
+    expect(names.filter((name) => !documented.has(name) && !readByLibraries(name))).toEqual([]);
     expect(new Set(names).size).toBe(names.length);
 
     const used = JSON.stringify(serviceJson.Resources);
@@ -335,6 +381,41 @@ describe("RoundtripService", () => {
     expect(config.redis?.url).toMatch(/^rediss:\/\//);
     // ElastiCache keeps no append-only file: without waiting for its replica the server refuses it.
     expect(config.redis?.replicaAcks).toEqual({ replicas: 1, timeoutMs: 1000 });
+  });
+
+  it("runs an OTLP collector beside the server: spans to X-Ray, metrics to its own log group, no scrape port", () => {
+    expect(
+      containers()
+        .map((c) => c.Name)
+        .sort(),
+    ).toEqual(["otel-collector", "server"]);
+    const collector = container(serviceJson, "otel-collector");
+    expect(collector.Essential).toBe(false);
+    expect(collector.PortMappings).toBeUndefined();
+    const config = resolveValue(
+      collector.Environment.find((e) => e.Name === "AOT_CONFIG_CONTENT")?.Value,
+      serviceJson,
+      {},
+      { "AWS::Region": "eu-west-1", ...logGroupNames() },
+    );
+    expect(config).toContain("endpoint: 127.0.0.1:4318");
+    expect(config).toMatch(/awsxray:\n {4}region: eu-west-1/);
+    expect(config).toContain("log_group_name: MetricsLogs-sample");
+
+    const server = container();
+    const env = Object.fromEntries(server.Environment.map((e) => [e.Name, e.Value]));
+    expect(env.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("http://127.0.0.1:4318");
+    expect(env.OTEL_EXPORTER_OTLP_PROTOCOL).toBe("http/protobuf");
+    // Prometheus stays off: metrics leave by OTLP and the task opens no scrape port.
+    expect(env.METRICS_PORT).toBeUndefined();
+    expect(server.DependsOn).toEqual([{ ContainerName: "otel-collector", Condition: "START" }]);
+
+    const metricsGroupId = onlyMetricsGroup();
+    const statements = taskRoleStatements();
+    const logs = statements.find((st) => JSON.stringify(st.Action).includes("logs:PutLogEvents"));
+    expect(JSON.stringify(logs?.Resource)).toContain(metricsGroupId);
+    const xray = statements.find((st) => JSON.stringify(st.Action).includes("xray:PutTraceSegments"));
+    expect(xray?.Resource).toBe("*");
   });
 
   it("passes cfn-lint", async () => {

@@ -36,7 +36,34 @@ export interface IntrospectorClient {
   secret: string;
 }
 
-export type LocalClient = MachineClient | KeyClient | InteractiveClient | IntrospectorClient;
+/**
+ * A client presenting a JWT with the JWT bearer grant (RFC 7523): an MCP client with an ID-JAG (with a
+ * secret), or a workload with its platform's identity token (public: the token is the credential).
+ */
+export interface AssertionClient {
+  kind: "assertion";
+  id: string;
+  secret?: string;
+  scopes: readonly string[];
+}
+
+/** An MCP server exchanging its callers' tokens for downstream ones (RFC 8693). */
+export interface ExchangeClient {
+  kind: "token-exchange";
+  id: string;
+  secret: string;
+}
+
+export type LocalClient =
+  | MachineClient
+  | KeyClient
+  | InteractiveClient
+  | IntrospectorClient
+  | AssertionClient
+  | ExchangeClient;
+
+export const TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange";
+export const JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /**
  * The private key of `mcp-machine-key`, published here like the other development secrets: this
@@ -71,7 +98,20 @@ export const DEFAULT_CLIENTS: readonly LocalClient[] = [
   },
   { kind: "interactive", id: "mcp-interactive", redirectUris: [DEFAULT_REDIRECT_URI] },
   { kind: "introspector", id: "mcp-resource-server", secret: "mcp-resource-server-secret" },
+  {
+    kind: "assertion",
+    id: "mcp-enterprise",
+    secret: "mcp-enterprise-secret",
+    scopes: ["mcp:tools", "mcp:deploy"],
+  },
+  { kind: "assertion", id: "mcp-workload", scopes: ["mcp:tools"] },
+  { kind: "token-exchange", id: "mcp-server-exchange", secret: "mcp-server-exchange-secret" },
 ];
+
+/** The client at the IdP whose users' ID tokens become ID-JAGs → the MCP client those ID-JAGs name. */
+export const DEFAULT_ID_JAG_CLIENTS: Readonly<Record<string, string>> = {
+  "mcp-interactive": "mcp-enterprise",
+};
 
 export function clientMetadata(client: LocalClient): ClientMetadata {
   switch (client.kind) {
@@ -103,9 +143,29 @@ export function clientMetadata(client: LocalClient): ClientMetadata {
         client_id: client.id,
         application_type: "native",
         token_endpoint_auth_method: "none",
-        grant_types: ["authorization_code", "refresh_token"],
+        // Token exchange: the IdP role, trading its users' ID tokens for ID-JAGs.
+        grant_types: ["authorization_code", "refresh_token", TOKEN_EXCHANGE_GRANT],
         response_types: ["code"],
         redirect_uris: [...(client.redirectUris ?? [DEFAULT_REDIRECT_URI])],
+      };
+    case "assertion":
+      return {
+        client_id: client.id,
+        ...(client.secret === undefined
+          ? { token_endpoint_auth_method: "none" }
+          : { client_secret: client.secret }),
+        grant_types: [JWT_BEARER_GRANT],
+        response_types: [],
+        redirect_uris: [],
+        scope: client.scopes.join(" "),
+      };
+    case "token-exchange":
+      return {
+        client_id: client.id,
+        client_secret: client.secret,
+        grant_types: [TOKEN_EXCHANGE_GRANT],
+        response_types: [],
+        redirect_uris: [],
       };
     case "introspector":
       return {

@@ -1,8 +1,11 @@
 export { DEFAULT_USERS, type LocalUser } from "./accounts.js";
 export {
+  type AssertionClient,
   DEFAULT_CLIENTS,
+  DEFAULT_ID_JAG_CLIENTS,
   DEFAULT_REDIRECT_URI,
   DEVELOPMENT_CLIENT_KEY,
+  type ExchangeClient,
   type InteractiveClient,
   type IntrospectorClient,
   type KeyClient,
@@ -10,6 +13,7 @@ export {
   type MachineClient,
 } from "./clients.js";
 export { DevelopmentBrowser, type VisitedPage } from "./development-browser.js";
+export type { Downstream, WorkloadIssuer } from "./enterprise-grants.js";
 export { firstPostForm, type HtmlForm } from "./html-form.js";
 export { generateSigningKey, publicJwk, type SigningKey } from "./keys.js";
 export {

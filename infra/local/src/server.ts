@@ -3,11 +3,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { DEFAULT_USERS, type LocalUser } from "./accounts.js";
 import { authorizationCodeToken } from "./authorization-code.js";
-import { DEFAULT_CLIENTS, DEFAULT_REDIRECT_URI, type LocalClient } from "./clients.js";
+import {
+  DEFAULT_CLIENTS,
+  DEFAULT_ID_JAG_CLIENTS,
+  DEFAULT_REDIRECT_URI,
+  type LocalClient,
+} from "./clients.js";
+import { type Downstream, registerEnterpriseGrants, type WorkloadIssuer } from "./enterprise-grants.js";
 import { generateSigningKey, type SigningKey } from "./keys.js";
 import { loadProvider } from "./load-provider.js";
 import { type LocalResource, providerConfiguration } from "./provider-config.js";
 import { requestToken, type TokenResponse } from "./token-endpoint.js";
+import { TokenMinter } from "./token-minting.js";
 
 export const DEFAULT_SCOPES: readonly string[] = ["mcp:tools", "mcp:deploy"];
 
@@ -31,6 +38,12 @@ export interface LocalAuthServerOptions {
   signingKeys?: readonly SigningKey[];
   /** Access token lifetime. Default 300 s. */
   accessTokenTtlSec?: number;
+  /** For ID-JAGs: the client at the IdP → the MCP client its ID-JAGs name. Default mcp-interactive → mcp-enterprise. */
+  idJagClients?: Readonly<Record<string, string>>;
+  /** Issuers whose workload identity tokens the JWT bearer grant accepts. Default none. */
+  workloadIssuers?: readonly WorkloadIssuer[];
+  /** Downstream APIs MCP servers may exchange their callers' tokens for (RFC 8693). Default none. */
+  downstreams?: readonly Downstream[];
 }
 
 export interface AuthorizationCodeOptions {
@@ -112,6 +125,20 @@ export async function startLocalAuthServer(options: LocalAuthServerOptions): Pro
         { InvalidTarget: errors.InvalidTarget, policy: interactionPolicy },
       ),
     );
+    registerEnterpriseGrants(
+      provider,
+      {
+        issuer,
+        minter: new TokenMinter(issuer, () => signingKeys),
+        resources: new Set(resources.filter((r) => r.format === "jwt").map((r) => r.uri)),
+        scopes: options.scopes ?? DEFAULT_SCOPES,
+        idJagClients: options.idJagClients ?? DEFAULT_ID_JAG_CLIENTS,
+        workloadIssuers: options.workloadIssuers ?? [],
+        downstreams: options.downstreams ?? [],
+        accessTokenTtlSec: options.accessTokenTtlSec ?? 300,
+      },
+      errors,
+    );
     current = provider.callback();
   };
   try {
@@ -123,7 +150,7 @@ export async function startLocalAuthServer(options: LocalAuthServerOptions): Pro
 
   const secretOf = (clientId: string) => {
     const client = clients.find((c) => c.id === clientId);
-    if (!client || client.kind === "interactive" || client.kind === "private-key-jwt") {
+    if (!client || !("secret" in client) || client.secret === undefined) {
       throw new Error(
         `"${clientId}" is not a confidential client of this server; configured: ${clients.map((c) => c.id).join(", ")}`,
       );

@@ -23,7 +23,12 @@ import {
 import { OAuthError, type OAuthErrorCode } from "./client/oauth/index.js";
 import type { AnySdkError } from "./index.js";
 import { McpError, SdkError, type SdkErrorCode } from "./protocol/index.js";
-import { DpopNonceError, InvalidDpopProofError, InvalidTokenError } from "./server/auth/index.js";
+import {
+  DownstreamTokenError,
+  DpopNonceError,
+  InvalidDpopProofError,
+  InvalidTokenError,
+} from "./server/auth/index.js";
 import { InputResponseError, ToolError } from "./server/index.js";
 import { ResolverFailure } from "./server/mcp-server/resolvers/resolver-failure.js";
 import { HttpError } from "./server/transport/http-errors.js";
@@ -93,6 +98,7 @@ const CLASSES: { [C in Exclude<SdkErrorCode, OAuthErrorCode>]: [ErrorClass, () =
     () => new SkillIntegrityError("skill://deploy/SKILL.md", "digest", "its digest differs"),
   ],
   ERR_INVALID_TOKEN: [InvalidTokenError, () => new InvalidTokenError("expired")],
+  ERR_DOWNSTREAM_TOKEN: [DownstreamTokenError, () => new DownstreamTokenError("refused", "refused")],
   ERR_INPUT_RESPONSE: [InputResponseError, () => new InputResponseError("k", "not a form answer")],
   ERR_TOOL_FAILED: [ToolError, () => new ToolError("the deploy window is closed")],
   ERR_HTTP_REFUSED: [HttpError, () => new HttpError(405, "Method Not Allowed")],

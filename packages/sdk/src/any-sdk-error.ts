@@ -20,7 +20,7 @@ import type {
   VersionNegotiationError,
 } from "./client/index.js";
 import type { OAuthError } from "./client/oauth/index.js";
-import type { InvalidTokenError } from "./server/auth/index.js";
+import type { DownstreamTokenError, InvalidTokenError } from "./server/auth/index.js";
 import type { InputResponseError, ToolError } from "./server/index.js";
 
 /**
@@ -50,5 +50,6 @@ export type AnySdkError =
   | SubscriptionLostError
   | OAuthError
   | InvalidTokenError
+  | DownstreamTokenError
   | InputResponseError
   | ToolError;

@@ -352,4 +352,62 @@ describe("RedisOnceStore", () => {
       record: { status: "pending", started: false, holder: "a/1", attempt: 1 },
     });
   });
+  it("sends its scripts by digest, and whole to a Redis that lost them (SCRIPT FLUSH, a restart)", async () => {
+    const { client, store } = await connectedStore();
+    const lease = { token: "t1", holder: "a/1", leaseMs: 60_000, ttlMs: 60_000 };
+    await client.sendCommand(["SCRIPT", "FLUSH"]);
+    expect(await store.lease("f.r", lease)).toEqual({ leased: true, attempt: 1 });
+    const before = await commandCalls(client);
+    // The lease's script is cached now (its first EVALSHA fell back to EVAL): the read sends its digest.
+    expect(await store.read("f.r")).toMatchObject({ status: "pending", started: false });
+    const after = await commandCalls(client);
+    expect([delta(before, after, "evalsha"), delta(before, after, "eval")]).toEqual([1, 0]);
+    expect(await store.start("f.r", "t1", 60_000)).toBe(true);
+    await store.complete("f.r", "t1", "x", { outcomeMs: 10_000, consumedMs: 60_000 });
+    await client.sendCommand(["SCRIPT", "FLUSH"]);
+    expect(await store.read("f.r")).toEqual({ status: "done", outcome: "x" });
+  });
 });
+
+describe("what a once-round costs Redis", () => {
+  it("a two-round flow sends four commands: the readiness write, then its round's lease, start mark and outcome", async () => {
+    const { client, prefix } = await connectedStore();
+    const sent: string[] = [];
+    // The store's real client, its commands noted as they leave.
+    const counted = new Proxy(client, {
+      get(target, property, receiver) {
+        if (property !== "sendCommand") return Reflect.get(target, property, receiver);
+        return (args: string[], ...rest: unknown[]) => {
+          sent.push(args[0] ?? "");
+          return (target.sendCommand as (...all: unknown[]) => unknown)(args, ...rest);
+        };
+      },
+    });
+    const store = new RedisOnceStore({ client: counted, prefix, timeoutMs: 1000 });
+    const { url, counters } = await start({ store });
+    // Warm: every script is cached on this Redis before the count starts.
+    expect(textOf(resultOf(await deploy(url, await firstRound(url))))).toMatch(/^deployed web/);
+    sent.length = 0;
+    const before = await commandCalls(client);
+    const retry = await firstRound(url);
+    expect(textOf(resultOf(await deploy(url, retry)))).toMatch(/^deployed web/);
+    const after = await commandCalls(client);
+    expect(sent).toEqual(["SET", "EVALSHA", "EVALSHA", "EVALSHA"]);
+    // Redis's own count agrees: three scripts run by digest, none sent whole.
+    expect([delta(before, after, "evalsha"), delta(before, after, "eval")]).toEqual([3, 0]);
+    expect(counters.deploys).toBe(2);
+  });
+});
+
+/** Calls per command since the server started, from INFO commandstats (a script's own calls included). */
+async function commandCalls(client: Client): Promise<Map<string, number>> {
+  const info = String(await client.sendCommand(["INFO", "commandstats"]));
+  const calls = new Map<string, number>();
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    calls.set(match[1] ?? "", Number(match[2]));
+  return calls;
+}
+
+function delta(before: Map<string, number>, after: Map<string, number>, name: string): number {
+  return (after.get(name) ?? 0) - (before.get(name) ?? 0);
+}

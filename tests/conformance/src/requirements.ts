@@ -79,3 +79,78 @@ export const EXTENSION_SCENARIOS = {
     "sep-2640-client-verify-frontmatter",
   ],
 } as const;
+
+/**
+ * Scenarios of the pinned suite Roundtrip cannot pass, each with the reason. Every other scenario the
+ * suite lists, scored or not, is held to passing by name; these are run by name too and held to still
+ * failing, so one that starts passing must be moved out of here.
+ */
+export const CANNOT_PASS: { readonly [leg in "server" | "client"]: Readonly<Record<string, string>> } = {
+  server: {},
+  client: {
+    "auth/2025-03-26-oauth-metadata-backcompat":
+      "2025-03-26 authorization only: the server publishes no protected resource metadata (RFC 9728) and the client must take the MCP server's origin as the authorization server; the OAuth client implements the 2025-06-18 and later discovery, which requires that metadata",
+    "auth/2025-03-26-oauth-endpoint-fallback":
+      "2025-03-26 authorization only: no metadata at all, and the client must fall back to /authorize, /token and /register on the MCP server's origin; the OAuth client never guesses endpoints",
+  },
+};
+
+/** Every scenario the pinned suite has, per leg, as `conformance list` prints them. */
+export interface ScenarioListing {
+  server: string[];
+  client: string[];
+}
+
+export function parseScenarioListing(listing: string): ScenarioListing {
+  const scenarios: ScenarioListing = { server: [], client: [] };
+  let section: "server" | "client" | undefined;
+  for (const line of listing.split(/\r?\n/)) {
+    if (line.startsWith("Server scenarios")) section = "server";
+    else if (line.startsWith("Client scenarios")) section = "client";
+    else if (/^\S/.test(line)) section = undefined;
+    else if (section) {
+      const item = /^\s+- (\S+)(?: \[.*\])?$/.exec(line);
+      if (item?.[1]) scenarios[section].push(item[1]);
+    }
+  }
+  if (scenarios.server.length === 0 || scenarios.client.length === 0) {
+    throw new Error("conformance list printed no server or client scenarios; has its output format changed?");
+  }
+  return scenarios;
+}
+
+export async function listScenarios(): Promise<ScenarioListing> {
+  const output = await runCli(["list"]);
+  if (output.exitCode !== 0)
+    throw new Error(`conformance list failed (${output.exitCode}): ${output.stderr}`);
+  return parseScenarioListing(output.stdout);
+}
+
+/** How Roundtrip runs one scenario of the suite, and what it holds it to. */
+export type ScenarioPlan =
+  | { kind: "requirement-set"; revision: string; scored: boolean }
+  | { kind: "by-name" }
+  | { kind: "cannot-pass"; reason: string }
+  | { kind: "unnamed" };
+
+/**
+ * Where each listed scenario is run: with the first requirement set that runs it (scored, or run and
+ * reported without a score), by name (EXTENSION_SCENARIOS), or nowhere because it cannot pass. A scenario
+ * in none of them is `unnamed`: the suite gained it, and the tests fail until it is named here.
+ */
+export function planScenario(
+  leg: "server" | "client",
+  scenario: string,
+  sets: readonly Requirements[],
+): ScenarioPlan {
+  const reason = CANNOT_PASS[leg][scenario];
+  if (reason !== undefined) return { kind: "cannot-pass", reason };
+  for (const set of sets) {
+    if (set[leg].includes(scenario)) return { kind: "requirement-set", revision: set.revision, scored: true };
+    if (set.notScored.some((entry) => entry.leg === leg && entry.scenario === scenario)) {
+      return { kind: "requirement-set", revision: set.revision, scored: false };
+    }
+  }
+  if ((EXTENSION_SCENARIOS[leg] as readonly string[]).includes(scenario)) return { kind: "by-name" };
+  return { kind: "unnamed" };
+}

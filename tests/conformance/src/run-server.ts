@@ -1,5 +1,13 @@
+import { silentLogger } from "@roundtrip/sdk/protocol";
 import { checksWith, scenarioPassed, tally } from "./conformance-cli.js";
-import { REVISIONS, type Revision, runServerConformance } from "./server-run.js";
+import { reportEveryScenario } from "./scenario-report.js";
+import {
+  REVISIONS,
+  type Revision,
+  runServerConformance,
+  runServerScenario,
+  type ServerConformance,
+} from "./server-run.js";
 
 /**
  * `pnpm conformance:server`: the official suite against Roundtrip's fixture server, once per
@@ -7,8 +15,9 @@ import { REVISIONS, type Revision, runServerConformance } from "./server-run.js"
  * Extra arguments go to the CLI (e.g. `--verbose`).
  */
 
-async function runSet(revision: Revision): Promise<boolean> {
+async function runSet(revision: Revision, outcomes: ServerConformance[]): Promise<boolean> {
   const outcome = await runServerConformance({ revision, echo: true, extraArgs: process.argv.slice(2) });
+  outcomes.push(outcome);
   const required = tally(outcome.required);
   const unscored = tally(outcome.unscored);
 
@@ -34,7 +43,14 @@ async function runSet(revision: Revision): Promise<boolean> {
 }
 
 let allPassed = true;
+const outcomes: ServerConformance[] = [];
 for (const revision of REVISIONS) {
-  if (!(await runSet(revision))) allPassed = false;
+  if (!(await runSet(revision, outcomes))) allPassed = false;
 }
-process.exitCode = allPassed ? 0 : 1;
+const everyScenarioPassed = await reportEveryScenario(
+  "server",
+  outcomes.map((outcome) => outcome.requirements),
+  outcomes.map((outcome) => outcome.run),
+  (scenario) => runServerScenario(scenario, { fixture: { logger: silentLogger } }),
+);
+process.exitCode = allPassed && everyScenarioPassed ? 0 : 1;

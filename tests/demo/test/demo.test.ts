@@ -129,6 +129,10 @@ describe("pnpm demo, unattended", () => {
       /Redis holds [1-9]\d* keys: ids, expiry times and sealed values; none of the [1-9]\d* results, arguments and answers of this run in clear/,
     );
     expect(output).toContain("All 7 steps succeeded");
+    // The deploy flow's trace, from the spans both instances recorded: its rounds on A, then B.
+    expect(output).toMatch(/tools\/call deploy: flow [0-9a-f]{16}, [2-9] rounds on instances A, B\n┌/);
+    expect(output).toMatch(/│ 1 +│ A +│ *█[^│]*│[^│]*│ input_required: elicitation/);
+    expect(output).toMatch(/│ +│ +│ *┄+ *│[^│]*│ waiting on alice/);
     expect(output).toContain("Both servers stopped");
     const home = /ROUNDTRIP_HOME=(\S+)/.exec(output)?.[1];
     expect(home).toBeDefined();

@@ -17,6 +17,8 @@ export const REGISTER = "register";
 export const SUMMARIZE = "summarize";
 export const WORKSPACE = "workspace";
 export const APPROVE = "approve";
+/** `register` as a tool that runs as a task for every client of the tasks extension (Roundtrip's server only). */
+export const REGISTER_TASK = "register_task";
 
 export const SCENARIO_TOOLS: readonly string[] = [
   "add",

@@ -9,6 +9,7 @@ import {
   resolver,
 } from "@roundtrip/sdk";
 import { silentLogger } from "@roundtrip/sdk/protocol";
+import { Tasks } from "@roundtrip/sdk/server";
 import * as z from "zod";
 import { PROMPT, TEMPLATE, TOOL } from "./ask-flow.js";
 import {
@@ -22,6 +23,7 @@ import {
   firstMessageText,
   nameQuestion,
   REGISTER,
+  REGISTER_TASK,
   registerText,
   rootsText,
   SUMMARIZE,
@@ -67,7 +69,10 @@ export function scenarioMcpServer(onCall?: (name: string) => void): ScenarioServ
     calls.add(key);
     onCall?.(key);
   };
-  const mcp = new McpServer({ name: "roundtrip-bridge", version: "0.1.0" }, { logger: silentLogger });
+  const mcp = new McpServer(
+    { name: "roundtrip-bridge", version: "0.1.0" },
+    { logger: silentLogger, tasks: new Tasks({ logger: silentLogger }) },
+  );
 
   mcp.tool(ADD, { input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => {
     count(ADD);
@@ -83,6 +88,14 @@ export function scenarioMcpServer(onCall?: (name: string) => void): ScenarioServ
     { input: z.object({ user: z.string() }), resolve: { name, confirm } },
     (_args, { name, confirm }) => {
       count(REGISTER);
+      return registerText(name.name, confirm.action === "accept" && confirm.content.confirm);
+    },
+  );
+  mcp.tool(
+    REGISTER_TASK,
+    { input: z.object({ user: z.string() }), resolve: { name, confirm }, task: "required" },
+    (_args, { name, confirm }) => {
+      count(REGISTER_TASK);
       return registerText(name.name, confirm.action === "accept" && confirm.content.confirm);
     },
   );

@@ -12,6 +12,7 @@ import {
   expectedSummaryText,
   nameQuestion,
   REGISTER,
+  REGISTER_TASK,
   ROOTS,
   rootsText,
   SCENARIO_TOOLS,
@@ -91,7 +92,28 @@ describe.each(PEERS)("$name → Roundtrip McpServer", (peer) => {
   it("lists the tools", async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(SCENARIO_TOOLS);
+    expect(tools.map((tool) => tool.name)).toEqual([...SCENARIO_TOOLS, REGISTER_TASK].sort());
+  });
+
+  it("calls a tool that runs as a task for tasks clients as one call, its questions asked over the session", async () => {
+    const asked: string[] = [];
+    const { client, calls } = await connect({
+      onElicit: async (seen: ElicitationSeen) => {
+        asked.push(seen.message);
+        const field = asked.length === 1 ? { name: elicitAnswer(seen.message) } : { confirm: true };
+        return { action: "accept", content: field };
+      },
+    });
+    // Listed first: a 2025-era client that saw the tasks extension's "required" would refuse a plain call.
+    const { tools } = await client.listTools();
+    const listed = tools.find((tool) => tool.name === REGISTER_TASK) as { execution?: unknown } | undefined;
+    expect(listed).toBeDefined();
+    expect(listed?.execution).toBeUndefined();
+    const before = calls.count(REGISTER_TASK);
+    const result = await client.callTool(REGISTER_TASK, { user: "ada" });
+    expect(textOf(result)).toBe(expectedRegisterText("ada"));
+    expect(asked).toEqual([nameQuestion("ada"), confirmQuestion(elicitAnswer(nameQuestion("ada")))]);
+    expect(calls.count(REGISTER_TASK) - before).toBe(1);
   });
 
   it("calls a one-round tool", async () => {

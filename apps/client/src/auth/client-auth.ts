@@ -1,5 +1,10 @@
 import type { ClientAuthProvider } from "@roundtrip/sdk/client";
-import { type OAuthClientProvider, oauthClientProvider, type TokenStore } from "@roundtrip/sdk/oauth-client";
+import {
+  type OAuthClientOptions,
+  type OAuthClientProvider,
+  oauthClientProvider,
+  type TokenStore,
+} from "@roundtrip/sdk/oauth-client";
 import { CliError, ExitCode } from "../exit-codes.js";
 import type { Terminal } from "../terminal.js";
 import { explainedOAuth, loginAgain } from "./explained-oauth.js";
@@ -60,6 +65,7 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
   }
   const oauth = oauthClientProvider({
     grant: profile.grant,
+    ...assertionGrant(profile, env, options.server),
     ...(profile.clientId === undefined ? {} : { clientId: profile.clientId }),
     ...(profile.clientSecret === undefined ? {} : { clientSecret: profile.clientSecret }),
     ...(profile.issuer === undefined ? {} : { clientIssuer: profile.issuer }),
@@ -78,5 +84,48 @@ export async function clientAuth(options: ClientAuthOptions): Promise<ClientAuth
     provider: explainedOAuth(oauth, { server: options.server, profile, terminal: options.terminal }),
     oauth,
     close: async () => loopback?.close(),
+  };
+}
+
+/**
+ * The part of a hand-written profile the grants without a browser need: the client id and the issuer
+ * of its authorization server, and the IdP and the user's ID token file for `identity_assertion`, the
+ * token file for `workload_identity`. A profile missing them is refused here, naming the field to add.
+ */
+function assertionGrant(
+  profile: LoginProfile,
+  env: NodeJS.ProcessEnv,
+  server: string,
+): Pick<OAuthClientOptions, "identityAssertion" | "workloadIdentity"> {
+  const missing = (field: string) =>
+    new CliError(
+      ExitCode.usage,
+      `the login saved for ${server} uses the ${profile.grant} grant without "${field}"; add it to its entry in logins.json`,
+    );
+  if (profile.grant !== "workload_identity" && profile.grant !== "identity_assertion") return {};
+  // The assertion goes to this authorization server only, never to one a server's metadata names.
+  for (const field of ["clientId", "issuer"] as const) if (profile[field] === undefined) throw missing(field);
+  if (profile.grant === "workload_identity") {
+    if (profile.workloadTokenFile === undefined) throw missing("workloadTokenFile");
+    return { workloadIdentity: { token: { file: profile.workloadTokenFile } } };
+  }
+  const idp = profile.identityAssertion;
+  if (idp === undefined) throw missing("identityAssertion");
+  const secretEnv = idp.idpClientSecretEnv;
+  const secret = secretEnv === undefined ? undefined : env[secretEnv];
+  if (secretEnv !== undefined && !secret) {
+    throw new CliError(
+      ExitCode.auth,
+      `${secretEnv} is not set: it holds the client secret at ${idp.idpIssuer} for the login to ${server}`,
+    );
+  }
+  return {
+    identityAssertion: {
+      idpIssuer: idp.idpIssuer,
+      idpClientId: idp.idpClientId,
+      ...(idp.idpTokenEndpoint === undefined ? {} : { idpTokenEndpoint: idp.idpTokenEndpoint }),
+      ...(secret ? { idpClientSecret: secret } : {}),
+      idToken: { file: idp.idTokenFile },
+    },
   };
 }

@@ -2,8 +2,25 @@ import { join } from "node:path";
 import * as z from "zod";
 import { readOptionalFile, writePrivateFile } from "../private-file.js";
 
+/**
+ * The enterprise IdP of the identity assertion grant (ID-JAG): the user's ID token, read from a file the
+ * host's single sign-on keeps fresh, is exchanged there for an ID-JAG for the server's authorization server.
+ */
+const IdentityAssertionSchema = z.strictObject({
+  idpIssuer: z.string(),
+  idpTokenEndpoint: z.string().optional(),
+  idpClientId: z.string(),
+  /** The name of the environment variable holding the client's secret at the IdP, never the secret. */
+  idpClientSecretEnv: z.string().optional(),
+  idTokenFile: z.string(),
+});
+
 const LoginProfileSchema = z.object({
-  grant: z.enum(["client_credentials", "authorization_code"]),
+  /**
+   * `identity_assertion` and `workload_identity` are written by hand (no `roundtrip login` flags): a
+   * profile for an enterprise sign-in through the IdP, or for a workload with a platform token file.
+   */
+  grant: z.enum(["client_credentials", "authorization_code", "identity_assertion", "workload_identity"]),
   clientId: z.string().optional(),
   /** A pre-registered confidential client's secret: needed for every new client_credentials token. */
   clientSecret: z.string().optional(),
@@ -13,6 +30,10 @@ const LoginProfileSchema = z.object({
    */
   issuer: z.string().optional(),
   scope: z.string().optional(),
+  /** For `identity_assertion`. */
+  identityAssertion: IdentityAssertionSchema.optional(),
+  /** For `workload_identity`: the workload's identity token (a JWT), read again for every grant. */
+  workloadTokenFile: z.string().optional(),
   /** The loopback port of the sign-in callback; 0 picks a free one each time. */
   callbackPort: z.number().int().min(0).max(65535).optional(),
 });

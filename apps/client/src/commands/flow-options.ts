@@ -24,7 +24,7 @@ export function withFlowOptions(command: Command): Command {
     )
     .option(
       "--detach",
-      "save the flow when it needs a person, and exit with code 10; finish it with `resume`",
+      "save the flow when it needs a person (a task, once the server has made it), and exit with code 10; finish it with `resume`",
     )
     .option(
       "--root <dir>",

@@ -1,15 +1,15 @@
-import { requireTarget } from "../config/settings.js";
+import { requireTarget, resolveSettings } from "../config/settings.js";
 import { connect } from "../connection.js";
 import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
-import { driveFlow, type FlowOutcome, type FlowRequest } from "../flow/drive-flow.js";
-import { waitingLines } from "../flow/waiting-questions.js";
+import { driveFlow, type FlowRequest } from "../flow/drive-flow.js";
 import type { ResultWriter } from "../json-output.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
-import { resultText } from "../result-text.js";
-import { safeInline } from "../terminal/safe-text.js";
+import { PendingTasks } from "../pending-tasks.js";
 import type { Terminal } from "../terminal.js";
-import { argumentRefusal, argumentRefusalResult } from "./argument-refusal.js";
+import { argumentRefusal } from "./argument-refusal.js";
 import { answerPolicy, type FlowFlags, flowSettings } from "./flow-options.js";
+import { report } from "./flow-report.js";
+import { resumeTask } from "./resume-task.js";
 
 /** Runs call, prompt or read: every round until the result, or until --detach saves it. */
 export async function runFlowCommand(
@@ -40,6 +40,8 @@ export async function runFlowCommand(
     const outcome = await driveFlow(connection.client, request, policy, {
       server,
       pending: new PendingStore(settings.home),
+      tasks: new PendingTasks(settings.home),
+      canDetach: target.stdio === undefined,
     }).catch(refusedArguments);
     return report(outcome, request, writer, terminal);
   } finally {
@@ -48,10 +50,25 @@ export async function runFlowCommand(
 }
 
 /**
+ * Finishes what --detach saved: a task the server runs (followed to its end), or a flow (see below).
+ */
+export async function resumeCommand(
+  id: string,
+  flags: FlowFlags,
+  terminal: Terminal,
+  writer: ResultWriter,
+): Promise<ExitCodeValue> {
+  const settings = await resolveSettings(flags);
+  const task = await new PendingTasks(settings.home).find(id);
+  if (task) return resumeTask(task, flags, terminal, writer);
+  return resumeFlow(id, flags, terminal, writer);
+}
+
+/**
  * Finishes a flow saved by --detach: checks that its server can still open it, answers its questions,
  * then echoes the server's latest requestState byte for byte.
  */
-export async function resumeFlow(
+async function resumeFlow(
   id: string,
   flags: FlowFlags,
   terminal: Terminal,
@@ -90,59 +107,14 @@ export async function resumeFlow(
     const outcome = await driveFlow(connection.client, request, policy, {
       server: flow.server,
       pending: store,
+      tasks: new PendingTasks(settings.home),
+      canDetach: true,
       resume: flow,
     }).catch(refusedArguments);
     return report(outcome, request, writer, terminal);
   } finally {
     await connection.close();
   }
-}
-
-function report(
-  outcome: FlowOutcome,
-  request: FlowRequest,
-  writer: ResultWriter,
-  terminal: Terminal,
-): ExitCodeValue {
-  if (outcome.kind === "detached") {
-    if (writer.json) {
-      writer.document({
-        status: "detached",
-        id: outcome.id,
-        waiting: outcome.waiting,
-        questions: outcome.questions,
-        resume: `roundtrip resume ${outcome.id}`,
-      });
-    } else {
-      terminal.notice(
-        `Saved as pending flow ${outcome.id}: the server waits for ${outcome.waiting.map((k) => `"${safeInline(k)}"`).join(", ")}.`,
-      );
-      for (const line of waitingLines(outcome.questions)) terminal.notice(line);
-      terminal.notice(`Finish it with: roundtrip resume ${outcome.id}`);
-    }
-    return ExitCode.detached;
-  }
-  const isError = request.method === "tools/call" && outcome.result.isError === true;
-  if (isError) {
-    const refusal = argumentRefusalResult(outcome.result);
-    if (refusal) throw refusal;
-  }
-  const { declined } = outcome;
-  if (writer.json) {
-    writer.document({
-      status: "complete",
-      result: outcome.result,
-      ...(declined.length > 0 ? { declined } : {}),
-    });
-  } else {
-    writer.text(resultText(request.method, outcome.result));
-  }
-  if (isError) return ExitCode.toolError;
-  if (declined.length === 0) return ExitCode.ok;
-  terminal.notice(
-    `You declined or cancelled ${declined.map((k) => `"${k}"`).join(", ")}: the server finished without ${declined.length > 1 ? "those answers" : "that answer"} (exit code ${ExitCode.declined}).`,
-  );
-  return ExitCode.declined;
 }
 
 function refusedArguments(error: unknown): never {

@@ -5,16 +5,19 @@ import {
   type RoundHook,
   type RoundsOutcome,
   type SavedRound,
+  type TaskHandle,
 } from "@roundtrip/sdk/client";
 import type { CarrierMethod, InputRequest } from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { declinedKeys } from "../flow-declines.js";
 import { type PendingFlow, PendingStore } from "../pending-store.js";
+import type { PendingTasks } from "../pending-tasks.js";
 import { settleDeadFlow } from "./dead-flow.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 import { RoundProgress } from "./round-progress.js";
 import { checkSavedFlow } from "./saved-state.js";
 import { SessionAnswers } from "./session-answers.js";
+import { cancelledTask, TaskWatch } from "./task-watch.js";
 import { UrlWaits } from "./url-waits.js";
 import { type WaitingQuestion, waitingQuestions } from "./waiting-questions.js";
 
@@ -28,11 +31,17 @@ export interface FlowRequest {
 export type FlowOutcome =
   /** declined: the keys whose question was declined or cancelled on the way. */
   | { kind: "complete"; result: Record<string, unknown>; declined: string[] }
-  | { kind: "detached"; id: string; waiting: string[]; questions: WaitingQuestion[] };
+  | { kind: "detached"; id: string; waiting: string[]; questions: WaitingQuestion[] }
+  /** The server ran the call as a task, left running and saved to `resume`. */
+  | { kind: "task-detached"; id: string; task: TaskHandle };
 
 export interface FlowOptions {
   server: string;
   pending: PendingStore;
+  /** Where a task the call turns into is saved when the person stops following it. */
+  tasks: PendingTasks;
+  /** false for a --stdio server: it ends with this process, so neither flow nor task can be resumed. */
+  canDetach: boolean;
   /**
    * A flow saved by --detach, to finish: its saved round is answered first, a further detach keeps its
    * id (and the saved record, when that same round detaches again), completion deletes it.
@@ -136,12 +145,24 @@ export async function driveFlow(
   }
   const start = resume ? savedRound(resume, request) : carrierCall(request);
   const session = new SessionAnswers(client, policy);
+  const watch = new TaskWatch({
+    terminal: policy.terminal,
+    tasks: options.tasks,
+    server: options.server,
+    serverInfo: () => policy.asker.info,
+    detachAtOnce: policy.detach,
+    canDetach: options.canDetach,
+  });
   let outcome: RoundsOutcome;
   try {
     if (!resume) progress.sent([], false);
-    outcome = await client.runRounds(start, { onRound });
+    outcome = await client.runRounds(start, { onRound, ...watch.callOptions });
+    await watch.settle(client, undefined);
     session.rethrow();
   } catch (error) {
+    const stop = await watch.settle(client, error);
+    if (stop?.kind === "detached") return { kind: "task-detached", id: stop.id, task: stop.task };
+    if (stop?.kind === "cancelled") throw cancelledTask();
     session.rethrow();
     if (!(error instanceof InputRequiredRoundsExceededError)) throw error;
     throw stuck(request, error.maxRounds, error);

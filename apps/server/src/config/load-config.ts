@@ -3,6 +3,7 @@ import { type Env, EnvSchema } from "./env-schema.js";
 import { redisConfig } from "./redis-config.js";
 import type {
   AuthConfig,
+  DeployerConfig,
   HttpConfig,
   KeySourceConfig,
   MetricsConfig,
@@ -67,6 +68,7 @@ export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
     serverName: env.SERVER_NAME ?? DEFAULTS.serverName,
     serverVersion: version,
     auth: authConfig(env, problems),
+    deployer: deployerConfig(env, problems),
     keys: keySource(env, problems),
     requestStateTtlSeconds: env.REQUEST_STATE_TTL_SECONDS ?? DEFAULTS.requestStateTtlSeconds,
     onceLeaseSeconds: env.ONCE_LEASE_SECONDS ?? DEFAULTS.onceLeaseSeconds,
@@ -129,6 +131,28 @@ function authConfig(env: Env, problems: string[]): AuthConfig {
     allowInsecureHttp: env.OAUTH_ALLOW_INSECURE_HTTP ?? false,
     dpop: env.OAUTH_DPOP ?? "off",
     approvalClientId: env.APPROVAL_CLIENT_ID ?? DEFAULTS.approvalClientId,
+  };
+}
+
+function deployerConfig(env: Env, problems: string[]): DeployerConfig | undefined {
+  const { DEPLOYER_URL: url, OAUTH_EXCHANGE_CLIENT_ID: clientId, OAUTH_EXCHANGE_CLIENT_SECRET: secret } = env;
+  const configured = [url, clientId, secret].filter((value) => value !== undefined).length;
+  if (configured === 0) {
+    if (env.DEPLOYER_AUDIENCE !== undefined) problems.push("DEPLOYER_AUDIENCE is set without DEPLOYER_URL");
+    return undefined;
+  }
+  if (url === undefined || clientId === undefined || secret === undefined) {
+    problems.push(
+      "DEPLOYER_URL, OAUTH_EXCHANGE_CLIENT_ID and OAUTH_EXCHANGE_CLIENT_SECRET go together: set all three to roll releases out through the deployer with exchanged tokens, or none",
+    );
+    return undefined;
+  }
+  const base = url.href.replace(/\/$/, "");
+  return {
+    url: base,
+    audience: env.DEPLOYER_AUDIENCE ?? base,
+    exchangeClientId: clientId,
+    exchangeClientSecret: secret,
   };
 }
 
@@ -221,6 +245,7 @@ function checkUrls(env: Env, problems: string[]): void {
     ["OAUTH_ISSUER", new URL(env.OAUTH_ISSUER)],
     ["OAUTH_JWKS_URI", env.OAUTH_JWKS_URI],
     ["OAUTH_INTROSPECTION_URL", env.OAUTH_INTROSPECTION_URL],
+    ["DEPLOYER_URL", env.DEPLOYER_URL],
   ];
   for (const [name, url] of urls) {
     if (url?.protocol === "http:" && !insecureOk && !isLoopbackHost(url.hostname)) {

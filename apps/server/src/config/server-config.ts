@@ -50,6 +50,18 @@ export interface AuthConfig {
   approvalClientId: string;
 }
 
+/**
+ * The downstream deployer API the deploy tool rolls approved releases out through, with a token the
+ * authorization server exchanges for the caller (RFC 8693) using this server's exchange client.
+ */
+export interface DeployerConfig {
+  url: string;
+  /** The deployer's audience at the authorization server; default its URL. */
+  audience: string;
+  exchangeClientId: string;
+  exchangeClientSecret: string;
+}
+
 export interface HttpConfig {
   host: string;
   port: number;
@@ -107,6 +119,8 @@ export interface ServerConfig {
   serverName: string;
   serverVersion: string;
   auth: AuthConfig;
+  /** Unset: the deploy tool records approved releases in its log only. */
+  deployer: DeployerConfig | undefined;
   keys: KeySourceConfig;
   requestStateTtlSeconds: number;
   /**

@@ -3,6 +3,7 @@ import type { Logger } from "@roundtrip/sdk/protocol";
 import type { NotificationBus, OnceStore, SessionRegistry, Tasks } from "@roundtrip/sdk/server";
 import type { RequestStateSecurity } from "@roundtrip/sealing";
 import type { ApprovalStore } from "../approvals/approval-store.js";
+import type { Rollout } from "../deployer/rollout.js";
 import { registerIncidentBrief } from "./prompts/incident-brief.js";
 import { registerServiceStatus } from "./resources/service-status.js";
 import { registerDeployRunbook } from "./skills/deploy-runbook.js";
@@ -21,6 +22,8 @@ export interface McpServerSettings {
   approvalUrl: (release: string) => string;
   /** Pending and granted deploy approvals; shared by every instance of a fleet. */
   approvals: ApprovalStore;
+  /** How the deploy tool rolls approved releases out; default: recorded in the log only. */
+  rollout?: Rollout;
   /** The ledger of rounds that run once (deploy, create_service); shared by every instance of a fleet. */
   onceStore: OnceStore;
   /** Seconds a once-round's lease holds unless renewed (the SDK's `once.lease`; default 30). */
@@ -64,6 +67,7 @@ export function createMcpServer(settings: McpServerSettings): McpServer {
     logger: settings.logger,
     taskCapable: settings.tasks !== undefined,
     ...(settings.deployRolloutMs === undefined ? {} : { rolloutMs: settings.deployRolloutMs }),
+    ...(settings.rollout ? { rollout: settings.rollout } : {}),
   });
   registerIncidentBrief(mcp);
   registerServiceStatus(mcp);

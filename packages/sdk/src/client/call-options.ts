@@ -1,9 +1,11 @@
 import type { InputResponses } from "../protocol/schemas/input-required.js";
 import type { ProgressParams } from "../protocol/schemas/notifications.js";
+import type { GetTaskResult } from "../protocol/schemas/tasks.js";
 import type { CacheMode } from "./cache/result-cache.js";
 import type { PageWalk } from "./pagination.js";
 import type { RoundTraceHandler } from "./rounds/round-trace.js";
 import type { RoundHook } from "./rounds/rounds.js";
+import type { TaskHandle } from "./tasks/task-handle.js";
 
 /** Options every client request takes. */
 export interface CallOptions {
@@ -26,8 +28,24 @@ export interface CallOptions {
   cache?: CacheMode;
 }
 
+/** How a call follows a task (the tasks extension): followTask's options, and callTool's. */
+export interface TaskFollowOptions extends CallOptions {
+  /** Hears the task as each tasks/get describes it (status, statusMessage), to show it as it goes. */
+  onTaskStatus?: (task: GetTaskResult) => void;
+  /**
+   * What an abort of the call's `signal` (or its timeoutMs) does to the task: "cancel" (the default)
+   * sends tasks/cancel, "keep" leaves it running on the server, to follow again with its handle.
+   */
+  taskOnAbort?: "cancel" | "keep";
+}
+
 /** Options of callTool/getPrompt/readResource, which run the input_required rounds. */
-export interface CarrierCallOptions extends CallOptions {
+export interface CarrierCallOptions extends TaskFollowOptions {
+  /**
+   * Hears the handle of the task a server answered with, before it is followed: keep it to follow the
+   * task again after this call ends (taskOnAbort "keep"), from this client or another one.
+   */
+  onTask?: (task: TaskHandle) => void;
   /** Answers for the first request: resume a flow whose previous round was saved elsewhere. */
   inputResponses?: InputResponses;
   /** The saved requestState of that round, exactly as received. */

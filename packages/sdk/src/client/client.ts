@@ -22,12 +22,24 @@ import type {
   ReadResourceDirectoryResult,
   SkillEntry,
 } from "../protocol/schemas/skills.js";
+import {
+  type GetTaskResult,
+  GetTaskResultSchema,
+  TASKS_EXTENSION,
+  TaskAckResultSchema,
+} from "../protocol/schemas/tasks.js";
 import type { CallToolResult, ListToolsResult } from "../protocol/schemas/tools.js";
 import { skillUri } from "../protocol/skills.js";
 import type { TelemetryOption } from "../protocol/telemetry/telemetry-options.js";
 import { CallCache } from "./cache/call-cache.js";
 import type { ResultCacheOptions } from "./cache/result-cache.js";
-import type { CallOptions, CarrierCallOptions, ListOptions, RoundsOptions } from "./call-options.js";
+import type {
+  CallOptions,
+  CarrierCallOptions,
+  ListOptions,
+  RoundsOptions,
+  TaskFollowOptions,
+} from "./call-options.js";
 import type { CallPeer } from "./call-peer.js";
 import {
   type CapabilityChoices,
@@ -46,13 +58,14 @@ import { type ListChangedHandler, NotificationRouter } from "./notification-rout
 import { OutputSchemaRegistry } from "./output-schemas.js";
 import { Requester } from "./request/requester.js";
 import { callSignal, requestTimeout } from "./request-timeout.js";
-import { CarrierCalls } from "./rounds/carrier-calls.js";
+import { CarrierCalls, type ToolStart } from "./rounds/carrier-calls.js";
 import { type Clock, DEFAULT_MAX_ROUNDS, realClock } from "./rounds/input-required-driver.js";
 import { ManualLoop } from "./rounds/manual-loop.js";
 import type { CarrierCall, RoundsOutcome, SavedRound } from "./rounds/rounds.js";
 import { ServerRequestResponder } from "./server-requests.js";
 import { type SkillFile, verifySkillFile } from "./skill-files.js";
 import { type ClientTarget, transportFor } from "./targets.js";
+import type { TaskHandle } from "./tasks/task-handle.js";
 import { ClientTelemetry } from "./telemetry/client-telemetry.js";
 import { ToolHeaderRegistry } from "./tool-headers.js";
 import { type ClientTransport, raceAbort } from "./transport/client-transport.js";
@@ -163,12 +176,19 @@ export class Client {
     this.#callbacks = { onElicit, onSample, onListRoots };
     this.#choices = { elicitationModes, samplingTools };
     this.#notifications = new NotificationRouter(options, this.#logger);
+    const telemetry = new ClientTelemetry(options.telemetry);
     this.#responder = new ServerRequestResponder(
       this.#callbacks,
       this.#choices,
       () => this.serverInfo,
       this.#logger,
       (work) => this.#requester.untimed(work),
+      (request, answer) =>
+        telemetry.answer(
+          request,
+          { transport: this.transport, protocolVersion: () => this.#negotiation.protocolVersion },
+          answer,
+        ),
     );
     const connectTimeout = requestTimeout("connectTimeoutMs", options.connectTimeoutMs);
     // Checked here too, so that a bad value fails where it is given rather than on the first call.
@@ -198,7 +218,7 @@ export class Client {
       tools: this.#tools,
       requestTimeoutMs: options.requestTimeoutMs,
       relistTools: (signal) => this.listTools({ all: true, signal }),
-      telemetry: new ClientTelemetry(options.telemetry),
+      telemetry,
     });
     const routes = {
       cache: this.#cache,
@@ -231,6 +251,7 @@ export class Client {
       serverInfo: () => this.serverInfo,
       maxRounds: options.inputRequiredMaxRounds ?? DEFAULT_MAX_ROUNDS,
       clock: options.clock ?? realClock,
+      tasksDeclared: () => this.capabilities.extensions?.[TASKS_EXTENSION] !== undefined,
     });
     this.manualRounds = new ManualLoop(this.#carriers.sendOnce);
   }
@@ -376,6 +397,33 @@ export class Client {
     const params: Record<string, unknown> = { name };
     if (args !== undefined) params.arguments = args;
     return this.#carriers.call("tools/call", params, options) as Promise<CallToolResult>;
+  }
+  /**
+   * Calls a tool as callTool does, except that a task the server answers with (the tasks extension) is
+   * handed back, not followed: keep its handle to `followTask`, `getTask` or `cancelTask` it later, from
+   * this client or a fresh one in another process.
+   */
+  startTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: CarrierCallOptions = {},
+  ): Promise<ToolStart> {
+    return this.#carriers.startTool(args === undefined ? { name } : { name, arguments: args }, options);
+  }
+  /**
+   * Follows a task to its end as callTool would have: polls it, answers its questions through the
+   * callbacks, returns the tool's result; a failed task throws its error, a cancelled one TaskCancelledError.
+   */
+  followTask(task: TaskHandle, options: TaskFollowOptions = {}): Promise<CallToolResult> {
+    return this.#carriers.followTask(task, options);
+  }
+  /** The task as the server describes it now (tasks/get): status, questions, result or error. */
+  getTask(taskId: string, options: CallOptions = {}): Promise<GetTaskResult> {
+    return this.#direct.call("tasks/get", { taskId }, GetTaskResultSchema, options);
+  }
+  /** Asks the server to stop the task (tasks/cancel); a task already ended keeps its end. */
+  async cancelTask(taskId: string, options: CallOptions = {}): Promise<void> {
+    await this.#direct.call("tasks/cancel", { taskId }, TaskAckResultSchema, options);
   }
   getPrompt(
     name: string,

@@ -8,7 +8,13 @@ export {
   type MemoryResultCacheStoreOptions,
   type ResultCacheStore,
 } from "./cache/result-cache-store.js";
-export type { CallOptions, CarrierCallOptions, ListOptions, RoundsOptions } from "./call-options.js";
+export type {
+  CallOptions,
+  CarrierCallOptions,
+  ListOptions,
+  RoundsOptions,
+  TaskFollowOptions,
+} from "./call-options.js";
 export type {
   CapabilityChoices,
   ElicitationMode,
@@ -40,6 +46,7 @@ export type { ListenEvent, ListenOptions, ListenStream } from "./listen-stream.j
 export type { ListChangedHandler } from "./notification-router.js";
 export { DEFAULT_MAX_PAGES, type PageWalk } from "./pagination.js";
 export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./request-timeout.js";
+export type { ToolStart } from "./rounds/carrier-calls.js";
 export { type Clock, DEFAULT_MAX_ROUNDS } from "./rounds/input-required-driver.js";
 export { type AllowInputRequired, type ManualCallOptions, ManualLoop } from "./rounds/manual-loop.js";
 export type { AnsweredBy, RoundTrace, RoundTraceHandler, TracedRequest } from "./rounds/round-trace.js";
@@ -54,6 +61,7 @@ export type {
   SavedRound,
 } from "./rounds/rounds.js";
 export type { SkillFile } from "./skill-files.js";
+export type { TaskHandle } from "./tasks/task-handle.js";
 export type {
   ClientTransport,
   ServerRequestHandler,

@@ -15,6 +15,12 @@ import { callbackName, InputCallbackError, InputRequestUnsupportedError } from "
 import type { Untimed } from "./request-timeout.js";
 import type { ServerRequestOrigin } from "./transport/client-transport.js";
 
+/** Runs one answer inside its span. */
+export type TracedAnswer = (
+  request: JsonRpcRequest,
+  answer: () => Promise<JsonRpcResponse>,
+) => Promise<JsonRpcResponse>;
+
 const ANSWERED_METHODS = new Set<string>(["elicitation/create", "sampling/createMessage", "roots/list"]);
 
 /**
@@ -30,6 +36,7 @@ export class ServerRequestResponder {
   readonly #logger: Logger;
   readonly #running = new Map<RequestId, AbortController>();
   readonly #untimed: Untimed;
+  readonly #traced: TracedAnswer;
 
   constructor(
     callbacks: InputCallbacks,
@@ -38,18 +45,21 @@ export class ServerRequestResponder {
     logger: Logger,
     /** Runs a callback without counting its time against the requests in flight (a person answers). */
     untimed: Untimed = (work) => work(),
+    /** Answers inside the client's span for the server's request; absent, nothing is recorded. */
+    traced: TracedAnswer = (_request, answer) => answer(),
   ) {
     this.#callbacks = callbacks;
     this.#choices = choices;
     this.#server = server;
     this.#logger = logger;
     this.#untimed = untimed;
+    this.#traced = traced;
   }
 
-  readonly answer = async (
-    request: JsonRpcRequest,
-    origin: ServerRequestOrigin,
-  ): Promise<JsonRpcResponse> => {
+  readonly answer = (request: JsonRpcRequest, origin: ServerRequestOrigin): Promise<JsonRpcResponse> =>
+    this.#traced(request, () => this.#answer(request, origin));
+
+  async #answer(request: JsonRpcRequest, origin: ServerRequestOrigin): Promise<JsonRpcResponse> {
     if (request.method === LegacyMethod.ping) return resultResponse(request.id, {});
     if (!ANSWERED_METHODS.has(request.method)) {
       return errorResponse(request.id, {
@@ -88,7 +98,7 @@ export class ServerRequestResponder {
       origin.signal?.removeEventListener("abort", callerGaveUp);
       this.#running.delete(request.id);
     }
-  };
+  }
 
   /** The server cancelled one of its requests (notifications/cancelled): its callback's signal aborts. */
   cancel(id: RequestId, reason: string | undefined): void {

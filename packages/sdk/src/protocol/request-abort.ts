@@ -35,3 +35,32 @@ export type AbortSource = AbortSignal | RequestAbort;
 export function signalOf(source: AbortSource): AbortSignal {
   return source instanceof RequestAbort ? source.signal : source;
 }
+
+/** What an aborted signal rejects with: its reason, or an AbortError when it gave none. */
+export function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The operation was aborted", "AbortError");
+}
+
+/** Settles with the promise, or rejects as soon as the signal aborts, whichever comes first. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    // The abandoned promise may still reject later; nobody is left to hear it.
+    promise.catch(() => {});
+    return Promise.reject(abortReason(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -56,6 +56,7 @@ export type SdkErrorCode =
   | OAuthErrorCode
   // server
   | "ERR_INVALID_TOKEN"
+  | "ERR_DOWNSTREAM_TOKEN"
   | "ERR_INPUT_RESPONSE"
   | "ERR_TOOL_FAILED"
   /** Internal: an HTTP refusal the server transport answers itself; never thrown to a caller. */

@@ -15,6 +15,18 @@ export interface TransportInfo {
   kind: "http" | "stdio" | "memory";
   /** Request headers, lower-cased, on HTTP. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /**
+   * The peer on HTTP: the socket's remote end, or with `mcpFastify` the address Fastify's `trustProxy`
+   * believes (then without a port when a proxy named it). For telemetry and logs, never for access.
+   */
+  readonly peer?: PeerAddress | undefined;
+  /** The HTTP version the request came in on (`1.1`, `2`), when the transport knows it. */
+  readonly httpVersion?: string | undefined;
+}
+
+export interface PeerAddress {
+  readonly address: string;
+  readonly port?: number | undefined;
 }
 
 /** Everything a handler may know about the request it serves. Nothing here outlives the request. */

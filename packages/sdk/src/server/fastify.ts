@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { type ServerSource, serverOf } from "./server.js";
 import { HttpError } from "./transport/http-errors.js";
+import { rememberPeer } from "./transport/http-peer.js";
 import {
   createNodeHandler,
   DEFAULT_MAX_BODY_BYTES,
@@ -57,6 +58,8 @@ export const mcpFastify: FastifyPluginAsync<McpFastifyOptions> = async (app: Fas
   // The transport writes on the raw response; headers that hooks set through Fastify (CORS, rate-limit
   // counters, request ids) are carried over first. The transport's own still win.
   const serve = async (request: FastifyRequest, reply: FastifyReply, body: unknown): Promise<void> => {
+    // request.ip is the address Fastify's trustProxy believes, read only if telemetry asks.
+    rememberPeer(request.raw, request);
     for (const [name, value] of Object.entries(reply.getHeaders())) {
       if (value !== undefined) reply.raw.setHeader(name, value);
     }

@@ -2,7 +2,7 @@
 // request-state boundary and the server transports. Named exports only.
 export type { AuthInfo } from "./auth-info.js";
 export type { CachePolicy } from "./cache-policy.js";
-export type { NotificationSink, RequestContext, TransportInfo } from "./context.js";
+export type { NotificationSink, PeerAddress, RequestContext, TransportInfo } from "./context.js";
 export { InProcessNotificationBus } from "./fleet/in-process-notification-bus.js";
 export { MemoryOnceStore, type MemoryOnceStoreOptions } from "./fleet/memory-once-store.js";
 export { MemoryTaskStore } from "./fleet/memory-task-store.js";

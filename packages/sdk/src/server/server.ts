@@ -203,6 +203,15 @@ export class Server {
     return this.#bus;
   }
 
+  /**
+   * Spans and metrics, for what the 2025 era serves without dispatch (initialize, a session's own
+   * methods, the questions it puts to its client).
+   * @internal
+   */
+  get telemetry(): ServerTelemetry {
+    return this.#telemetry;
+  }
+
   /** The 2025 era its transports hand unenveloped traffic to; undefined when that era is switched off. */
   get legacy(): UnenvelopedEra | undefined {
     return this.#era;

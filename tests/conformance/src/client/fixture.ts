@@ -63,6 +63,13 @@ interface ScenarioContext {
   /** A private_key_jwt client's PKCS#8 key and its JWS algorithm. */
   private_key_pem?: string;
   signing_algorithm?: string;
+  /** The enterprise IdP of auth/enterprise-managed-authorization, and the user's ID token from it. */
+  idp_issuer?: string;
+  idp_token_endpoint?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  /** The workload's identity token of auth/wif-jwt-bearer. */
+  valid_jwt?: string;
 }
 
 interface ToolCall {
@@ -117,11 +124,39 @@ async function authOptions(server: string): Promise<OAuthClientOptions | undefin
     ...(context.private_key_pem === undefined
       ? {}
       : { clientPrivateKey: { key: context.private_key_pem, alg: context.signing_algorithm ?? "ES256" } }),
-    ...(context.client_secret === undefined && context.private_key_pem === undefined
+    // A secret, a key or an assertion is only ever presented to the issuer it is configured for.
+    ...(context.client_secret === undefined &&
+    context.private_key_pem === undefined &&
+    scenario !== "auth/enterprise-managed-authorization" &&
+    scenario !== "auth/wif-jwt-bearer"
       ? {}
       : { clientIssuer: await namedIssuer(server) }),
   };
   if (scenario.startsWith("auth/client-credentials")) return { grant: "client_credentials", ...credentials };
+  if (scenario === "auth/enterprise-managed-authorization") {
+    const {
+      idp_issuer: idpIssuer,
+      idp_token_endpoint: idpTokenEndpoint,
+      idp_client_id: idpClientId,
+    } = context;
+    const idToken = context.idp_id_token;
+    if (!idpIssuer || !idpClientId || !idToken) throw new Error(`${scenario} gave no identity provider`);
+    return {
+      grant: "identity_assertion",
+      ...credentials,
+      identityAssertion: {
+        idpIssuer,
+        idpClientId,
+        idToken: () => idToken,
+        ...(idpTokenEndpoint ? { idpTokenEndpoint } : {}),
+      },
+    };
+  }
+  if (scenario === "auth/wif-jwt-bearer") {
+    const workloadToken = context.valid_jwt;
+    if (!workloadToken) throw new Error(`${scenario} gave no workload identity token`);
+    return { grant: "workload_identity", ...credentials, workloadIdentity: { token: () => workloadToken } };
+  }
   return {
     grant: "authorization_code",
     ...credentials,

@@ -1,5 +1,6 @@
 import { checksWith, scenarioPassed, tally } from "../conformance-cli.js";
-import { REVISIONS, runClientConformance } from "./client-run.js";
+import { reportEveryScenario } from "../scenario-report.js";
+import { type ClientConformance, REVISIONS, runClientConformance, runClientScenario } from "./client-run.js";
 
 /**
  * `pnpm conformance:client`: the official suite drives Roundtrip's fixture client through every
@@ -9,8 +10,10 @@ import { REVISIONS, runClientConformance } from "./client-run.js";
  */
 
 let exitCode = 0;
+const outcomes: ClientConformance[] = [];
 for (const revision of REVISIONS) {
   const outcome = await runClientConformance({ revision, echo: true, extraArgs: process.argv.slice(2) });
+  outcomes.push(outcome);
   const required = tally(outcome.required);
   const auth = tally(outcome.auth);
   const unscored = tally(outcome.unscored);
@@ -39,4 +42,10 @@ for (const revision of REVISIONS) {
   const failed = outcome.run.exitCode !== 0 || required.scenariosFailed > 0 || outcome.missing.length > 0;
   if (failed && exitCode === 0) exitCode = outcome.run.exitCode || 1;
 }
-process.exitCode = exitCode;
+const everyScenarioPassed = await reportEveryScenario(
+  "client",
+  outcomes.map((outcome) => outcome.requirements),
+  outcomes.map((outcome) => outcome.run),
+  (scenario) => runClientScenario(scenario),
+);
+process.exitCode = exitCode || (everyScenarioPassed ? 0 : 1);

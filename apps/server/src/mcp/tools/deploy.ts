@@ -12,6 +12,7 @@ import type { InputContext } from "@roundtrip/sdk/server";
 import * as z from "zod";
 import { type ApprovalStore, displayName, type Requester } from "../../approvals/approval-store.js";
 import { newRelease } from "../../approvals/release-id.js";
+import type { Rollout } from "../../deployer/rollout.js";
 import { rollOut } from "./deploy-rollout.js";
 import { readDeployState, writeDeployState } from "./deploy-state.js";
 
@@ -37,7 +38,7 @@ export interface DeployOptions {
   approvals: ApprovalStore;
   /** State-only rounds to wait for the approval before asking for the URL again. Default 5. */
   maxWaits?: number;
-  /** Where the deployment is recorded: the example's stand-in for the side effect a real tool has. */
+  /** Where the deployment is recorded. */
   logger: Logger;
   /**
    * Lets a client that declared the tasks extension run deploy as a task (the McpServer has Tasks):
@@ -46,6 +47,8 @@ export interface DeployOptions {
   taskCapable?: boolean;
   /** How long the rollout takes, reported in steps (the task's statusMessage). Default 0. */
   rolloutMs?: number;
+  /** Rolls an approved release out through the downstream deployer API; without it, only the log records it. */
+  rollout?: Rollout;
 }
 
 const DEFAULT_MAX_WAITS = 5;
@@ -135,6 +138,7 @@ async function deployIfApproved(
   if (outcome === "already-deployed") return alreadyDeployed(release, options);
   if (outcome === "rejected") return rejected(release, options);
   if (outcome !== "deployed") return undefined;
+  await options.rollout?.({ release, service: args.service, env: args.env }, ctx.auth);
   // The release id is the server's own; the arguments are the user's data and stay out of the log.
   options.logger.info({ release }, "release deployed");
   await rollOut(release, options.rolloutMs ?? 0, ctx);

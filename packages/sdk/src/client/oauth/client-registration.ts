@@ -9,6 +9,7 @@ import {
 } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { OAuthError } from "./errors.js";
+import { type OAuthGrant, registeredGrantTypes } from "./oauth-grants.js";
 import { libraryOptions, type OAuthRequestOptions, oauthFailure, refusalSummary } from "./oauth-library.js";
 
 /** The client identity used with one authorization server, and where it came from. */
@@ -17,7 +18,7 @@ export interface ClientRegistration extends ClientCredentials {
 }
 
 export interface RegistrationOptions extends OAuthRequestOptions {
-  grant: "client_credentials" | "authorization_code";
+  grant: OAuthGrant;
   clientMetadata?: { client_name?: string; redirect_uris?: string[]; [field: string]: unknown };
   redirectUri?: string;
   /** Overrides the method asked for; default from the server's token_endpoint_auth_methods_supported. */
@@ -84,7 +85,7 @@ export async function registerClient(
     client_name: DEFAULT_CLIENT_NAME,
     application_type: applicationType(redirectUris),
     redirect_uris: redirectUris,
-    grant_types: withUser ? ["authorization_code", "refresh_token"] : ["client_credentials"],
+    grant_types: registeredGrantTypes(options.grant),
     response_types: withUser ? ["code"] : [],
     token_endpoint_auth_method: method,
     ...options.clientMetadata,

@@ -28,8 +28,10 @@ export {
 } from "./client-registration.js";
 export type { DpopOptions } from "./dpop-proofs.js";
 export { OAuthError, type OAuthErrorCode } from "./errors.js";
+export type { IdentityAssertionOptions } from "./identity-assertion.js";
 export type { AuthorizationRedirect, OAuthClientOptions } from "./oauth-client-options.js";
 export { type OAuthClientProvider, oauthClientProvider } from "./oauth-client-provider.js";
+export type { OAuthGrant } from "./oauth-grants.js";
 export type { OAuthRequestOptions } from "./oauth-library.js";
 export {
   type DiscoveredResourceMetadata,
@@ -45,4 +47,5 @@ export {
   type TokenResponse,
 } from "./token-request.js";
 export { type RevocationOptions, revokeToken } from "./token-revocation.js";
+export type { TokenSource } from "./token-source.js";
 export { memoryTokenStore, type StoredTokens, type TokenStore, tokenStoreKey } from "./token-store.js";

@@ -7,7 +7,10 @@ import {
 import { checkClientMetadataUrl } from "./client-registration.js";
 import type { DpopOptions } from "./dpop-proofs.js";
 import { OAuthError } from "./errors.js";
+import { checkIdentityAssertionOptions, type IdentityAssertionOptions } from "./identity-assertion.js";
+import { OAUTH_GRANTS, type OAuthGrant } from "./oauth-grants.js";
 import type { OAuthRequestOptions } from "./oauth-library.js";
+import { checkTokenSource, type TokenSource } from "./token-source.js";
 import type { TokenStore } from "./token-store.js";
 
 /** How the user agent reaches the authorization endpoint and comes back. */
@@ -24,8 +27,13 @@ export interface AuthorizationRedirect {
 
 /** `fetch` and `allowInsecureHttp` apply to every request to the authorization and resource servers. */
 export interface OAuthClientOptions extends Omit<OAuthRequestOptions, "signal"> {
-  /** `authorization_code` acts for a user (needs `redirect`); `client_credentials` acts as the client itself. */
-  grant: "client_credentials" | "authorization_code";
+  /**
+   * `authorization_code` acts for a user (needs `redirect`); `client_credentials` acts as the client
+   * itself; `identity_assertion` acts for a user already signed in to an enterprise IdP (needs
+   * `identityAssertion`, SEP-990); `workload_identity` acts as a workload with a platform-issued
+   * identity token (needs `workloadIdentity`, RFC 7523).
+   */
+  grant: OAuthGrant;
   /** A pre-registered client; omit both for a client metadata document or dynamic registration. */
   clientId?: string;
   /** Needs `clientIssuer`: a secret is only ever sent to the authorization server that issued it. */
@@ -61,6 +69,13 @@ export interface OAuthClientOptions extends Omit<OAuthRequestOptions, "signal"> 
    * life of the provider; give `{ keyPair }` to keep bound tokens usable across runs.
    */
   dpop?: boolean | DpopOptions;
+  /**
+   * For `identity_assertion`: the enterprise IdP where the user's ID token is exchanged for an ID-JAG
+   * (RFC 8693), which the client presents to the MCP authorization server with the JWT bearer grant.
+   */
+  identityAssertion?: IdentityAssertionOptions;
+  /** For `workload_identity`: where the workload's own identity token (a JWT) is read, for every grant. */
+  workloadIdentity?: { token: TokenSource };
   /** Milliseconds since the epoch; for tests. */
   now?: () => number;
 }
@@ -69,8 +84,27 @@ export interface OAuthClientOptions extends Omit<OAuthRequestOptions, "signal"> 
 export function checkOAuthClientOptions(options: OAuthClientOptions): void {
   const { grant, clientId, clientPrivateKey, clientIssuer, clientMetadataUrl, maxStepUps, redirect } =
     options;
-  if (grant !== "authorization_code" && grant !== "client_credentials") {
-    refuse(`grant must be "authorization_code" or "client_credentials", not ${JSON.stringify(grant)}`);
+  if (!(OAUTH_GRANTS as readonly string[]).includes(grant)) {
+    refuse(
+      `grant must be one of ${OAUTH_GRANTS.map((name) => `"${name}"`).join(", ")}, not ${JSON.stringify(grant)}`,
+    );
+  }
+  if (grant === "identity_assertion") checkIdentityAssertionOptions(options.identityAssertion);
+  if (grant === "workload_identity") {
+    if (options.workloadIdentity === undefined) {
+      refuse(
+        'the workload_identity grant needs workloadIdentity: { token: { file: "<path>" } } or { token: () => token }',
+      );
+    }
+    checkTokenSource(options.workloadIdentity.token, "workloadIdentity.token");
+  }
+  // An assertion is a credential for one authorization server: the ID-JAG names it as its audience and
+  // a workload token is minted for it. Taken from the resource's metadata, a hostile MCP server could
+  // name its own and replay what it is sent, so the issuer is configured, never discovered.
+  if ((grant === "identity_assertion" || grant === "workload_identity") && clientIssuer === undefined) {
+    refuse(
+      `the ${grant} grant needs clientId and clientIssuer: the client pre-registered with the MCP server's authorization server, and that server's issuer, so the assertion is presented there and nowhere else`,
+    );
   }
   if (clientPrivateKey !== undefined) checkClientPrivateKey(clientPrivateKey);
   for (const credential of ["clientSecret", "clientPrivateKey"] as const) {

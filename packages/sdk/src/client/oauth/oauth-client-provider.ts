@@ -7,12 +7,14 @@ import { ClientRegistrar } from "./client-registrar.js";
 import type { ClientRegistration } from "./client-registration.js";
 import { DpopProofs } from "./dpop-proofs.js";
 import { OAuthError } from "./errors.js";
+import { requestIdentityAssertion } from "./identity-assertion.js";
 import { checkOAuthClientOptions, type OAuthClientOptions } from "./oauth-client-options.js";
 import type { OAuthRequestOptions } from "./oauth-library.js";
 import { type ResourceContext, ResourceContexts } from "./resource-contexts.js";
 import { selectScope, splitScope } from "./scope-selection.js";
 import { requestToken, type TokenGrant } from "./token-request.js";
 import { revokeToken } from "./token-revocation.js";
+import { readTokenSource } from "./token-source.js";
 import {
   memoryTokenStore,
   type StoredTokens,
@@ -165,12 +167,21 @@ class OAuthClient implements ClientAuthProvider {
     return true;
   }
 
-  /** New tokens: asked for directly by a client_credentials client, through the user's redirect otherwise. */
+  /**
+   * New tokens: asked for directly by a client_credentials client, with an assertion by the
+   * identity_assertion and workload_identity grants, through the user's redirect otherwise.
+   */
   async #obtain(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
     const { server, resource } = context;
     if (this.#options.grant === "client_credentials") {
       const client = await this.#clients.clientFor(context, signal);
       const grant = { grantType: "client_credentials", scope, resource } as const;
+      return this.#grant(context, client, grant, scope, signal);
+    }
+    if (this.#options.grant !== "authorization_code") {
+      const client = await this.#clients.clientFor(context, signal);
+      const assertion = await this.#assertion(context, scope, signal);
+      const grant = { grantType: "jwt_bearer", assertion, scope, resource } as const;
       return this.#grant(context, client, grant, scope, signal);
     }
     // Present for this grant: checkOAuthClientOptions refuses a configuration without it.
@@ -190,15 +201,27 @@ class OAuthClient implements ClientAuthProvider {
     return this.#grant(context, client, grant, scope, signal);
   }
 
+  /** The JWT the bearer grant presents: a fresh ID-JAG from the IdP, or the workload's current token. */
+  async #assertion(context: ResourceContext, scope: string | undefined, signal?: AbortSignal) {
+    const { identityAssertion, workloadIdentity } = this.#options;
+    if (identityAssertion) {
+      const target = { audience: context.issuer, resource: context.resource, scope };
+      return requestIdentityAssertion(identityAssertion, target, { ...this.#http, signal });
+    }
+    // Present for this grant: checkOAuthClientOptions refuses a configuration without it.
+    return readTokenSource(workloadIdentity!.token, "workloadIdentity.token", signal);
+  }
+
   /**
-   * A stale token renewed: refreshed, or for a client_credentials client simply requested again. A
+   * A stale token renewed: refreshed, or for a grant without a user simply requested again. A
    * refresh the server refuses drops the tokens (a full authorization follows); undefined then.
    */
   async #renew(context: ResourceContext, stored: StoredTokens, signal?: AbortSignal) {
     const { refreshToken } = stored;
     if (refreshToken === undefined) {
       const { grant, scope } = this.#options;
-      if (grant === "client_credentials") return this.#obtain(context, scope ?? stored.scope, signal);
+      // Grants that need no user are simply run again.
+      if (grant !== "authorization_code") return this.#obtain(context, scope ?? stored.scope, signal);
       await this.#store.delete(context.key);
       return undefined;
     }

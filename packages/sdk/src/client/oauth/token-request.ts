@@ -1,5 +1,6 @@
 import * as oauth from "oauth4webapi";
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
+import { JWT_BEARER_GRANT } from "../../protocol/auth/token-exchange.js";
 import { type ClientCredentials, clientAuthentication } from "./client-authentication.js";
 import { endpointUrl } from "./endpoint-url.js";
 import { libraryOptions, type OAuthRequestOptions, oauthFailure } from "./oauth-library.js";
@@ -31,7 +32,9 @@ export type TokenGrant =
       resource: string;
     }
   | { grantType: "refresh_token"; refreshToken: string; resource: string }
-  | { grantType: "client_credentials"; resource: string; scope?: string | undefined };
+  | { grantType: "client_credentials"; resource: string; scope?: string | undefined }
+  /** RFC 7523 §2.1: an assertion (an ID-JAG, a workload's identity token) presented for a token. */
+  | { grantType: "jwt_bearer"; assertion: string; resource: string; scope?: string | undefined };
 
 /**
  * Runs one grant at the server's token endpoint with the client's authentication and returns the
@@ -76,6 +79,19 @@ export async function requestToken(
         const response = await oauth.clientCredentialsGrantRequest(as, identity, auth, parameters, http);
         return oauth.processClientCredentialsResponse(as, identity, response);
       }
+      case "jwt_bearer": {
+        const parameters = new URLSearchParams({ assertion: grant.assertion, resource: grant.resource });
+        if (grant.scope !== undefined) parameters.set("scope", grant.scope);
+        const response = await oauth.genericTokenEndpointRequest(
+          as,
+          identity,
+          auth,
+          JWT_BEARER_GRANT,
+          parameters,
+          http,
+        );
+        return oauth.processGenericTokenEndpointResponse(as, identity, response);
+      }
     }
   };
   let answer: oauth.TokenEndpointResponse;
@@ -90,7 +106,7 @@ export async function requestToken(
       error,
       "token_request",
       (summary, oauthError) =>
-        `the token endpoint ${endpoint.href} refused the ${grant.grantType} grant (${summary})${ADVICE.get(oauthError ?? "") ?? ""}`,
+        `the token endpoint ${endpoint.href} refused the ${grant.grantType} grant (${summary})${advice(grant.grantType, oauthError)}`,
     );
   }
   const tokens: TokenResponse = { accessToken: answer.access_token, tokenType: answer.token_type };
@@ -98,6 +114,13 @@ export async function requestToken(
   if (answer.refresh_token) tokens.refreshToken = answer.refresh_token;
   if (answer.scope !== undefined) tokens.scope = answer.scope;
   return tokens;
+}
+
+function advice(grantType: TokenGrant["grantType"], oauthError: string | undefined): string {
+  if (grantType === "jwt_bearer" && oauthError === "invalid_grant") {
+    return "; the assertion has expired, names another audience, or comes from an issuer this authorization server does not trust";
+  }
+  return ADVICE.get(oauthError ?? "") ?? "";
 }
 
 /** What to do about the refusals a person can act on. */

@@ -6,16 +6,19 @@ import {
   type InputRequiredResult,
   InputRequiredResultSchema,
 } from "../../protocol/schemas/input-required.js";
+import { CreateTaskResultSchema } from "../../protocol/schemas/tasks.js";
 import type { CallToolResult } from "../../protocol/schemas/tools.js";
 import { firstIssue } from "../../protocol/zod-issues.js";
-import type { CarrierCallOptions, RoundsOptions } from "../call-options.js";
+import type { CarrierCallOptions, RoundsOptions, TaskFollowOptions } from "../call-options.js";
 import type { CallPeer } from "../call-peer.js";
 import { answerInputRequest, type CapabilityChoices, type InputCallbacks } from "../callbacks.js";
 import type { RoundFields } from "../era/era.js";
-import { InputRequiredNotAllowedError } from "../errors.js";
+import { InputRequiredNotAllowedError, ProtocolViolationError } from "../errors.js";
 import type { OutputSchemaRegistry } from "../output-schemas.js";
 import { readCarrierResult } from "../results.js";
-import { followTask, isCreateTaskResult } from "../tasks/follow-task.js";
+import { followTaskId, isCreateTaskResult, type TaskToFollow } from "../tasks/follow-task.js";
+import { sendCancellingLateTask } from "../tasks/late-task.js";
+import { type TaskHandle, taskHandle } from "../tasks/task-handle.js";
 import { markRound } from "../telemetry/round-marks.js";
 import {
   type Clock,
@@ -39,7 +42,12 @@ export interface CarrierCallsPeer extends CallPeer {
   serverInfo(): Implementation | undefined;
   readonly maxRounds: number;
   readonly clock: Clock;
+  /** The client declares the tasks extension: a tools/call may be answered with a task. */
+  tasksDeclared(): boolean;
 }
+
+/** What startTool got: the tool's result, or the task the server runs it as, not followed. */
+export type ToolStart = { kind: "complete"; result: CallToolResult } | { kind: "task"; task: TaskHandle };
 
 /**
  * tools/call, prompts/get and resources/read, whose server may answer input_required: run with the
@@ -57,6 +65,8 @@ export class CarrierCalls {
     method: CarrierMethod,
     params: Record<string, unknown>,
     options: CarrierCallOptions,
+    /** "take": a task the server answers with ends the call, its CreateTaskResult returned unfollowed. */
+    tasks: "follow" | "take" = "follow",
   ): Promise<unknown> {
     const peer = this.#peer;
     const signal = peer.callSignal(options);
@@ -67,8 +77,36 @@ export class CarrierCalls {
       peer.cache.enabled && !retrying(options) ? await peer.cache.read(method, params, options) : undefined;
     if (fresh !== undefined) return fresh;
     return this.#traced(method, params, options, (trace) =>
-      runInputRequiredLoop(trace(this.#loop(method, params, options, signal))),
+      runInputRequiredLoop(trace(this.#loop(method, params, options, signal, 1, tasks))),
     );
+  }
+
+  /** A tools/call whose task, if the server answers with one, is handed back instead of followed. */
+  async startTool(params: Record<string, unknown>, options: CarrierCallOptions): Promise<ToolStart> {
+    const result = (await this.call("tools/call", params, options, "take")) as Record<string, unknown>;
+    if (!isCreateTaskResult(result)) return { kind: "complete", result: result as CallToolResult };
+    return { kind: "task", task: this.#handle(String(params.name), result) };
+  }
+
+  /** Follows a task kept from an earlier call to its end, as callTool follows one; see Client.followTask. */
+  async followTask(handle: TaskHandle, options: TaskFollowOptions): Promise<CallToolResult> {
+    if (typeof handle?.taskId !== "string" || handle.taskId === "" || typeof handle.name !== "string") {
+      throw new TypeError(
+        "followTask needs the TaskHandle a call gave (onTask or startTool), with its taskId and the tool's name",
+      );
+    }
+    const peer = this.#peer;
+    const signal = peer.callSignal(options);
+    await peer.ready(signal);
+    const raw = await this.#followTask("tools/call", handle.name, handle, options, signal);
+    return this.#result("tools/call", { name: handle.name }, raw) as CallToolResult;
+  }
+
+  #handle(name: string, created: Record<string, unknown>): TaskHandle {
+    const parsed = CreateTaskResultSchema.safeParse(created);
+    if (!parsed.success)
+      throw new ProtocolViolationError("tools/call", `${firstIssue(parsed.error)} (for tools/call)`);
+    return taskHandle(name, parsed.data);
   }
 
   /** The rounds with `onRound` deciding each one; see Client.runRounds. */
@@ -146,6 +184,7 @@ export class CarrierCalls {
     options: CarrierCallOptions,
     signal: AbortSignal | undefined,
     firstRequest = 1,
+    tasks: "follow" | "take" = "follow",
   ): InputRequiredLoop<unknown> {
     const peer = this.#peer;
     const target = carrierTarget(method, params) ?? "";
@@ -161,9 +200,10 @@ export class CarrierCalls {
         const wire = { ...params, ...fields };
         request += 1;
         if (Number.isFinite(request)) markRound(wire, request);
-        const sent = await peer.send(method, wire, { ...options, signal: legSignal });
+        const sent = await this.#send(method, wire, options, legSignal);
+        if (isCreateTaskResult(sent) && tasks === "take") return sent;
         const raw = isCreateTaskResult(sent)
-          ? await this.#followTask(method, target, sent, options, legSignal)
+          ? await this.#followTask(method, target, this.#announced(target, sent, options), options, legSignal)
           : sent;
         const result = this.#result(method, params, raw);
         if (!retrying(fields) && !isInputRequiredResult(result)) {
@@ -183,18 +223,47 @@ export class CarrierCalls {
     };
   }
 
-  /** A task the server answered with, followed to its end through the tasks methods and the callbacks. */
-  #followTask(
+  /**
+   * One request of the rounds. A tools/call that may be answered with a task, under a signal whose abort
+   * cancels tasks, is sent so that a task answered after the abort is still cancelled.
+   */
+  #send(
     method: CarrierMethod,
-    target: string,
-    created: Record<string, unknown>,
+    wire: Record<string, unknown>,
     options: CarrierCallOptions,
     signal: AbortSignal | undefined,
   ): Promise<Record<string, unknown>> {
     const peer = this.#peer;
-    return followTask(created, {
+    if (method !== "tools/call" || options.taskOnAbort === "keep" || !peer.tasksDeclared())
+      return peer.send(method, wire, { ...options, signal });
+    return sendCancellingLateTask(
+      (requestSignal) => peer.send(method, wire, { ...options, signal: requestSignal }),
+      signal,
+      (taskId) => peer.send("tasks/cancel", { taskId }, { meta: options.meta }),
+    );
+  }
+
+  /** The task's handle, told to the caller's onTask before the task is followed. */
+  #announced(target: string, created: Record<string, unknown>, options: CarrierCallOptions): TaskToFollow {
+    const handle = this.#handle(target, created);
+    options.onTask?.(handle);
+    return handle;
+  }
+
+  /** A task the server answered with, followed to its end through the tasks methods and the callbacks. */
+  #followTask(
+    method: CarrierMethod,
+    target: string,
+    task: TaskToFollow,
+    options: TaskFollowOptions,
+    signal: AbortSignal | undefined,
+  ): Promise<Record<string, unknown>> {
+    const peer = this.#peer;
+    return followTaskId(task, {
       method,
       signal,
+      onStatus: options.onTaskStatus,
+      cancelOnAbort: options.taskOnAbort !== "keep",
       send: (taskMethod, params, taskSignal) =>
         peer.send(taskMethod, params, { ...options, signal: taskSignal }),
       answer: (key, request, round, answerSignal) =>

@@ -72,6 +72,29 @@ describe("followTask", () => {
     expect("result" in message && message.result.status).toBe("cancelled");
   });
 
+  it("leaves the task running when told not to cancel it on abort, and reports each status", async () => {
+    const { server, started } = waitingServer();
+    const created = await create(server);
+    await started.promise;
+    const controller = new AbortController();
+    const statuses: string[] = [];
+    const following = {
+      ...follower(server, controller.signal),
+      cancelOnAbort: false,
+      onStatus: (task: { status: string }) => {
+        statuses.push(task.status);
+        controller.abort(new Error("detach"));
+      },
+    };
+    expect(await followTask(created, following).catch((e: unknown) => e)).toMatchObject({
+      message: "detach",
+    });
+    expect(statuses).toEqual(["working"]);
+    expect(following.sent).not.toContain("tasks/cancel");
+    const { message } = await handle(server, rpcRequest("tasks/get", { taskId: created.taskId }, WITH_TASKS));
+    expect("result" in message && message.result.status).toBe("working");
+  });
+
   it("refuses a CreateTaskResult without a taskId as a protocol violation", async () => {
     const { server } = waitingServer();
     const error = await followTask({ resultType: "task", status: "working" }, follower(server)).catch(

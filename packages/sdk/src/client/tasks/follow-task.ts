@@ -24,6 +24,16 @@ export interface TaskFollower {
     signal: AbortSignal | undefined,
   ): Promise<unknown>;
   readonly signal: AbortSignal | undefined;
+  /** Hears the task as each tasks/get describes it, before its question is answered or its end is read. */
+  readonly onStatus?: ((task: GetTaskResult) => void) | undefined;
+  /** Whether an abort of `signal` cancels the task (the default) or leaves it running, to resume later. */
+  readonly cancelOnAbort?: boolean | undefined;
+}
+
+/** Where following starts: a task's id, and the interval its server asked for, if known. */
+export interface TaskToFollow {
+  readonly taskId: string;
+  readonly pollIntervalMs?: number | undefined;
 }
 
 /** How long to wait between two tasks/get when the server suggests nothing. */
@@ -72,7 +82,14 @@ export async function followTask(
   created: Record<string, unknown>,
   follower: TaskFollower,
 ): Promise<Record<string, unknown>> {
-  const task = parsed(follower, "tools/call", CreateTaskResultSchema, created);
+  return followTaskId(parsed(follower, "tools/call", CreateTaskResultSchema, created), follower);
+}
+
+/** Follows a task known by its id (a handle kept from an earlier call) as followTask does. */
+export async function followTaskId(
+  task: TaskToFollow,
+  follower: TaskFollower,
+): Promise<Record<string, unknown>> {
   const { taskId } = task;
   let interval = task.pollIntervalMs ?? DEFAULT_POLL_MS;
   const answered = new Set<string>();
@@ -86,6 +103,7 @@ export async function followTask(
         await follower.send("tasks/get", { taskId }, follower.signal),
       );
       interval = state.pollIntervalMs ?? interval;
+      follower.onStatus?.(state);
       if (state.status === "completed") return { resultType: "complete", ...state.result };
       if (state.status === "failed") {
         const error = state.error ?? { code: -32603, message: "Internal error" };
@@ -112,7 +130,7 @@ export async function followTask(
       await sleep(interval, follower.signal);
     }
   } catch (error) {
-    if (follower.signal?.aborted) {
+    if (follower.signal?.aborted && follower.cancelOnAbort !== false) {
       // The caller gave up: the server should stop too. Best effort, outside the aborted signal.
       await follower.send("tasks/cancel", { taskId }, undefined).catch(() => undefined);
     }

@@ -1,6 +1,7 @@
 import type { Attributes, Histogram, Meter } from "@opentelemetry/api";
 import { McpError } from "../../protocol/errors.js";
 import { isRecord } from "../../protocol/is-record.js";
+import type { JsonRpcRequest, JsonRpcResponse } from "../../protocol/jsonrpc.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
 import { ATTR, DURATION_BUCKETS, METRIC } from "../../protocol/telemetry/names.js";
 import {
@@ -16,6 +17,7 @@ import {
   type TelemetryOption,
   TelemetrySource,
 } from "../../protocol/telemetry/telemetry-options.js";
+import { parentOf } from "../../protocol/telemetry/trace-parent.js";
 import { roundOf } from "./round-marks.js";
 
 /** One outgoing request, as telemetry sees it before it is sent. */
@@ -24,8 +26,15 @@ export interface OutgoingRequest {
   readonly params: Readonly<Record<string, unknown>>;
   /** The caller's extra `_meta`, which the trace context joins. */
   readonly meta: Record<string, unknown> | undefined;
-  readonly transport: { readonly kind: string; readonly url?: unknown };
+  /** `sessionId`: a 2025-era HTTP session's, once the server has given one. */
+  readonly transport: { readonly kind: string; readonly url?: unknown; readonly sessionId?: unknown };
   /** The version the request goes out in, read when it has been settled. */
+  protocolVersion(): string;
+}
+
+/** The session a server's request came over, as the answering span names it. */
+export interface AnsweringSession {
+  readonly transport: OutgoingRequest["transport"];
   protocolVersion(): string;
 }
 
@@ -107,6 +116,42 @@ export class ClientTelemetry {
     }
   }
 
+  /**
+   * A request a 2025-era server sent over its session (elicitation/create, sampling/createMessage,
+   * roots/list, ping), the roles swapped: this client's SERVER span, its parent the server's span
+   * in `params._meta`. Names and kinds only: never the question or the answer.
+   */
+  async answer(
+    request: JsonRpcRequest,
+    session: AnsweringSession,
+    handle: () => Promise<JsonRpcResponse>,
+  ): Promise<JsonRpcResponse> {
+    const scope = await this.#source.scope().catch(() => undefined);
+    if (!scope?.tracing) return handle();
+    const { otel, tracer } = scope;
+    const meta = request.params?._meta;
+    const parent = parentOf(scope, isRecord(meta) ? meta : undefined);
+    const attributes: Attributes = {
+      [ATTR.mcpMethodName]: request.method,
+      [ATTR.requestId]: String(request.id),
+      [ATTR.mcpProtocolVersion]: session.protocolVersion(),
+      ...transportAttributes(session.transport),
+    };
+    const id = session.transport.sessionId;
+    if (typeof id === "string") attributes[ATTR.mcpSessionId] = id;
+    const span = tracer.startSpan(request.method, { kind: otel.SpanKind.SERVER, attributes }, parent);
+    try {
+      const response = await otel.context.with(otel.trace.setSpan(parent, span), handle);
+      if ("error" in response) {
+        span.setAttributes(errorCodeAttributes(response.error.code));
+        span.setStatus({ code: otel.SpanStatusCode.ERROR, message: response.error.message });
+      }
+      return response;
+    } finally {
+      span.end();
+    }
+  }
+
   async #start(request: OutgoingRequest): Promise<TracedRequest | undefined> {
     const scope = await this.#source.scope();
     if (scope === undefined) return undefined;
@@ -132,6 +177,8 @@ export class ClientTelemetry {
         try {
           outcome[ATTR.mcpProtocolVersion] = request.protocolVersion();
           span.setAttributes(outcome);
+          const session = request.transport.sessionId;
+          if (typeof session === "string") span.setAttribute(ATTR.mcpSessionId, session);
           if (outcome[ATTR.errorType] !== undefined) span.setStatus({ code: otel.SpanStatusCode.ERROR });
           const histogram = instrumentsOf(scope.meter, "client", durationHistogram);
           const seconds = (performance.now() - started) / 1000;

@@ -6,6 +6,8 @@ import {
 } from "../../protocol/jsonrpc.js";
 import { NotificationMethod } from "../../protocol/schemas/notifications.js";
 
+export { abortReason, raceAbort } from "../../protocol/request-abort.js";
+
 export interface TransportRequestOptions {
   /** Aborting cancels the request the way the transport knows how (closing the stream, notifications/cancelled). */
   signal?: AbortSignal;
@@ -61,10 +63,6 @@ export interface ClientTransport {
   endSession?(): Promise<void>;
 }
 
-export function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException("The operation was aborted", "AbortError");
-}
-
 /**
  * The notification that tells a 2025-era server an aborted request is no longer wanted: in that era a
  * closed stream or connection is not a cancellation, so the server keeps waiting on the call unless told.
@@ -72,28 +70,4 @@ export function abortReason(signal: AbortSignal): unknown {
 export function cancelledNotification(request: JsonRpcRequest, signal: AbortSignal): JsonRpcNotification {
   const reason = signal.reason instanceof Error ? signal.reason.message : "aborted by the client";
   return notification(NotificationMethod.cancelled, { requestId: request.id, reason });
-}
-
-/** Settles with the promise, or rejects as soon as the signal aborts, whichever comes first. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    // The abandoned promise may still reject later; nobody is left to hear it.
-    promise.catch(() => {});
-    return Promise.reject(abortReason(signal));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -16,15 +16,18 @@ export const ATTR = {
   errorType: "error.type",
   networkTransport: "network.transport",
   networkProtocolName: "network.protocol.name",
+  networkProtocolVersion: "network.protocol.version",
   serverAddress: "server.address",
   serverPort: "server.port",
   clientAddress: "client.address",
+  clientPort: "client.port",
   flowId: "roundtrip.flow.id",
   round: "roundtrip.round",
   resultType: "roundtrip.result_type",
   inputKinds: "roundtrip.input.kinds",
   refusalReason: "roundtrip.request_state.refusal_reason",
   onceOutcome: "roundtrip.once.outcome",
+  taskStatus: "roundtrip.task.status",
 } as const;
 
 export const METRIC = {

@@ -16,9 +16,18 @@ export async function importOptional<T>(specifier: string): Promise<T | undefine
 }
 
 let loading: Promise<Otel | undefined> | undefined;
+let loaded: Otel | undefined | null = null;
 
 /** The API, or undefined when the application has not installed it; loaded once per process. */
 export function loadOtel(): Promise<Otel | undefined> {
-  loading ??= importOptional<Otel>("@opentelemetry/api");
+  loading ??= importOptional<Otel>("@opentelemetry/api").then((otel) => {
+    loaded = otel;
+    return otel;
+  });
   return loading;
+}
+
+/** What `loadOtel` settled on, or `null` while it has not (or was never asked to). */
+export function loadedOtel(): Otel | undefined | null {
+  return loaded;
 }

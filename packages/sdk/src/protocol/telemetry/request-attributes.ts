@@ -39,12 +39,16 @@ export function requestAttributes(method: string, params: Readonly<Record<string
 export function inputKinds(result: Readonly<Record<string, unknown>>): string[] {
   const requests = result.inputRequests;
   if (!isRecord(requests)) return [];
-  const kinds = new Set<string>();
-  for (const request of Object.values(requests)) {
-    if (isRecord(request) && typeof request.method === "string")
-      kinds.add(request.method.split("/")[0] ?? "");
+  const kinds: string[] = [];
+  for (const key in requests) {
+    if (!Object.hasOwn(requests, key)) continue;
+    const request = requests[key];
+    if (!isRecord(request) || typeof request.method !== "string") continue;
+    const slash = request.method.indexOf("/");
+    const kind = slash === -1 ? request.method : request.method.slice(0, slash);
+    if (kind !== "" && !kinds.includes(kind)) kinds.push(kind);
   }
-  return [...kinds].filter((kind) => kind !== "").sort();
+  return kinds.length > 1 ? kinds.sort() : kinds;
 }
 
 /** A result's kind, the input it asks for, and `tool_error` for a tool result with `isError`. */
@@ -73,6 +77,7 @@ const METRIC_ATTRIBUTES: ReadonlySet<string> = new Set([
   ATTR.errorType,
   ATTR.networkTransport,
   ATTR.networkProtocolName,
+  ATTR.networkProtocolVersion,
   ATTR.resultType,
 ]);
 

@@ -19,6 +19,8 @@ export {
   bearerAuth,
 } from "./bearer-auth.js";
 export { authInfoFromClaims } from "./claims.js";
+export { DownstreamTokenError, type DownstreamTokenFailure } from "./downstream-token-error.js";
+export { type Downstream, DownstreamTokens, type DownstreamTokensOptions } from "./downstream-tokens.js";
 export {
   DEFAULT_DPOP_ALGORITHMS,
   type DpopProofInput,

@@ -12,8 +12,9 @@ import { ClientAnswerSchemaByMethod } from "../../protocol/schemas/legacy.js";
 import { NotificationMethod } from "../../protocol/schemas/notifications.js";
 import { firstIssue } from "../../protocol/zod-issues.js";
 import type { HandledResponse } from "../server.js";
+import type { ClientReply, OutboundSend } from "../telemetry/outbound-span.js";
 import { legacyQuestionParams } from "./legacy-question.js";
-import { legacyResult } from "./legacy-result.js";
+import { legacyResult, legacyToolList } from "./legacy-result.js";
 import { type ClientAnswer, OutboundCancelled } from "./outbound-requests.js";
 import type { LegacySession, MessageSender } from "./session.js";
 
@@ -33,6 +34,14 @@ export interface BridgeInput {
   noChannel: string;
   /** Aborted when the client cancels the request or the session ends. */
   signal: AbortSignal;
+  /**
+   * Puts one question to the client: `send` with the params as traced (trace context in `_meta`).
+   * Absent, the question goes as it is.
+   */
+  ask?: (
+    question: { method: string; params: Record<string, unknown> | undefined },
+    send: OutboundSend,
+  ) => Promise<ClientReply>;
   /** One round through the server's normal path (middleware, capability gate, handler). */
   handle(request: JsonRpcRequest): Promise<HandledResponse>;
   maxRounds: number;
@@ -66,7 +75,10 @@ export async function bridgeRequest(input: BridgeInput): Promise<JsonRpcResponse
       const message = handled.message;
       if ("error" in message) return message;
       const result = message.result;
-      if (result.resultType !== "input_required") return resultResponse(request.id, legacyResult(result));
+      if (result.resultType !== "input_required") {
+        const legacy = legacyResult(result);
+        return resultResponse(request.id, request.method === "tools/list" ? legacyToolList(legacy) : legacy);
+      }
       if (deadline.signal.aborted) return timedOut(request, input.timeoutMs);
       if (round >= input.maxRounds) {
         return errorResponse(
@@ -135,14 +147,22 @@ async function askAll(
   };
   const asked = keys.map(async (key): Promise<[string, unknown]> => {
     const question = inputRequests[key] as InputRequest;
-    const answer = await input.session.outbound.request(
-      question.method,
-      legacyQuestionParams(question),
-      channel,
-      signal,
-      cancelOnClient,
-    );
-    return [key, checkAnswer(question.method, answer)];
+    const send: OutboundSend = (params, sent) =>
+      input.session.outbound.request(
+        question.method,
+        params,
+        (request) => {
+          sent(request.id);
+          return channel(request);
+        },
+        signal,
+        cancelOnClient,
+      );
+    const params = legacyQuestionParams(question);
+    const answer = input.ask
+      ? await input.ask({ method: question.method, params }, send)
+      : await send(params, () => {});
+    return [key, checkAnswer(question.method, answer as ClientAnswer)];
   });
   try {
     return { responses: Object.fromEntries(await Promise.all(asked)) };

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from "../../protocol/errors.js";
+import { isRecord } from "../../protocol/is-record.js";
 import {
   errorResponse,
   type JsonRpcNotification,
@@ -11,6 +12,7 @@ import { describeError } from "../../protocol/logger.js";
 import type { RequestId } from "../../protocol/schemas/common.js";
 import { LegacyMethod } from "../../protocol/schemas/legacy.js";
 import { CancelledParamsSchema, NotificationMethod } from "../../protocol/schemas/notifications.js";
+import { ATTR } from "../../protocol/telemetry/names.js";
 import type { AuthInfo } from "../auth-info.js";
 import type { TransportInfo } from "../context.js";
 import type { Server } from "../server.js";
@@ -18,6 +20,7 @@ import { bridgeRequest } from "./bridge.js";
 import { FleetSessions } from "./fleet-sessions.js";
 import {
   initializeResult,
+  isSessionMethod,
   negotiateVersion,
   readInitializeParams,
   serveSessionMethod,
@@ -96,7 +99,25 @@ export class LegacyEndpoint {
   }
 
   /** `initialize`: a new session on the version both sides speak. Throws McpError on bad params or the cap. */
-  async open(
+  open(
+    request: JsonRpcRequest,
+    auth: AuthInfo | undefined,
+    transport: TransportInfo,
+  ): Promise<{ session: LegacySession; response: JsonRpcResponse }> {
+    const requested = request.params?.protocolVersion;
+    const protocolVersion = negotiateVersion(typeof requested === "string" ? requested : "");
+    return this.server.telemetry.observeSession(
+      request,
+      { legacy: { protocolVersion }, transport },
+      () => this.#open(request, auth),
+      ({ session, response }) => ({
+        answer: { message: response },
+        late: transport.kind === "http" ? { [ATTR.mcpSessionId]: session.id } : {},
+      }),
+    );
+  }
+
+  async #open(
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
   ): Promise<{ session: LegacySession; response: JsonRpcResponse }> {
@@ -152,10 +173,19 @@ export class LegacyEndpoint {
           "This session is already initialized: send initialize without Mcp-Session-Id to open a new one",
         );
       }
-      const own = serveSessionMethod(this.server, session, request.method, request.params);
-      if (own) {
-        // ping changes nothing; setLevel and (un)subscribe change what every instance must know.
-        if (request.method !== LegacyMethod.ping) await this.#fleet?.share(session);
+      const via = { legacy: session, transport: exchange.transport };
+      if (isSessionMethod(request.method)) {
+        const own = await this.server.telemetry.observeSession(
+          request,
+          via,
+          async () => {
+            const result = serveSessionMethod(this.server, session, request.method, request.params) ?? {};
+            // ping changes nothing; setLevel and (un)subscribe change what every instance must know.
+            if (request.method !== LegacyMethod.ping) await this.#fleet?.share(session);
+            return result;
+          },
+          (result) => ({ answer: { message: { result } } }),
+        );
         return resultResponse(request.id, own);
       }
       const { signal } = controller;
@@ -165,6 +195,8 @@ export class LegacyEndpoint {
         channel: exchange.channel,
         noChannel: exchange.noChannel,
         signal,
+        ask: (question, send) =>
+          this.server.telemetry.ask({ ...question, callerMeta: metaOf(request), via }, send),
         maxRounds: this.options.maxRounds,
         timeoutMs: this.options.timeoutMs,
         handle: (round) =>
@@ -258,4 +290,10 @@ function normalizedError(error: Record<string, unknown>): { code: number; messag
     code: typeof error.code === "number" ? error.code : ErrorCode.InternalError,
     message: typeof error.message === "string" ? error.message : "no message",
   };
+}
+
+/** The `_meta` of a client's request, where its trace context rides. */
+function metaOf(request: JsonRpcRequest): Readonly<Record<string, unknown>> | undefined {
+  const meta = request.params?._meta;
+  return isRecord(meta) ? meta : undefined;
 }

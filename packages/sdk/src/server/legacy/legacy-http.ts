@@ -10,6 +10,7 @@ import type { AuthInfo } from "../auth-info.js";
 import type { Server } from "../server.js";
 import type { Accepted } from "../transport/accept-negotiation.js";
 import { HttpError } from "../transport/http-errors.js";
+import { httpTransportInfo } from "../transport/http-peer.js";
 import { inboundOrRefuse, sendJson } from "../transport/json-response.js";
 import type { HeaderRecord, RequestHead } from "../transport/request-head.js";
 import type { ResponseWriter } from "../transport/response-writer.js";
@@ -114,7 +115,7 @@ export class LegacyHttp implements HttpEra {
     const inbound = inboundOrRefuse(res, value);
     if (inbound === undefined) return;
     if (inbound.kind === "request" && inbound.message.method === LegacyMethod.initialize) {
-      return this.#initialize(res, inbound.message, auth, accept);
+      return this.#initialize(req, res, inbound.message, auth, accept);
     }
     const session = await this.#session(req, auth);
     if (inbound.kind === "notification") {
@@ -161,6 +162,7 @@ export class LegacyHttp implements HttpEra {
   }
 
   async #initialize(
+    req: RequestHead,
     res: ResponseWriter,
     request: JsonRpcRequest,
     auth: AuthInfo | undefined,
@@ -168,7 +170,9 @@ export class LegacyHttp implements HttpEra {
   ): Promise<void> {
     let opened: Awaited<ReturnType<LegacyEndpoint["open"]>>;
     try {
-      opened = await orUnavailable(this.endpoint.server, () => this.endpoint.open(request, auth));
+      opened = await orUnavailable(this.endpoint.server, () =>
+        this.endpoint.open(request, auth, httpTransportInfo(req)),
+      );
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       sendJson(
@@ -213,7 +217,7 @@ export class LegacyHttp implements HttpEra {
     };
     const response = await this.endpoint.serve(session, request, {
       auth,
-      transport: { kind: "http", headers: req.headers },
+      transport: httpTransportInfo(req),
       channel: accept.sse ? (message: JsonRpcMessage) => open().send(message) : undefined,
       noChannel: NEEDS_SSE,
     });

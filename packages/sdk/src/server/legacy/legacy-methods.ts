@@ -44,6 +44,18 @@ export function initializeResult(server: Server, protocolVersion: string): Initi
  * The methods that exist only on a session (ping, logging/setLevel, resources/subscribe and
  * unsubscribe): answered from the session, or undefined for any other method.
  */
+/** The methods a 2025-era session answers itself, never reaching dispatch. */
+const SESSION_METHODS: ReadonlySet<string> = new Set([
+  LegacyMethod.ping,
+  LegacyMethod.setLevel,
+  LegacyMethod.subscribe,
+  LegacyMethod.unsubscribe,
+]);
+
+export function isSessionMethod(method: string): boolean {
+  return SESSION_METHODS.has(method);
+}
+
 export function serveSessionMethod(
   server: Server,
   session: LegacySession,

@@ -18,3 +18,21 @@ export function legacyResult(result: Record<string, unknown>): Record<string, un
   }
   return out;
 }
+
+/**
+ * A tools/list result as a 2025-era client reads it: without the tasks extension's
+ * `execution.taskSupport`, which 2025-11-25's experimental tasks spell alike with another protocol
+ * (an official v1 client refuses a plain call to a tool marked "required"); such a client's call runs
+ * directly through the bridge instead.
+ */
+export function legacyToolList(result: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(result.tools)) return result;
+  const tools = result.tools.map((tool: Record<string, unknown>) => {
+    const execution = tool.execution as Record<string, unknown> | undefined;
+    if (execution?.taskSupport === undefined) return tool;
+    const { taskSupport: _extension, ...rest } = execution;
+    const { execution: _execution, ...plain } = tool;
+    return Object.keys(rest).length > 0 ? { ...plain, execution: rest } : plain;
+  });
+  return { ...result, tools };
+}

@@ -91,7 +91,7 @@ export class LegacyStdio implements StdioEra {
   /** A second initialize replaces the session the first opened. */
   async #open(request: JsonRpcRequest): Promise<void> {
     try {
-      const { session, response } = await this.#endpoint.open(request, undefined);
+      const { session, response } = await this.#endpoint.open(request, undefined, { kind: "stdio" });
       this.#session?.close();
       session.setStandalone(this.#write);
       this.#write(response);

@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { isLegacyProtocolVersion } from "../../protocol/eras.js";
 import { McpError } from "../../protocol/errors.js";
 import { isInputRequiredResult } from "../../protocol/input-required.js";
 import type { Logger } from "../../protocol/logger.js";
@@ -183,9 +184,11 @@ export class ToolRegistry {
   }
 
   /** Whether this call of the tool is answered with a task (then the once-ledger does not wrap it). */
-  runsAsTask(name: string, request: Pick<RequestContext, "clientCapabilities">): boolean {
+  runsAsTask(name: string, request: Pick<RequestContext, "clientCapabilities" | "protocolVersion">): boolean {
     const task = this.#tools.get(name)?.task;
-    if (task === undefined || !this.#tasks) return false;
+    // A 2025-era client cannot follow a task: the bridge carries the call's rounds over its session,
+    // asking each question there, and answers the call once, so the body runs as a direct call.
+    if (task === undefined || !this.#tasks || isLegacyProtocolVersion(request.protocolVersion)) return false;
     return task === "required" || this.#tasks.negotiated(request);
   }
 

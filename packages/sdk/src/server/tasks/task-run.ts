@@ -5,6 +5,7 @@ import { isTerminalTaskStatus } from "../../protocol/schemas/tasks.js";
 import type { RequestContext } from "../context.js";
 import type { TaskRecord } from "../fleet/task-store.js";
 import type { ResultObject } from "../middleware.js";
+import { startTaskSpan } from "../telemetry/task-span.js";
 import { mutateTask, openMap, type TaskKit, without } from "./task-kit.js";
 
 /** What a task's body holds while it runs. */
@@ -100,13 +101,16 @@ export async function runTask(
     status,
   };
   let outcome: { status: "completed" | "failed"; value: Record<string, unknown> };
+  const traced = startTaskSpan();
   try {
-    const result = await body(control);
+    const result = await traced.run(() => body(control));
     outcome = { status: "completed", value: { ...result, resultType: "complete" } };
   } catch (error) {
     if (controller.signal.aborted) outcome = { status: "failed", value: {} };
-    else if (error instanceof TaskStoreFailure) throw error;
-    else if (error instanceof McpError) outcome = { status: "failed", value: { ...error.toJSON() } };
+    else if (error instanceof TaskStoreFailure) {
+      traced.end("failed");
+      throw error;
+    } else if (error instanceof McpError) outcome = { status: "failed", value: { ...error.toJSON() } };
     else {
       kit.logger.error(describeError(error), "a task's body threw; the task failed with -32603");
       outcome = { status: "failed", value: { ...McpError.internal().toJSON() } };
@@ -114,6 +118,7 @@ export async function runTask(
   } finally {
     stopWatching();
   }
+  traced.end(controller.signal.aborted ? "cancelled" : outcome.status);
   if (controller.signal.aborted) return;
   await storeOp(
     mutateTask(kit, taskId, (record) =>

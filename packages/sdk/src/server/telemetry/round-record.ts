@@ -38,15 +38,30 @@ function makeInstruments(meter: Meter): RoundInstruments {
  */
 export class RoundRecord {
   readonly #scope: TelemetryScope;
-  readonly #span: Span;
+  readonly #span: Span | undefined;
   readonly #attributes: Attributes;
   #trail: RoundTrail | undefined;
 
-  /** `attributes`: the method and target, which every round metric carries. */
-  constructor(scope: TelemetryScope, span: Span, attributes: Attributes) {
+  /** `span`: undefined when only metrics record. `attributes`: the method and target, on every round metric. */
+  constructor(scope: TelemetryScope, span: Span | undefined, attributes: Attributes) {
     this.#scope = scope;
     this.#span = span;
     this.#attributes = attributes;
+  }
+
+  /** What the request records with, for the work it leaves running (a task's body). */
+  get scope(): TelemetryScope {
+    return this.#scope;
+  }
+
+  /** The request's span; undefined when only metrics record. */
+  get span(): Span | undefined {
+    return this.#span;
+  }
+
+  /** The method and what it names: tool, prompt or resource. */
+  get target(): Attributes {
+    return this.#attributes;
   }
 
   get #instruments(): RoundInstruments {
@@ -67,7 +82,7 @@ export class RoundRecord {
     // A state from an older release has no trail: its flow goes on under a new id, round unknown.
     if (echoed && previous === undefined) this.#trail = { ...this.#trail, round: 0 };
     // addLink came in API 1.9; a tracer from an older SDK may lack it, and must not fail the round.
-    if (previous?.span && typeof this.#span.addLink === "function") {
+    if (previous?.span && typeof this.#span?.addLink === "function") {
       this.#span.addLink({ context: { ...previous.span, isRemote: true } });
     }
   }
@@ -91,15 +106,15 @@ export class RoundRecord {
 
   #trailToSeal(): string | undefined {
     if (this.#trail === undefined) return undefined;
-    const context = this.#span.spanContext();
-    const recorded = this.#scope.otel.trace.isSpanContextValid(context);
-    return writeTrail({ ...this.#trail, ...(recorded ? { span: context } : {}) });
+    const context = this.#span?.spanContext();
+    const recorded = context !== undefined && this.#scope.otel.trace.isSpanContextValid(context);
+    return writeTrail(recorded ? { ...this.#trail, span: context } : this.#trail);
   }
 
   /** The flow's attributes for the span, and its length once the flow is complete. */
-  finish(resultType: unknown): Attributes {
+  finish(resultType: unknown): Attributes | undefined {
     const trail = this.#trail;
-    if (trail === undefined) return {};
+    if (trail === undefined) return undefined;
     const known = trail.round > 0;
     if (known && resultType === "complete") this.#instruments.rounds.record(trail.round, this.#attributes);
     return { [ATTR.flowId]: trail.flowId, ...(known ? { [ATTR.round]: trail.round } : {}) };

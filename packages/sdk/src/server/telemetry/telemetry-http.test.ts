@@ -17,8 +17,11 @@ import {
   TracerProvider,
 } from "@opentelemetry/sdk-trace";
 import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_CLIENT_PORT,
   ATTR_ERROR_TYPE,
   ATTR_NETWORK_PROTOCOL_NAME,
+  ATTR_NETWORK_PROTOCOL_VERSION,
   ATTR_NETWORK_TRANSPORT,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
@@ -195,6 +198,11 @@ describe("spans and metrics per the MCP conventions, over HTTP", () => {
       ATTR_NETWORK_PROTOCOL_NAME,
     ]);
     expect([ATTR.serverAddress, ATTR.serverPort]).toEqual([ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT]);
+    expect([ATTR.networkProtocolVersion, ATTR.clientAddress, ATTR.clientPort]).toEqual([
+      ATTR_NETWORK_PROTOCOL_VERSION,
+      ATTR_CLIENT_ADDRESS,
+      ATTR_CLIENT_PORT,
+    ]);
     expect([METRIC.serverDuration, METRIC.clientDuration]).toEqual([
       METRIC_MCP_SERVER_OPERATION_DURATION,
       METRIC_MCP_CLIENT_OPERATION_DURATION,
@@ -246,6 +254,9 @@ describe("spans and metrics per the MCP conventions, over HTTP", () => {
       "gen_ai.operation.name": "execute_tool",
       "network.transport": "tcp",
       "network.protocol.name": "http",
+      "network.protocol.version": "1.1",
+      "client.address": "127.0.0.1",
+      "client.port": expect.any(Number),
       "jsonrpc.request.id": clientSpans[0]?.attributes["jsonrpc.request.id"],
       "mcp.protocol.version": "2026-07-28",
       "roundtrip.result_type": "input_required",
@@ -367,6 +378,67 @@ describe("spans and metrics per the MCP conventions, over HTTP", () => {
     expect(first.parentSpanContext?.spanId).toBe(clientSpans[0]?.spanContext().spanId);
     expect([first.attributes["roundtrip.round"], second.attributes["roundtrip.round"]]).toEqual([1, 2]);
     expect(second.links.map((link) => link.context.spanId)).toEqual([first.spanContext().spanId]);
+  });
+
+  it("spans a 2025 session's initialize and own requests, and its pushed questions with the roles swapped", async () => {
+    const mcp = client({ era: "legacy" });
+    const { span: testSpan } = await inTestSpan(() => mcp.callTool("deploy", { env: "prod" }));
+    const sessionId = finished("tools/call deploy", otel.SpanKind.SERVER)[0]?.attributes["mcp.session.id"];
+    expect(sessionId).toEqual(expect.any(String));
+
+    const [initialize] = finished("initialize", otel.SpanKind.SERVER);
+    expect(initialize?.attributes).toMatchObject({
+      "mcp.method.name": "initialize",
+      "mcp.protocol.version": "2025-11-25",
+      "mcp.session.id": sessionId,
+      "network.transport": "tcp",
+      "client.address": "127.0.0.1",
+    });
+    const [clientInitialize] = finished("initialize", otel.SpanKind.CLIENT);
+    expect(initialize?.parentSpanContext?.spanId).toBe(clientInitialize?.spanContext().spanId);
+
+    // The server's question is its CLIENT span, under the client's call; the client's answer is a
+    // SERVER span under that, carried in the question's _meta.
+    const clientCall = finished("tools/call deploy", otel.SpanKind.CLIENT)[0];
+    const asked = finished("elicitation/create", otel.SpanKind.CLIENT);
+    const answered = finished("elicitation/create", otel.SpanKind.SERVER);
+    expect(asked).toHaveLength(1);
+    expect(answered).toHaveLength(1);
+    expect(asked[0]?.parentSpanContext?.spanId).toBe(clientCall?.spanContext().spanId);
+    expect(asked[0]?.spanContext().traceId).toBe(testSpan.traceId);
+    expect(answered[0]?.parentSpanContext?.spanId).toBe(asked[0]?.spanContext().spanId);
+    expect(answered[0]?.parentSpanContext?.isRemote).toBe(true);
+    for (const span of [asked[0], answered[0]]) {
+      expect(span?.attributes).toMatchObject({
+        "mcp.method.name": "elicitation/create",
+        "mcp.protocol.version": "2025-11-25",
+        "mcp.session.id": sessionId,
+        "jsonrpc.request.id": asked[0]?.attributes["jsonrpc.request.id"],
+      });
+    }
+
+    // A 2025 ping has no place in the 2026 schema the wire helpers check: sent raw.
+    const pong = await fetch(http.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": String(sessionId),
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 99, method: "ping" }),
+    });
+    expect(await pong.text()).toContain(`"result"`);
+    const [ping] = finished("ping", otel.SpanKind.SERVER);
+    expect(ping?.attributes).toMatchObject({ "mcp.method.name": "ping", "mcp.session.id": sessionId });
+  });
+
+  it("puts no session id on a 2026-07-28 span, which has no sessions", async () => {
+    const mcp = client({ era: "modern" });
+    await mcp.callTool("deploy", { env: "prod" });
+    const all = spans.getFinishedSpans().filter((span) => span.name !== "test");
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.filter((span) => span.attributes["mcp.session.id"] !== undefined)).toEqual([]);
   });
 
   it("exports no token, requestState, argument or answer in any span or metric", async () => {

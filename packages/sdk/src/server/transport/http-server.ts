@@ -11,6 +11,7 @@ import { type Server, type ServerSource, serverOf } from "../server.js";
 import { type Accepted, acceptNegotiator, answersAsEvent } from "./accept-negotiation.js";
 import { checkHeaderAgreement, checkParamAgreement } from "./header-agreement.js";
 import { HttpError, statusForError } from "./http-errors.js";
+import { httpTransportInfo } from "./http-peer.js";
 import { inboundOrRefuse, sendHttpError, sendJson } from "./json-response.js";
 import { hostAllowed, type OriginPolicy, originAllowed } from "./origin-policy.js";
 import {
@@ -215,7 +216,7 @@ async function serveMessage(
     signal: abort,
     auth,
     notify,
-    transport: { kind: "http", headers: req.headers },
+    transport: httpTransportInfo(req),
     checkTransport: (r, meta) => checkHeaderAgreement(req.headers, r, meta),
     checkToolCall: (tool, args) => checkParamAgreement(req.headers, tool, args),
   });

@@ -10,7 +10,10 @@
  * The braces are a hash tag, so the keys of a round live in one Redis Cluster slot.
  *
  * Commands: claim is `SET <round> pending:<token> NX PX <ttl>`; lease, read, start, renew, complete and
- * release are one `EVAL` each, so every transition is atomic; ready is `SET <prefix>ready 1 PX 1000`.
+ * release are one script each (`EVALSHA`, see RedisScript), so every transition is atomic; ready is
+ * `SET <prefix>ready 1 PX 1000`. A round McpServer runs costs three: lease, start, complete. The start
+ * mark is its own command on purpose: one that landed after its caller gave up (Redis stalled past the
+ * deadline) must leave a handler that never ran free to run, not looking started.
  * With `replicaAcks`, every write a round depends on (lease, start, complete) is followed on the same
  * connection by `WAIT`, and counts as written only when enough replicas acknowledged it.
  */
@@ -25,6 +28,7 @@ import {
 } from "../once-store.js";
 import { sendWithDeadline } from "./command-deadline.js";
 import { firstKeyOf, type RedisOnceClient } from "./redis-client.js";
+import { RedisScript } from "./redis-script.js";
 
 export interface RedisOnceStoreOptions {
   client: RedisOnceClient;
@@ -46,7 +50,7 @@ const READY_PROBE_TTL_MS = "1000";
 
 // Where a round stands, and with ARGV[5] == 'lease', the lease taken when it can be. KEYS: round,
 // lease, outcome; ARGV: token, holder, lease ms, round ms, mode.
-const LEASE = `local round = redis.call('GET', KEYS[1])
+const LEASE = new RedisScript(`local round = redis.call('GET', KEYS[1])
 if not round then
   if ARGV[5] ~= 'lease' then return {'free'} end
   redis.call('SET', KEYS[1], 'pending:' .. ARGV[1] .. ':1:' .. ARGV[2], 'PX', ARGV[4])
@@ -68,7 +72,7 @@ if state == 'pending' and ARGV[5] == 'lease' then
   redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
   return {'leased', next}
 end
-return {'orphaned', state, 0, tonumber(attempt), holder}`;
+return {'orphaned', state, 0, tonumber(attempt), holder}`);
 
 // Whether KEYS[1] is held by token ARGV[1] (in any state but done), as the scripts below check it.
 const HELD = `local round = redis.call('GET', KEYS[1]) or ''
@@ -79,28 +83,29 @@ end
 `;
 
 // KEYS: round, lease; ARGV: token, lease ms.
-const START = `${HELD}if not held('pending') then return 0 end
+const START = new RedisScript(`${HELD}if not held('pending') then return 0 end
 redis.call('SET', KEYS[1], 'started' .. string.sub(round, 8), 'KEEPTTL')
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
-return 1`;
+return 1`);
 
 // KEYS: round, lease; ARGV: token, lease ms.
-const RENEW = `${HELD}if not (held('pending') or held('started')) then return 0 end
+const RENEW = new RedisScript(`${HELD}if not (held('pending') or held('started')) then return 0 end
 redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
-return 1`;
+return 1`);
 
 // KEYS: round, lease, outcome; ARGV: token, outcome, outcome ms, round ms.
-const COMPLETE = `${HELD}if not held('started') then return 0 end
+const COMPLETE = new RedisScript(`${HELD}if not held('started') then return 0 end
 redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
 redis.call('SET', KEYS[1], 'done', 'PX', ARGV[4])
 redis.call('DEL', KEYS[2])
-return 1`;
+return 1`);
 
 // KEYS: round, lease; ARGV: token.
-const RELEASE = `${HELD}if round == 'pending:' .. ARGV[1] or held('pending') or held('started') then
+const RELEASE =
+  new RedisScript(`${HELD}if round == 'pending:' .. ARGV[1] or held('pending') or held('started') then
   return redis.call('DEL', KEYS[1], KEYS[2])
 end
-return 0`;
+return 0`);
 
 export class RedisOnceStore implements OnceStore {
   readonly #client: RedisOnceClient;
@@ -133,39 +138,47 @@ export class RedisOnceStore implements OnceStore {
     // A lease whose answer is lost holds the round for nobody until it lapses: not started, it then
     // goes to the next attempt.
     const leased = (reply: unknown): reply is unknown[] => Array.isArray(reply) && reply[0] === "leased";
-    const reply = await this.#written(["EVAL", LEASE, "3", ...this.#keys(key), ...args], leased);
+    const reply = await LEASE.run((command) => this.#written(command, leased), this.#keys(key), args);
     if (leased(reply)) return { leased: true, attempt: Number(reply[1]) };
     return { leased: false, record: recordOf(reply) };
   }
 
   async start(key: string, token: string, leaseMs: number): Promise<boolean> {
     const lease = String(checkTtlMs(leaseMs, "lease"));
-    const [round, leaseKey] = this.#keys(key);
     const started = (reply: unknown) => reply === 1;
-    return started(await this.#written(["EVAL", START, "2", round, leaseKey, token, lease], started));
+    const reply = await START.run((command) => this.#written(command, started), this.#roundKeys(key), [
+      token,
+      lease,
+    ]);
+    return started(reply);
   }
 
   async renew(key: string, token: string, leaseMs: number): Promise<boolean> {
     const lease = String(checkTtlMs(leaseMs, "lease"));
-    const [round, leaseKey] = this.#keys(key);
-    return (await this.#send(["EVAL", RENEW, "2", round, leaseKey, token, lease])) === 1;
+    return (await RENEW.run((command) => this.#send(command), this.#roundKeys(key), [token, lease])) === 1;
   }
 
   async complete(key: string, token: string, outcome: string, ttl: OnceTtl): Promise<void> {
     const outcomeMs = checkTtlMs(ttl.outcomeMs, "outcome ttl");
     const consumedMs = checkTtlMs(ttl.consumedMs, "consumed ttl");
     const args = [token, outcome, String(outcomeMs), String(consumedMs)];
-    const reply = await this.#written(["EVAL", COMPLETE, "3", ...this.#keys(key), ...args]);
+    const reply = await COMPLETE.run((command) => this.#written(command), this.#keys(key), args);
     if (reply !== 1) throw new Error("the round is no longer held by this attempt");
   }
 
   async release(key: string, token: string): Promise<void> {
-    const [round, leaseKey] = this.#keys(key);
-    await this.#send(["EVAL", RELEASE, "2", round, leaseKey, token]);
+    await RELEASE.run((command) => this.#send(command), this.#roundKeys(key), [token]);
   }
 
   async read(key: string): Promise<OnceRecord> {
-    return recordOf(await this.#send(["EVAL", LEASE, "3", ...this.#keys(key), "", "", "1", "1", "read"]));
+    const reply = await LEASE.run((command) => this.#send(command), this.#keys(key), [
+      "",
+      "",
+      "1",
+      "1",
+      "read",
+    ]);
+    return recordOf(reply);
   }
 
   async ready(): Promise<boolean> {
@@ -183,6 +196,11 @@ export class RedisOnceStore implements OnceStore {
   #keys(key: string): [string, string, string] {
     const round = this.#round(key);
     return [round, `${round}:lease`, `${round}:outcome`];
+  }
+
+  #roundKeys(key: string): [string, string] {
+    const round = this.#round(key);
+    return [round, `${round}:lease`];
   }
 
   async #send(args: string[]): Promise<unknown> {

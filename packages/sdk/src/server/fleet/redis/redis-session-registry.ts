@@ -4,6 +4,7 @@ import { checkSessionFacts } from "../../legacy/session-facts.js";
 import type { SessionLimits, SessionRecord, SessionRegistry } from "../session-registry.js";
 import { sendWithDeadline } from "./command-deadline.js";
 import type { RedisOnceClient } from "./redis-client.js";
+import { RedisScript } from "./redis-script.js";
 
 export interface RedisSessionRegistryOptions {
   client: RedisOnceClient;
@@ -22,16 +23,16 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 // KEYS: session, principal's set. ARGV: idle ms, cap, id, record.
 // Reads first, and the first write is the SET, which Redis refuses while over maxmemory: a script that
 // began with a write that frees memory (ZREMRANGEBYSCORE) would be let through every write after it.
-const CREATE = `${NOW}local held = redis.call('ZCOUNT', KEYS[2], now, '+inf')
+const CREATE = new RedisScript(`${NOW}local held = redis.call('ZCOUNT', KEYS[2], now, '+inf')
 if held >= tonumber(ARGV[2]) then return held end
 redis.call('SET', KEYS[1], ARGV[4], 'PX', ARGV[1])
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. now)
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return -1`;
+return -1`);
 
 // KEYS: session, principal's set. ARGV: idle ms, id.
-const LOAD = `${NOW}local record = redis.call('GET', KEYS[1])
+const LOAD = new RedisScript(`${NOW}local record = redis.call('GET', KEYS[1])
 if not record then
   redis.call('ZREM', KEYS[2], ARGV[2])
   return false
@@ -39,10 +40,10 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[1]), ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return record`;
+return record`);
 
-const REMOVE = `redis.call('ZREM', KEYS[2], ARGV[1])
-return redis.call('DEL', KEYS[1])`;
+const REMOVE = new RedisScript(`redis.call('ZREM', KEYS[2], ARGV[1])
+return redis.call('DEL', KEYS[1])`);
 
 /**
  * 2025-era session facts in Redis, for a fleet without sticky routing. Keys, under `prefix`, with
@@ -74,17 +75,9 @@ export class RedisSessionRegistry implements SessionRegistry {
     checkSessionFacts(record);
     const [session, set] = this.#keys(id, record.principal);
     const idle = String(Math.ceil(limits.idleMs));
-    const reply = await this.#send([
-      "EVAL",
-      CREATE,
-      "2",
-      session,
-      set,
-      idle,
-      String(limits.maxPerPrincipal),
-      id,
-      JSON.stringify(record),
-    ]);
+    const send = (command: string[]) => this.#send(command);
+    const args = [idle, String(limits.maxPerPrincipal), id, JSON.stringify(record)];
+    const reply = await CREATE.run(send, [session, set], args);
     if (typeof reply === "number" && reply >= 0) {
       throw new SessionLimitExceeded(-32600, sessionLimitMessage(reply));
     }
@@ -92,7 +85,8 @@ export class RedisSessionRegistry implements SessionRegistry {
 
   async load(id: string, principal: string, limits: SessionLimits): Promise<SessionRecord | undefined> {
     const [session, set] = this.#keys(id, principal);
-    const reply = await this.#send(["EVAL", LOAD, "2", session, set, String(Math.ceil(limits.idleMs)), id]);
+    const idle = String(Math.ceil(limits.idleMs));
+    const reply = await LOAD.run((command) => this.#send(command), [session, set], [idle, id]);
     if (typeof reply !== "string") return undefined;
     const record = JSON.parse(reply) as SessionRecord;
     return record.principal === principal ? record : undefined;
@@ -107,7 +101,7 @@ export class RedisSessionRegistry implements SessionRegistry {
 
   async remove(id: string, principal: string): Promise<void> {
     const [session, set] = this.#keys(id, principal);
-    await this.#send(["EVAL", REMOVE, "2", session, set, id]);
+    await REMOVE.run((command) => this.#send(command), [session, set], [id]);
   }
 
   #keys(id: string, principal: string): [string, string] {

@@ -1,0 +1,92 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ask, McpServer, resolver } from "@roundtrip/sdk";
+import { silentLogger } from "@roundtrip/sdk/protocol";
+import { createNodeHandler, MemoryTaskStore, Tasks } from "@roundtrip/sdk/server";
+import * as z from "zod";
+
+/** What the release task says while it works: a hostile server's words, with terminal controls in them. */
+export const HOSTILE_STATUS = "Building image \x1b]0;owned\x07\x1b[2J step 2/3";
+
+/** The in-memory task store, able to set the statusMessage of the task made last, as a server would. */
+class StatusStore extends MemoryTaskStore {
+  last: string | undefined;
+  override async create(...args: Parameters<MemoryTaskStore["create"]>) {
+    this.last = args[0].taskId;
+    return super.create(...args);
+  }
+  async say(statusMessage: string): Promise<void> {
+    for (;;) {
+      const record = this.last === undefined ? undefined : await this.get(this.last);
+      if (!record) return;
+      if (await this.compareAndSet(record, { ...record, statusMessage })) return;
+    }
+  }
+}
+
+export interface TaskServer {
+  url: string;
+  store: StatusStore;
+  /** Lets every held release finish. */
+  finish(): void;
+  /** Resolves once a held release was cancelled (tasks/cancel). */
+  cancelled: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * An SDK server over real HTTP with one tool run only as a task: `release` asks which version mid-task
+ * (the task goes input_required), then says what it is doing and, with hold=true, works until
+ * `finish()` or until it is cancelled.
+ */
+export async function startTaskServer(): Promise<TaskServer> {
+  const store = new StatusStore();
+  const mcp = new McpServer(
+    { name: "releases", version: "3.1.0" },
+    { logger: silentLogger, tasks: new Tasks({ store, pollIntervalMs: 50, logger: silentLogger }) },
+  );
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let onCancel: () => void = () => {};
+  const cancelled = new Promise<void>((resolve) => {
+    onCancel = resolve;
+  });
+  const version = resolver(() => ask.elicit("Release which version?", z.object({ version: z.string() })));
+  mcp.tool(
+    "release",
+    { input: z.object({ hold: z.boolean().optional() }), resolve: { version }, task: "required" },
+    async ({ hold }, { version }, ctx) => {
+      await store.say(HOSTILE_STATUS);
+      if (hold) {
+        const stopped = new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve()));
+        await Promise.race([finished, stopped]);
+        if (ctx.signal.aborted) {
+          onCancel();
+          return "stopped";
+        }
+      }
+      return `released ${version.version}`;
+    },
+  );
+  const handle = createNodeHandler(mcp.server);
+  const http = createServer((req, res) => {
+    void handle(req, res);
+  });
+  http.keepAliveTimeout = 120_000;
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    store,
+    finish,
+    cancelled,
+    close: async () => {
+      finish();
+      mcp.server.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
