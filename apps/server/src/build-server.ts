@@ -24,6 +24,7 @@ import { APPROVALS_PATH, registerApprovalPage } from "./routes/approval-page.js"
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerMcpRoute } from "./routes/mcp-route.js";
 import { openSharedState, type SharedState } from "./state/shared-state.js";
+import { openTaskRuntime } from "./state/task-runtime.js";
 
 export interface BuildOptions {
   /** Receives the JSON log lines instead of stdout. */
@@ -107,6 +108,14 @@ export async function buildServer(
       "approvals, once-rounds, notifications, 2025-era sessions and DPoP proof ids are kept in this process: right for one instance; set REDIS_URL for a fleet",
     );
   }
+  const taskRuntime = await openTaskRuntime(
+    options.sharedState === undefined ? config.redis : undefined,
+    sharedState,
+    keyring.codec,
+    app.log.child({ component: "tasks" }),
+    config.taskLockSeconds,
+  );
+  app.log.info(taskRuntime.description, "tasks (deploy as a task) are kept and run as described");
   const verifier = options.verifier ?? createTokenVerifier(config.auth);
   const mcp = createMcpServer({
     name: config.serverName,
@@ -118,6 +127,8 @@ export async function buildServer(
     ...(config.deployer ? { rollout: deployerRolloutFor(config.deployer, config.auth) } : {}),
     onceStore: sharedState.onceStore,
     onceLeaseSeconds: config.onceLeaseSeconds,
+    tasks: taskRuntime.tasks,
+    deployRolloutMs: config.deployRolloutMs,
     ...(sharedState.bus ? { bus: sharedState.bus } : {}),
     ...(sharedState.sessions ? { sessions: sharedState.sessions } : {}),
   });
@@ -158,6 +169,8 @@ export async function buildServer(
   });
   await app.register(protectedResourceMetadataFastify, { metadata: authentication.metadata });
   await registerMcpRoute(app, { config, mcp, keyring, authentication });
+  // Once the tools exist: a queued task calls them by name.
+  taskRuntime.work(mcp);
 
   return {
     app,
@@ -176,6 +189,7 @@ export async function buildServer(
       mcp.close();
       issuerHealth?.close();
       await app.close();
+      await taskRuntime.close();
       if (options.sharedState === undefined) await sharedState.close();
     },
   };

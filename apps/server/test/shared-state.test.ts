@@ -199,7 +199,7 @@ describe("two instances sharing one Redis", () => {
     const lines = a.logs.lines();
     expect(lines.find((line) => line.stateStore === "redis")).toMatchObject({
       msg: "approvals, once-rounds, notifications, 2025-era sessions and DPoP proof ids are shared through Redis",
-      sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
+      sharedThroughRedis: "approvals, once-rounds, notifications, sessions, tasks, DPoP proof ids",
       redisHost: "127.0.0.1",
       redisPort: redis.port,
       redisTls: "no",

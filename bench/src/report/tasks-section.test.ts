@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TargetRun } from "../run/target-run.js";
-import { PLAIN_CALL, TASKS } from "../targets/catalog.js";
+import { PLAIN_CALL, TASKS, TASKS_REDIS } from "../targets/catalog.js";
 import { tasksRows, tasksSection } from "./tasks-section.js";
 
 const latency = (p99: number) => ({ count: 1000, mean: 1, p50: 1, p90: 2, p99, max: 9 });
@@ -39,8 +39,13 @@ describe("the tasks section", () => {
     );
   });
 
-  it("says no Redis task store exists rather than report Redis ops", () => {
-    expect(tasksSection(byName(run(TASKS, 0.3, 1000))).join("\n")).toContain("No Redis-backed task store");
+  it("puts the Redis-backed task row between the in-memory one and the plain call, and says its Redis commands are not reported", () => {
+    const rows = tasksRows(byName(run(PLAIN_CALL, 0.1), run(TASKS_REDIS, 0.9, 3000), run(TASKS, 0.3, 1500)));
+    expect(rows.map((row) => row.name)).toEqual([TASKS, TASKS_REDIS, PLAIN_CALL]);
+    expect(rows[1]).toMatchObject({ pollsPerTask: 3, cpuUs: 900 });
+    expect(tasksSection(byName(run(TASKS, 0.3, 1000))).join("\n")).toContain(
+      "its Redis commands per task are not reported yet",
+    );
   });
 
   it("is absent without the task row", () => {

@@ -1,5 +1,5 @@
 import { cpuPerFlow, isValid, type TargetRun } from "../run/target-run.js";
-import { PLAIN_CALL, TASKS } from "../targets/catalog.js";
+import { PLAIN_CALL, TASKS, TASKS_REDIS } from "../targets/catalog.js";
 import { num, ratio } from "./table.js";
 
 export interface TasksRow {
@@ -30,8 +30,8 @@ function rowOf(run: TargetRun | undefined): TasksRow | undefined {
 export function tasksRows(runs: ReadonlyMap<string, TargetRun>): TasksRow[] {
   const task = rowOf(runs.get(TASKS));
   if (!task) return [];
-  const plain = rowOf(runs.get(PLAIN_CALL));
-  return plain ? [task, plain] : [task];
+  const others = [rowOf(runs.get(TASKS_REDIS)), rowOf(runs.get(PLAIN_CALL))];
+  return [task, ...others.filter((row): row is TasksRow => row !== undefined)];
 }
 
 /** RESULTS.md lines on the tasks row. */
@@ -47,8 +47,8 @@ export function tasksSection(runs: ReadonlyMap<string, TargetRun>): string[] {
     "tasks extension (answered with the task handle), then tasks/get after the interval the task asks",
     `for, until completed, the result checked. \`${PLAIN_CALL}\` is the same add as a plain tools/call on the`,
     "baseline. p99 is of tasks/get for the task row, of the call for the plain row; CPU is the server's",
-    "per task (or per call), all its requests included. No Redis-backed task store exists yet, so there is",
-    "no Redis-ops-per-task figure.",
+    "per task (or per call), all its requests included. `roundtrip-tasks-redis` keeps each task in Redis and",
+    "runs it on a BullMQ worker; its Redis commands per task are not reported yet.",
     "",
     "| target | tasks (calls)/s | × plain | p99 ms | tasks/get per task | CPU µs per task (call) | × plain |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",

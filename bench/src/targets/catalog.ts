@@ -15,6 +15,7 @@ export type ServerKind =
   | "roundtrip-mcp-keyed"
   | "roundtrip-mcp-traced"
   | "roundtrip-mcp-tasks"
+  | "roundtrip-mcp-tasks-redis"
   | "roundtrip-server-sealed"
   | "roundtrip-server-envelope"
   | "roundtrip-server-open"
@@ -82,6 +83,7 @@ const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
     // so the driver's wait between polls is no larger than a client must leave.
     return listenHandler(benchMcpServer({ tasks: new Tasks({ pollIntervalMs: 1 }) }));
   },
+  "roundtrip-mcp-tasks-redis": async () => (await import("./tasks-redis.js")).tasksInRedis(),
   "roundtrip-mcp-once": async () => (await import("./once-ledger.js")).onceInMemory(),
   "roundtrip-mcp-once-redis": async () => (await import("./once-ledger.js")).onceInRedis(),
   "roundtrip-server-sealed": () => lowLevel("aes-gcm"),
@@ -141,6 +143,8 @@ export const BASELINE = "roundtrip";
 export const TRACED = "roundtrip-traced";
 /** add run as a task, beside `roundtrip-single`, the same add as a plain tools/call. */
 export const TASKS = "roundtrip-tasks";
+/** The same flow, the task kept in Redis and run by a BullMQ worker. */
+export const TASKS_REDIS = "roundtrip-tasks-redis";
 export const PLAIN_CALL = "roundtrip-single";
 
 export const TARGETS: readonly Target[] = [
@@ -228,6 +232,14 @@ export const TARGETS: readonly Target[] = [
     server: "roundtrip-mcp-tasks",
     flow: "add-task",
     label: "Roundtrip McpServer, add as a task (task: required), followed with tasks/get to completion",
+    protectsState: true,
+  },
+  {
+    name: TASKS_REDIS,
+    server: "roundtrip-mcp-tasks-redis",
+    flow: "add-task",
+    label:
+      "the same, the task in redis-server on loopback (RedisTaskStore) and run by a BullMQ worker in-process",
     protectsState: true,
   },
   {

@@ -103,6 +103,8 @@ export const EnvSchema = z.object({
   REQUEST_STATE_KEY_FILE: optional(text),
   REQUEST_STATE_TTL_SECONDS: optional((v) => integer(v, 1, 86_400, "seconds")),
   ONCE_LEASE_SECONDS: optional((v) => integer(v, 3, 600, "seconds")),
+  TASK_LOCK_SECONDS: optional((v) => integer(v, 2, 600, "seconds")),
+  DEPLOY_ROLLOUT_MS: optional((v) => integer(v, 0, 600_000, "milliseconds")),
   REDIS_URL: optional(redisUrl),
   REDIS_CLUSTER_URLS: optional(redisUrls),
   REDIS_SENTINEL_URLS: optional(redisUrls),

@@ -24,6 +24,8 @@ describe("loadConfig", () => {
       keys: { kind: "ephemeral" },
       requestStateTtlSeconds: 600,
       onceLeaseSeconds: 30,
+      taskLockSeconds: 30,
+      deployRolloutMs: 0,
       log: { level: "info", format: "json" },
       shutdownTimeoutMs: 10_000,
       auth: {

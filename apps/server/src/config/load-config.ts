@@ -34,6 +34,10 @@ export const DEFAULTS = {
   requestStateTtlSeconds: 600,
   /** The SDK's own default: renewed every 10 s while a handler runs. */
   onceLeaseSeconds: 30,
+  /** BullMQ's own default lock. */
+  taskLockSeconds: 30,
+  /** Instant, as a test wants it; a demo sets a few seconds to watch a deploy task's progress. */
+  deployRolloutMs: 0,
   rateLimitMax: 300,
   rateLimitWindowMs: 60_000,
   /** Above the per-principal budget, so several users behind one address are not cut short by it. */
@@ -68,6 +72,8 @@ export function loadConfig(source: Source, version = "0.0.0"): ServerConfig {
     keys: keySource(env, problems),
     requestStateTtlSeconds: env.REQUEST_STATE_TTL_SECONDS ?? DEFAULTS.requestStateTtlSeconds,
     onceLeaseSeconds: env.ONCE_LEASE_SECONDS ?? DEFAULTS.onceLeaseSeconds,
+    taskLockSeconds: env.TASK_LOCK_SECONDS ?? DEFAULTS.taskLockSeconds,
+    deployRolloutMs: env.DEPLOY_ROLLOUT_MS ?? DEFAULTS.deployRolloutMs,
     http: httpConfig(env, publicUrl),
     redis: redisConfig(env, problems),
     log: { level: env.LOG_LEVEL ?? "info", format: env.LOG_FORMAT ?? "json" },

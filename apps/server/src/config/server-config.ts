@@ -128,6 +128,13 @@ export interface ServerConfig {
    * died (or whose lease a failed-over Redis kept though it was never confirmed) goes to the next attempt.
    */
   onceLeaseSeconds: number;
+  /**
+   * How long a task's worker holds it without renewing: how soon a task whose worker died runs again
+   * on another (tasks are durable only with Redis, see `redis`).
+   */
+  taskLockSeconds: number;
+  /** How long the deploy tool's stand-in rollout takes, reported as the task's status meanwhile. */
+  deployRolloutMs: number;
   http: HttpConfig;
   /**
    * Where a fleet keeps what is not in the sealed requestState (approvals, once-rounds); undefined keeps

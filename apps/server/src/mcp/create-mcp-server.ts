@@ -1,6 +1,6 @@
 import { McpServer } from "@roundtrip/sdk";
 import type { Logger } from "@roundtrip/sdk/protocol";
-import type { NotificationBus, OnceStore, SessionRegistry } from "@roundtrip/sdk/server";
+import type { NotificationBus, OnceStore, SessionRegistry, Tasks } from "@roundtrip/sdk/server";
 import type { RequestStateSecurity } from "@roundtrip/sealing";
 import type { ApprovalStore } from "../approvals/approval-store.js";
 import type { Rollout } from "../deployer/rollout.js";
@@ -31,6 +31,10 @@ export interface McpServerSettings {
   /** List changes and 2025-era sessions across a fleet; both default to this process. */
   bus?: NotificationBus;
   sessions?: SessionRegistry;
+  /** The tasks extension: deploy runs as a task for a client that declared it. */
+  tasks?: Tasks;
+  /** How long deploy's rollout takes (default instant). */
+  deployRolloutMs?: number;
 }
 
 const INSTRUCTIONS =
@@ -51,6 +55,7 @@ export function createMcpServer(settings: McpServerSettings): McpServer {
       },
       ...(settings.bus ? { bus: settings.bus } : {}),
       ...(settings.sessions ? { legacy: { sessions: settings.sessions } } : {}),
+      ...(settings.tasks ? { tasks: settings.tasks } : {}),
     },
   );
   registerCreateService(mcp, settings.logger);
@@ -60,6 +65,8 @@ export function createMcpServer(settings: McpServerSettings): McpServer {
     approvalUrl: (release) => settings.approvalUrl(release),
     approvals: settings.approvals,
     logger: settings.logger,
+    taskCapable: settings.tasks !== undefined,
+    ...(settings.deployRolloutMs === undefined ? {} : { rolloutMs: settings.deployRolloutMs }),
     ...(settings.rollout ? { rollout: settings.rollout } : {}),
   });
   registerIncidentBrief(mcp);

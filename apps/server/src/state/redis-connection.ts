@@ -55,7 +55,12 @@ const UNTRUSTED_CERTIFICATE = new Set([
  * (`createSentinel`). Commands fail at once while disconnected (no offline queue), and a private CA
  * (REDIS_TLS_CA_FILE) is trusted for TLS (`rediss://`) to every node.
  */
-export async function redisConnection(config: RedisConfig): Promise<RedisConnection> {
+export async function redisConnection(
+  config: RedisConfig,
+  /** BullMQ sends before the connection is ready and needs the offline queue; its calls are bounded anyway. */
+  queueing: { offlineQueue?: boolean } = {},
+): Promise<RedisConnection> {
+  const disableOfflineQueue = queueing.offlineQueue !== true;
   const { createClient, createCluster, createSentinel } = await import("redis");
   const socket = { reconnectStrategy, ...readCa(config.caFile) };
   const urls = config.url !== undefined ? [config.url] : (config.clusterUrls ?? config.sentinelUrls);
@@ -87,7 +92,7 @@ export async function redisConnection(config: RedisConfig): Promise<RedisConnect
     return error.message;
   };
   if (config.url !== undefined) {
-    const client: StateClient = createClient({ url: config.url, disableOfflineQueue: true, socket });
+    const client: StateClient = createClient({ url: config.url, disableOfflineQueue, socket });
     const { hostname, port } = new URL(config.url);
     const description = { stateStore: "redis", redisHost: hostname, redisPort: Number(port || 6379) };
     return { client, description: { ...description, redisTls: tls ? "yes" : "no" }, explain };
@@ -95,7 +100,7 @@ export async function redisConnection(config: RedisConfig): Promise<RedisConnect
   if (config.clusterUrls !== undefined) {
     const client: StateClient = createCluster({
       rootNodes: config.clusterUrls.map((url) => ({ url })),
-      defaults: { disableOfflineQueue: true, socket: tls ? { ...socket, tls: true } : socket },
+      defaults: { disableOfflineQueue, socket: tls ? { ...socket, tls: true } : socket },
     });
     const description = {
       stateStore: "redis cluster",
@@ -116,7 +121,7 @@ export async function redisConnection(config: RedisConfig): Promise<RedisConnect
       const { hostname, port } = new URL(url);
       return { host: hostname, port: Number(port || 26379) };
     }),
-    nodeClientOptions: { ...options, disableOfflineQueue: true },
+    nodeClientOptions: { ...options, disableOfflineQueue },
     sentinelClientOptions: options,
   });
   const description = {

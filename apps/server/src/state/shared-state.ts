@@ -1,10 +1,16 @@
 import type { Logger } from "@roundtrip/sdk/protocol";
-import { RedisNotificationBus, RedisOnceStore, RedisSessionRegistry } from "@roundtrip/sdk/redis";
+import {
+  RedisNotificationBus,
+  RedisOnceStore,
+  RedisSessionRegistry,
+  RedisTaskStore,
+} from "@roundtrip/sdk/redis";
 import {
   MemoryOnceStore,
   type NotificationBus,
   type OnceStore,
   type SessionRegistry,
+  type TaskStore,
 } from "@roundtrip/sdk/server";
 import type { RequestStateCodec } from "@roundtrip/sealing";
 import { type ApprovalLedger, MemoryApprovalLedger } from "../approvals/approval-ledger.js";
@@ -33,6 +39,8 @@ export interface SharedState {
   /** Undefined in one process: the SDK's in-process defaults serve it. */
   readonly bus: NotificationBus | undefined;
   readonly sessions: SessionRegistry | undefined;
+  /** Tasks (deploy as a task), sealed by the Tasks that use it; undefined in one process (the SDK's default). */
+  readonly taskStore: (TaskStore & { close(): Promise<void> }) | undefined;
   /** DPoP proof ids, claimed once across the fleet; undefined in one process (the SDK's default). */
   readonly dpopProofs: OnceStore | undefined;
   /** Where the state lives, for the startup log: never the URL, which may hold a password. */
@@ -86,6 +94,7 @@ export function processState(): SharedState {
     onceStore: new MemoryOnceStore(),
     bus: undefined,
     sessions: undefined,
+    taskStore: undefined,
     dpopProofs: undefined,
     description: { stateStore: "process" },
     requireGuarantee: async () => {},
@@ -143,16 +152,18 @@ export async function redisState(
     readinessTimeoutMs,
     ...(deadlines.guaranteeRecheckMs === undefined ? {} : { recheckMs: deadlines.guaranteeRecheckMs }),
   });
+  const taskStore = new RedisTaskStore({ client, timeoutMs });
   return {
     kind: "redis",
     approvals: new RedisApprovalLedger({ client, timeoutMs, ...acks }),
     onceStore: new RedisOnceStore({ client, timeoutMs, ...acks }),
     bus,
     sessions: new RedisSessionRegistry({ client, timeoutMs }),
+    taskStore,
     dpopProofs: new RedisOnceStore({ client, prefix: "roundtrip:dpop:", timeoutMs }),
     description: {
       ...description,
-      sharedThroughRedis: "approvals, once-rounds, notifications, sessions, DPoP proof ids",
+      sharedThroughRedis: "approvals, once-rounds, notifications, sessions, tasks, DPoP proof ids",
       ...(replicaAcks === undefined ? {} : { redisReplicaAcks: replicaAcks.replicas }),
     },
     requireGuarantee: () => guarantee.atStart(),
@@ -163,6 +174,7 @@ export async function redisState(
       return writes;
     },
     async close() {
+      await taskStore.close();
       await bus.close();
       if (client.isOpen) await client.close();
     },

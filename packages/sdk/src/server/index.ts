@@ -106,7 +106,8 @@ export type {
 } from "./server.js";
 export type { SubscriptionLimits } from "./subscriptions.js";
 export type { TaskBody, TaskControl } from "./tasks/task-run.js";
-export { Tasks, type TasksOptions } from "./tasks/tasks.js";
+export type { TaskRunner } from "./tasks/task-runner.js";
+export { type CallExecutor, Tasks, type TasksOptions } from "./tasks/tasks.js";
 export { ToolError } from "./tool-error.js";
 export {
   createFetchHandler,

@@ -8,11 +8,12 @@ import {
   toElicitationSchema,
 } from "@roundtrip/sdk";
 import type { Logger } from "@roundtrip/sdk/protocol";
-import type { AuthInfo, InputContext } from "@roundtrip/sdk/server";
+import type { InputContext } from "@roundtrip/sdk/server";
 import * as z from "zod";
 import { type ApprovalStore, displayName, type Requester } from "../../approvals/approval-store.js";
 import { newRelease } from "../../approvals/release-id.js";
 import type { Rollout } from "../../deployer/rollout.js";
+import { rollOut } from "./deploy-rollout.js";
 import { readDeployState, writeDeployState } from "./deploy-state.js";
 
 const Input = z.object({
@@ -39,6 +40,13 @@ export interface DeployOptions {
   maxWaits?: number;
   /** Where the deployment is recorded. */
   logger: Logger;
+  /**
+   * Lets a client that declared the tasks extension run deploy as a task (the McpServer has Tasks):
+   * the approval wait and the rollout then outlive the call, and its instance.
+   */
+  taskCapable?: boolean;
+  /** How long the rollout takes, reported in steps (the task's statusMessage). Default 0. */
+  rolloutMs?: number;
   /** Rolls an approved release out through the downstream deployer API; without it, only the log records it. */
   rollout?: Rollout;
 }
@@ -123,16 +131,17 @@ async function deployIfApproved(
   release: string,
   requester: Requester,
   options: DeployOptions,
-  auth: AuthInfo | undefined,
+  ctx: InputContext,
 ) {
   const outcome = await options.approvals.consume(release, requester);
   if (outcome === "lost") return lostApproval(release);
   if (outcome === "already-deployed") return alreadyDeployed(release, options);
   if (outcome === "rejected") return rejected(release, options);
   if (outcome !== "deployed") return undefined;
-  await options.rollout?.({ release, service: args.service, env: args.env }, auth);
+  await options.rollout?.({ release, service: args.service, env: args.env }, ctx.auth);
   // The release id is the server's own; the arguments are the user's data and stay out of the log.
   options.logger.info({ release }, "release deployed");
+  await rollOut(release, options.rolloutMs ?? 0, ctx);
   return `Deployed ${release} of ${args.service} to ${args.env}`;
 }
 
@@ -168,7 +177,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (requester === undefined) return `Release ${release} was not deployed: no user to approve it`;
   if (state.step === "wait") {
-    const outcome = await deployIfApproved(args, release, requester, options, ctx.auth);
+    const outcome = await deployIfApproved(args, release, requester, options, ctx);
     if (outcome !== undefined) return outcome;
     const waits = (state.waits ?? 0) + 1;
     // Bounded: after maxWaits rounds the user may have closed the page, so hand them the URL again.
@@ -182,7 +191,7 @@ async function deployStep(args: Args, ctx: InputContext, options: DeployOptions)
   }
   if (approval.kind !== "accepted") return askApproval(args, release, options);
   // Accept only means the user agreed to open the page: the approval itself is in the store.
-  return (await deployIfApproved(args, release, requester, options, ctx.auth)) ?? waitForApproval(release, 1);
+  return (await deployIfApproved(args, release, requester, options, ctx)) ?? waitForApproval(release, 1);
 }
 
 /**
@@ -201,6 +210,8 @@ export function registerDeploy(mcp: McpServer, options: DeployOptions): void {
       annotations: { destructiveHint: true, openWorldHint: false },
       // A proxy's retry or a replay of the completing round must not deploy again.
       once: true,
+      // In a task, the approval store's claim of the release is what keeps a re-run from deploying again.
+      ...(options.taskCapable ? { task: "optional" as const } : {}),
     },
     (args, ctx) => deployStep(args, ctx, options),
   );

@@ -18,8 +18,12 @@ export interface TaskRecord {
   readonly pollIntervalMs?: number;
   /** Sealed: the questions the task waits on (input_required), by key. */
   readonly inputRequests?: Uint8Array;
-  /** Sealed: answers received for questions the handler has not yet taken, by key. */
+  /** Sealed: every answer the task received, by key, kept so that a re-run of its body gets them at once. */
   readonly inputResponses?: Uint8Array;
+  /** Sealed: what re-creates the task's body on any instance (the tool call and the caller's auth). */
+  readonly call?: Uint8Array;
+  /** Sealed: where a re-run of the body resumes (the last round's state and answers). */
+  readonly checkpoint?: Uint8Array;
   /** Sealed: the result (completed) or JSON-RPC error (failed). */
   readonly outcome?: Uint8Array;
   /** Bumped by every write; a write names the revision it read, so two writers never both win. */

@@ -261,7 +261,7 @@ export class McpServer {
     this.server.describeTools((name) => this.#tools.definition(name));
     this.server.onCallTool(
       (ctx, params) =>
-        (this.#tools.isOnce(params.name)
+        (this.#tools.isOnce(params.name) && !this.#tools.runsAsTask(params.name, ctx)
           ? this.#once.run("tools/call", params.name, params, (p) => this.#tools.call(p, ctx))
           : this.#tools.call(params, ctx)) as Promise<HandlerResult<"callTool">>,
     );

@@ -121,11 +121,11 @@ describe("McpServer tools as tasks", () => {
     expect(done.result).toMatchObject({ content: [{ type: "text", text: "counted to 3" }] });
   });
 
-  it("refuses task support on a server without tasks, and together with once", () => {
+  it("refuses task support on a server without tasks, and a task-only tool with once", () => {
     const bare = new McpServer({ name: "bare", version: "1.0.0" }, { logger: recordingLogger() });
     expect(() => bare.tool("t", { task: "optional" }, () => "x")).toThrow(/has no tasks/);
     const mcp = greeter();
-    expect(() => mcp.tool("t", { task: "optional", once: true }, () => "x")).toThrow(/drop once: true/);
+    expect(() => mcp.tool("t", { task: "required", once: true }, () => "x")).toThrow(/drop once: true/);
     expect(() => mcp.tool("u", { task: "sometimes" as "optional" }, () => "x")).toThrow(
       /"optional" or "required"/,
     );

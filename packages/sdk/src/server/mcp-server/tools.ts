@@ -53,7 +53,9 @@ export interface ToolConfig<I extends SchemaLike, O extends SchemaLike | undefin
    * The tasks extension may run it as a task (`optional`: whenever the client declared the extension;
    * `required`: only so, -32021 otherwise). The same handler serves both: in a task, each question it
    * asks (by resolver or by `inputRequired`) waits on the task's input_required status and tasks/update.
-   * Needs McpServer's `tasks` option.
+   * Needs McpServer's `tasks` option. With `once` (optional only), direct calls go through the
+   * once-ledger; a task keeps its rounds on its record instead, and a re-run of its body (its worker
+   * died) repeats its last round, so that round's effect needs a claim of its own.
    */
   task?: "optional" | "required";
 }
@@ -120,6 +122,19 @@ export class ToolRegistry {
   constructor(logger: Logger, tasks?: Tasks) {
     this.#logger = logger;
     this.#tasks = tasks;
+    // Found by name on whichever instance runs the task: its body is the call, not a closure.
+    tasks?.executeCallsWith((params, task) => {
+      const tool = this.#tools.get(params.name);
+      if (tool?.task === undefined) {
+        throw McpError.invalidParams(
+          `Tool '${params.name}' cannot run as a task on this server; every instance and worker of a fleet needs the same tools`,
+        );
+      }
+      const { inputResponses: _answered, requestState: _state, ...call } = params;
+      return runRoundsInTask(task, (round) =>
+        this.#callRound(tool, round ? { ...call, ...round } : params, task.context),
+      );
+    });
   }
 
   register(
@@ -168,6 +183,15 @@ export class ToolRegistry {
     return this.#tools.delete(name);
   }
 
+  /** Whether this call of the tool is answered with a task (then the once-ledger does not wrap it). */
+  runsAsTask(name: string, request: Pick<RequestContext, "clientCapabilities" | "protocolVersion">): boolean {
+    const task = this.#tools.get(name)?.task;
+    // A 2025-era client cannot follow a task: the bridge carries the call's rounds over its session,
+    // asking each question there, and answers the call once, so the body runs as a direct call.
+    if (task === undefined || !this.#tasks || isLegacyProtocolVersion(request.protocolVersion)) return false;
+    return task === "required" || this.#tasks.negotiated(request);
+  }
+
   isOnce(name: string): boolean {
     return this.#tools.get(name)?.once === true;
   }
@@ -193,7 +217,12 @@ export class ToolRegistry {
         `Tool '${name}' may run as a task, but this McpServer has no tasks: pass new McpServer(info, { tasks: new Tasks() })`,
       );
     }
-    if (once) throw new TypeError(`Tool '${name}': a task runs its handler once by itself; drop once: true`);
+    // Optional: direct calls go through the once-ledger, tasks through their own record.
+    if (once && task === "required") {
+      throw new TypeError(
+        `Tool '${name}': a task-only tool runs no direct rounds for once to guard; drop once: true`,
+      );
+    }
     return task;
   }
 
@@ -204,17 +233,9 @@ export class ToolRegistry {
         `Unknown tool: '${params.name}'; tools/list names the tools this server offers`,
       );
     }
-    // A 2025-era client cannot follow a task: the bridge carries the call's rounds over its session,
-    // asking each question there, and answers the call once, so the body runs as a direct call.
-    const tasks =
-      tool.task === undefined || isLegacyProtocolVersion(request.protocolVersion) ? undefined : this.#tasks;
-    if (tasks && (tool.task === "required" || tasks.negotiated(request))) {
-      return tasks.start(request, (task) =>
-        runRoundsInTask(task, (round) => {
-          const { inputResponses: _answered, requestState: _state, ...call } = params;
-          return this.#callRound(tool, round ? { ...call, ...round } : params, task.context);
-        }),
-      );
+    if (this.runsAsTask(params.name, request)) {
+      const tasks = this.#tasks as Tasks;
+      return tasks.startCall(request, params);
     }
     return this.#callRound(tool, params, request);
   }

@@ -97,7 +97,7 @@ export async function cancelTask(
   await mutateTask(kit, taskId, (record) =>
     isTerminalTaskStatus(record.status)
       ? undefined
-      : { ...without(record, "inputRequests", "inputResponses"), status: "cancelled" },
+      : { ...without(record, "inputRequests", "inputResponses", "call", "checkpoint"), status: "cancelled" },
   );
   return ACK;
 }

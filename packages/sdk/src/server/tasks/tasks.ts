@@ -1,29 +1,34 @@
 import { randomBytes } from "node:crypto";
-import { McpError } from "../../protocol/errors.js";
-import { type Logger, stderrLogger } from "../../protocol/logger.js";
+import type { RequestStateCodec } from "@roundtrip/sealing";
+import { ErrorCode, McpError } from "../../protocol/errors.js";
+import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
 import {
   EXTENSION_REQUESTS,
   type ExtensionRequestMethod,
   isExtensionRequestMethod,
 } from "../../protocol/methods.js";
 import { NotificationMethod } from "../../protocol/schemas/notifications.js";
+import type { CallToolParams } from "../../protocol/schemas/request-params.js";
 import {
   type CreateTaskResult,
+  isTerminalTaskStatus,
   TASKS_EXTENSION,
   type TaskIdParams,
   type UpdateTaskParams,
 } from "../../protocol/schemas/tasks.js";
 import { firstIssue } from "../../protocol/zod-issues.js";
 import type { AuthInfo } from "../auth-info.js";
-import { createRequestContext, type RequestContext } from "../context.js";
+import type { RequestContext } from "../context.js";
 import { MemoryTaskStore } from "../fleet/memory-task-store.js";
 import type { TaskRecord, TaskStore } from "../fleet/task-store.js";
 import type { ResultObject } from "../middleware.js";
 import { checkParamsLimits, type ParamsLimits } from "../params-limits.js";
 import { principalOf } from "../principal.js";
-import type { TaskKit } from "./task-kit.js";
+import { type TaskCall, taskCallOf, taskContext } from "./task-call.js";
+import { mutateTask, type TaskKit, without } from "./task-kit.js";
 import { cancelTask, detailedTask, getTask, updateTask } from "./task-requests.js";
-import { runTask, type TaskBody } from "./task-run.js";
+import { runTask, type TaskBody, type TaskControl } from "./task-run.js";
+import type { TaskRunner } from "./task-runner.js";
 import { TaskSealer } from "./task-sealer.js";
 import { createTaskResult } from "./task-wire.js";
 
@@ -32,6 +37,11 @@ export interface TasksOptions {
   store?: TaskStore;
   /** 32 bytes that seal what the store keeps; by default one made for this process. */
   key?: Uint8Array;
+  /**
+   * Seals what the store keeps with these request-state keys instead of `key` (a server's
+   * `security.codec`): one set of keys, rotated together, for a fleet's requestState and its tasks.
+   */
+  codec?: RequestStateCodec;
   /** How long a task is kept from its creation, in integer milliseconds; null for ever. Default 1 hour. */
   ttlMs?: number | null;
   /** How long a client should wait between two tasks/get, in integer milliseconds. Default 1000. */
@@ -41,6 +51,13 @@ export interface TasksOptions {
   /** Depth and size allowed for a tasks/update's `inputResponses`; the Server's defaults otherwise. */
   paramsLimits?: ParamsLimits;
   logger?: Logger;
+  /**
+   * Where the bodies of McpServer tools' tasks run: by default in the process that accepted the call,
+   * lost with it. A durable runner (`BullMqTaskRunner`) queues them for any worker of the fleet, which
+   * re-creates the body from what the task keeps sealed (the call and its auth). Needs a shared
+   * `store` and `key`.
+   */
+  runner?: TaskRunner;
   /** The clock, for tests. */
   now?: () => number;
 }
@@ -67,6 +84,8 @@ export class Tasks {
   readonly #pollIntervalMs: number;
   readonly #principal: (auth: AuthInfo | undefined) => string;
   readonly #paramsLimits: ParamsLimits | undefined;
+  readonly #runner: TaskRunner | undefined;
+  #execute: CallExecutor | undefined;
   #announce: ((method: string, params: Record<string, unknown>) => void) | undefined;
 
   constructor(options: TasksOptions = {}) {
@@ -77,9 +96,10 @@ export class Tasks {
     );
     this.#principal = options.principal ?? principalOf;
     this.#paramsLimits = options.paramsLimits;
+    this.#runner = options.runner;
     this.#kit = {
       store: options.store ?? new MemoryTaskStore(options.now ? { now: options.now } : {}),
-      sealer: new TaskSealer(options.key),
+      sealer: new TaskSealer(options.key, options.codec),
       logger: options.logger ?? stderrLogger,
       now: options.now ?? Date.now,
       changed: (record) => this.#announceChange(record),
@@ -135,34 +155,108 @@ export class Tasks {
   /**
    * Stores a new task owned by the request's principal, starts `body` in the background and answers
    * the task's seed state, once a tasks/get would find it. -32021 when the client did not declare the
-   * extension: a handler that can also answer directly checks `negotiated` first.
+   * extension: a handler that can also answer directly checks `negotiated` first. The body runs in
+   * this process, whatever the runner: only a tool call (`startCall`) can be re-created elsewhere.
    */
   async start(context: RequestContext, body: TaskBody): Promise<CreateTaskResult> {
+    const record = await this.#create(context, undefined);
+    this.#runHere(record, body, context);
+    return createTaskResult(record);
+  }
+
+  /**
+   * What McpServer gives its tools' tasks: a task whose body is the tools/call `params`, kept sealed on
+   * the task, so that with a `runner` any worker that has the same tools runs it (and runs it again
+   * when its worker died). Without a runner it runs here, as `start`'s body does.
+   */
+  async startCall(context: RequestContext, params: CallToolParams): Promise<CreateTaskResult> {
+    const execute = this.#execute;
+    if (!execute) throw new Error("startCall needs the tools to run: give these Tasks to an McpServer");
+    const call = taskCallOf(params, context);
+    const record = await this.#create(context, call);
+    if (!this.#runner) {
+      this.#runHere(record, (task) => execute(params, task), context);
+      return createTaskResult(record);
+    }
+    try {
+      await this.#runner.enqueue(record.taskId);
+    } catch (error) {
+      this.#kit.logger.error(describeError(error), "a task could not be queued; it was failed");
+      const unqueued = McpError.internal().toJSON();
+      await mutateTask(this.#kit, record.taskId, (stored) => ({
+        ...without(stored, "call"),
+        status: "failed",
+        outcome: this.#kit.sealer.seal(record.taskId, unqueued),
+      })).catch(() => undefined);
+      throw unavailable("queue the task");
+    }
+    return createTaskResult(record);
+  }
+
+  /**
+   * How this instance runs a tool call's task: McpServer sets it to its tool registry, so that the
+   * tools are found by name on whichever instance or worker runs the task.
+   */
+  executeCallsWith(execute: CallExecutor): void {
+    this.#execute = execute;
+  }
+
+  /**
+   * Runs a task that `startCall` queued, as a runner's worker does: re-creates its body from the
+   * sealed call, resumes it where an earlier run left it (its answers and last round are on the task)
+   * and records its outcome. Does nothing for a task that ended, is unknown, or expired. Rejects,
+   * recording nothing, when the store failed meanwhile: the runner then runs it again.
+   */
+  async run(taskId: string): Promise<void> {
+    const execute = this.#execute;
+    if (!execute) throw new Error("Tasks.run needs the tools to run: give these Tasks to an McpServer");
+    const record = await this.#kit.store.get(taskId);
+    if (!record?.call || isTerminalTaskStatus(record.status)) return;
+    const call = this.#kit.sealer.open(taskId, record.call) as TaskCall;
+    const base = {
+      requestId: call.requestId,
+      meta: call.meta,
+      auth: call.auth,
+      transport: { kind: call.transport },
+    };
+    const contextWith = (signal: AbortSignal, status: (message: string) => Promise<void>) =>
+      taskContext(base, signal, status);
+    await runTask(this.#kit, taskId, (task) => execute(call.params, task), contextWith, record);
+  }
+
+  async #create(context: RequestContext, call: TaskCall | undefined): Promise<TaskRecord> {
     this.requireNegotiated(context);
     const now = this.#kit.now();
+    const taskId = randomBytes(24).toString("base64url");
     const record: TaskRecord = {
-      taskId: randomBytes(24).toString("base64url"),
+      taskId,
       principal: this.#principal(context.auth),
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
       ttlMs: this.#ttlMs,
       pollIntervalMs: this.#pollIntervalMs,
+      ...(call ? { call: this.#kit.sealer.seal(taskId, call) } : {}),
       revision: 0,
     };
-    await this.#kit.store.create(record);
-    const contextWith = (signal: AbortSignal) =>
-      createRequestContext({
-        requestId: context.requestId,
-        method: context.method,
-        meta: context.meta,
-        signal,
-        auth: context.auth,
-        transport: context.transport,
-        sink: undefined,
-      });
-    void runTask(this.#kit, record.taskId, body, contextWith);
-    return createTaskResult(record);
+    try {
+      await this.#kit.store.create(record);
+    } catch (error) {
+      this.#kit.logger.error(describeError(error), "a task could not be stored; none was created");
+      throw unavailable("create the task");
+    }
+    return record;
+  }
+
+  #runHere(record: TaskRecord, body: TaskBody, context: RequestContext): void {
+    const contextWith = (signal: AbortSignal, status: (message: string) => Promise<void>) =>
+      taskContext(context, signal, status);
+    runTask(this.#kit, record.taskId, body, contextWith, record).catch((error: unknown) => {
+      this.#kit.logger.error(
+        describeError(error),
+        "a task's outcome could not be stored; the task store failed",
+      );
+    });
   }
 
   /** Whether `method` is one this extension answers. */
@@ -182,13 +276,33 @@ export class Tasks {
     const parsed = EXTENSION_REQUESTS[method].params.safeParse(params);
     if (!parsed.success) throw McpError.invalidParams(`Invalid params: ${firstIssue(parsed.error)}`);
     const principal = this.#principal(context.auth);
-    switch (method) {
-      case "tasks/get":
-        return getTask(this.#kit, parsed.data as TaskIdParams, principal);
-      case "tasks/update":
-        return updateTask(this.#kit, parsed.data as UpdateTaskParams, principal);
-      case "tasks/cancel":
-        return cancelTask(this.#kit, parsed.data as TaskIdParams, principal);
+    try {
+      switch (method) {
+        case "tasks/get":
+          return await getTask(this.#kit, parsed.data as TaskIdParams, principal);
+        case "tasks/update":
+          return await updateTask(this.#kit, parsed.data as UpdateTaskParams, principal);
+        case "tasks/cancel":
+          return await cancelTask(this.#kit, parsed.data as TaskIdParams, principal);
+      }
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      this.#kit.logger.error(describeError(error), `${method} failed: the task store did not answer`);
+      throw unavailable(`answer ${method}`);
     }
   }
 }
+
+/**
+ * What a client gets when the task store failed: the cause is logged on the server, never sent; the
+ * client is told that nothing of its request may be assumed done and when to try again.
+ */
+function unavailable(what: string): McpError {
+  return new McpError(
+    ErrorCode.InternalError,
+    `The server's task store is unavailable, so it could not ${what}; nothing was changed. Retry later`,
+  );
+}
+
+/** Runs a tool call as a task's body: what McpServer's tool registry does for `startCall` and `run`. */
+export type CallExecutor = (params: CallToolParams, task: TaskControl) => Promise<ResultObject>;

@@ -1,6 +1,6 @@
 /**
- * `@roundtrip/sdk/redis`: what a fleet shares, kept in Redis: the once store, the notification bus and
- * the 2025-era session registry. It needs the optional peer dependency `redis` (node-redis 6); nothing
+ * `@roundtrip/sdk/redis`: what a fleet shares, kept in Redis: the once store, the notification bus, the
+ * 2025-era session registry and the task store. It needs the optional peer dependency `redis` (node-redis 6); nothing
  * else in the SDK loads it.
  *
  * This module only names what the others export: they import each other directly, never through here,
@@ -16,6 +16,7 @@ export {
   type OnceTtl,
 } from "../once-store.js";
 export type { SessionLimits, SessionRecord, SessionRegistry } from "../session-registry.js";
+export type { TaskRecord, TaskStore } from "../task-store.js";
 export { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
 export type {
   RedisClusterClient,
@@ -32,6 +33,7 @@ export {
 } from "./redis-notification-bus.js";
 export { RedisOnceStore, type RedisOnceStoreOptions } from "./redis-once-store.js";
 export { RedisSessionRegistry, type RedisSessionRegistryOptions } from "./redis-session-registry.js";
+export { RedisTaskStore, type RedisTaskStoreOptions } from "./redis-task-store.js";
 export {
   ForgetfulStoreError,
   type RequireDurableRedisOptions,
