@@ -138,9 +138,10 @@ async function deployIfApproved(
   if (outcome === "already-deployed") return alreadyDeployed(release, options);
   if (outcome === "rejected") return rejected(release, options);
   if (outcome !== "deployed") return undefined;
-  await options.rollout?.({ release, service: args.service, env: args.env }, ctx.auth);
+  await options.rollout?.({ release, service: args.service, env: args.env }, ctx.auth, ctx.signal);
   // The release id is the server's own; the arguments are the user's data and stay out of the log.
   options.logger.info({ release }, "release deployed");
+  // The deployer took the release; the example then follows its rollout, reported as progress.
   await rollOut(release, options.rolloutMs ?? 0, ctx);
   return `Deployed ${release} of ${args.service} to ${args.env}`;
 }
