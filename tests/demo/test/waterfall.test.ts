@@ -119,7 +119,7 @@ describe("the deploy waterfall", () => {
       attributes: {
         ...span.attributes,
         [INSTANCE_ATTRIBUTE]: "A\u001b[2J\u0007",
-        "roundtrip.input.kinds": ["elicitation\r\u009b31m"],
+        "roundtrip.input.kinds": ["elicitation\r\u009b31m", "evil\u202eexe.txt\ud800"],
       },
     }));
     const text = renderWaterfall(lastFlow(hostile, "deploy"), {
@@ -127,8 +127,10 @@ describe("the deploy waterfall", () => {
       gapLabel: "wait",
     }).join("\n");
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for controls is the point
-    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
-    expect(text).toContain("A?[2J?");
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text.isWellFormed()).toBe(true);
+    expect(text).toContain("A\\x1b[2J\\x07");
+    expect(text).toContain("evil\\u202eexe.txt\\ud800");
   });
 
   it("says so when no deploy flow was recorded", () => {
