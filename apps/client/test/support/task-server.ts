@@ -11,6 +11,12 @@ export const HOSTILE_STATUS = "Building image \x1b]0;owned\x07\x1b[2J step 2/3";
 /** The in-memory task store, able to set the statusMessage of the task made last, as a server would. */
 class StatusStore extends MemoryTaskStore {
   last: string | undefined;
+  /** When set, a cancel fails as a store that went away would: tasks/cancel answers an internal error. */
+  refuseCancel = false;
+  override async compareAndSet(...args: Parameters<MemoryTaskStore["compareAndSet"]>) {
+    if (this.refuseCancel && args[1].status === "cancelled") throw new Error("the task store is unreachable");
+    return super.compareAndSet(...args);
+  }
   override async create(...args: Parameters<MemoryTaskStore["create"]>) {
     this.last = args[0].taskId;
     return super.create(...args);
