@@ -221,7 +221,9 @@ describe("a task taken as a handle and resumed", () => {
     await expect(client(url).followTask({} as TaskHandle)).rejects.toThrow(/TaskHandle/);
     expect(requests).toBe(0);
     // The count does see what a client sends: the same client's next request reaches the server.
-    await client(url).getTask("no-such-task").catch(() => undefined);
+    await client(url)
+      .getTask("no-such-task")
+      .catch(() => undefined);
     expect(requests).toBeGreaterThan(0);
   });
 

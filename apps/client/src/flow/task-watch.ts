@@ -192,7 +192,7 @@ export class TaskWatch {
     const { status } = state;
     if (isTerminalTaskStatus(status)) {
       this.#quiet();
-      return undefined;
+      return;
     }
     // Questions are asked next: the prompt needs the keys, and the line would sit under it.
     if (status === "input_required" && Object.keys(state.inputRequests ?? {}).length > 0) {

@@ -203,7 +203,13 @@ export class CarrierCalls {
         const sent = await this.#send(method, wire, options, legSignal);
         if (isCreateTaskResult(sent) && tasks === "take") return sent;
         const raw = isCreateTaskResult(sent)
-          ? await this.#followTask(method, target, await this.#announced(target, sent, options), options, legSignal)
+          ? await this.#followTask(
+              method,
+              target,
+              await this.#announced(target, sent, options),
+              options,
+              legSignal,
+            )
           : sent;
         const result = this.#result(method, params, raw);
         if (!retrying(fields) && !isInputRequiredResult(result)) {
