@@ -28,7 +28,7 @@ export interface TaskFollower {
    * Hears the task as each tasks/get describes it, before its question is answered or its end is read;
    * a promise it returns holds following (no question answered, no tasks/get sent) until it settles.
    */
-  readonly onStatus?: ((task: GetTaskResult) => void | Promise<void>) | undefined;
+  readonly onStatus?: ((task: GetTaskResult) => unknown) | undefined;
   /** Whether an abort of `signal` cancels the task (the default) or leaves it running, to resume later. */
   readonly cancelOnAbort?: boolean | undefined;
 }
