@@ -192,6 +192,28 @@ describe("a task followed on a terminal", () => {
     expect((await runCli(["tasks", "--json"], { home })).json()).toEqual({ tasks: [] });
   });
 
+  it("holds the task's question while the Ctrl-C choice is open, and asks it once the person keeps following", async () => {
+    const running = await taskServer();
+    const home = await newHome();
+    const answers = await writeAnswers(home, VERSION);
+    const cli = ptyCli(["--server", running.url, "call", "review", "--answers", answers], { home });
+    await cli.waitFor("task working: Reviewing the diff");
+    cli.type("\x03");
+    await cli.waitFor("Stop following the task?");
+    running.askReview();
+    const taskId = running.store.last ?? "";
+    while ((await running.store.get(taskId))?.status !== "input_required") {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // A whole process run, many poll intervals: a follower not held would have answered meanwhile.
+    expect((await runCli(["tasks", "--json"], { home })).json()).toEqual({ tasks: [] });
+    expect(running.reviewAnswered()).toBe(false);
+    expect(cli.screen()).not.toContain("Approve the review?");
+    cli.type(`${KEY.down}${KEY.down}${KEY.enter}`);
+    expect(await cli.exited, cli.screen()).toBe(0);
+    expect(cli.screen()).toContain("reviewed 1.2");
+  });
+
   it("a cancel chosen at Ctrl-C that fails saves the task and says how to cancel it later", async () => {
     const running = await taskServer();
     const home = await newHome();
