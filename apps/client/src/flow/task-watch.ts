@@ -100,10 +100,11 @@ export class TaskWatch {
       if (ended) await this.#forget();
       return undefined;
     }
-    if (await this.#unknown(client, task, failure)) {
+    const unknown = await this.#unknown(client, task, failure);
+    if (unknown) {
       const { resumed, tasks, server } = this.#options;
       // Saving it (again) would only keep a task nobody can follow: say so, and which file to drop.
-      if (resumed) throw unknownSavedTask(server, resumed.id, tasks.fileOf(resumed.id), failure as McpError);
+      if (resumed) throw unknownSavedTask(server, resumed.id, tasks.fileOf(resumed.id), unknown);
       return undefined;
     }
     const id = await this.#save(task);
@@ -135,16 +136,16 @@ export class TaskWatch {
   }
 
   /**
-   * Whether the call failed because the server no longer has the task: -32602 from a tasks method, which
-   * tasks/get confirms (an answer the server refused as invalid gets -32602 too, for a task it still has).
+   * The failure, when the call failed because the server no longer has the task: -32602 from a tasks
+   * method, which tasks/get confirms (an answer refused as invalid gets -32602 too, for a task it still has).
    */
-  async #unknown(client: Client, task: TaskHandle, failure: unknown): Promise<boolean> {
-    if (!isUnknownTask(failure)) return false;
+  async #unknown(client: Client, task: TaskHandle, failure: unknown): Promise<McpError | undefined> {
+    if (!isUnknownTask(failure)) return undefined;
     try {
       await client.getTask(task.taskId);
-      return false;
+      return undefined;
     } catch (error) {
-      return isUnknownTask(error);
+      return isUnknownTask(error) ? failure : undefined;
     }
   }
 
