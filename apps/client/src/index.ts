@@ -3,3 +3,4 @@ export { FileTokenStore } from "./auth/token-store.js";
 export { main } from "./cli.js";
 export { CliError, EXIT_CODE_MEANINGS, ExitCode, type ExitCodeValue } from "./exit-codes.js";
 export { type PendingFlow, PendingStore } from "./pending-store.js";
+export { safeInline } from "./terminal/safe-text.js";

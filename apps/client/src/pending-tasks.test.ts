@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { PendingStore } from "./pending-store.js";
 import { PendingTasks } from "./pending-tasks.js";
 
@@ -16,8 +16,14 @@ const TASK = {
   lastUpdatedAt: "2026-12-07T10:00:01Z",
 };
 
+const homes: string[] = [];
+afterEach(async () => {
+  await Promise.all(homes.splice(0).map((home) => rm(home, { recursive: true, force: true })));
+});
+
 async function stores() {
   const home = await mkdtemp(join(tmpdir(), "roundtrip-tasks-"));
+  homes.push(home);
   return { tasks: new PendingTasks(home), flows: new PendingStore(home) };
 }
 

@@ -122,6 +122,24 @@ describe("a call the server runs as a task", () => {
     expect((await stat(file)).isFile()).toBe(true);
   });
 
+  it("`resume` of a task its server no longer knows says so, names the file, and does not save it again", async () => {
+    const { url } = await taskServer();
+    const home = await newHome();
+    const detached = await runCli(["--server", url, "call", "release", "--detach"], { home });
+    const id = savedId(detached.stderr);
+    const file = join(home, "pending", `${id}.task.json`);
+    const saved = JSON.parse(await readFile(file, "utf8")) as { task: { taskId: string } };
+    saved.task.taskId = "a-task-this-server-never-made";
+    const edited = JSON.stringify(saved);
+    await writeFile(file, edited);
+    const resumed = await runCli(["resume", id], { home });
+    expect(resumed.code, resumed.stderr).toBe(1);
+    expect(resumed.stderr).toContain(`no longer knows saved task ${id}`);
+    expect(resumed.stderr).toContain(`Delete ${file} to forget it`);
+    expect(resumed.stderr).not.toContain("goes on on the server");
+    expect(await readFile(file, "utf8")).toBe(edited);
+  });
+
   it("refuses to cancel an id it never saved", async () => {
     const home = await newHome();
     const cancel = await runCli(["cancel", "abcdefghij"], { home });
@@ -172,5 +190,52 @@ describe("a task followed on a terminal", () => {
     expect(cli.screen()).toContain("you cancelled the task");
     await running.cancelled;
     expect((await runCli(["tasks", "--json"], { home })).json()).toEqual({ tasks: [] });
+  });
+
+  it("holds the task's question while the Ctrl-C choice is open, and asks it once the person keeps following", async () => {
+    const running = await taskServer();
+    const home = await newHome();
+    const answers = await writeAnswers(home, VERSION);
+    const cli = ptyCli(["--server", running.url, "call", "review", "--answers", answers], { home });
+    await cli.waitFor("task working: Reviewing the diff");
+    cli.type("\x03");
+    await cli.waitFor("Stop following the task?");
+    running.askReview();
+    const taskId = running.store.last ?? "";
+    while ((await running.store.get(taskId))?.status !== "input_required") {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // A whole process run, many poll intervals: a follower not held would have answered meanwhile.
+    expect((await runCli(["tasks", "--json"], { home })).json()).toEqual({ tasks: [] });
+    expect(running.reviewAnswered()).toBe(false);
+    expect(cli.screen()).not.toContain("Approve the review?");
+    cli.type(`${KEY.down}${KEY.down}${KEY.enter}`);
+    expect(await cli.exited, cli.screen()).toBe(0);
+    expect(cli.screen()).toContain("reviewed 1.2");
+  });
+
+  it("a cancel chosen at Ctrl-C that fails saves the task and says how to cancel it later", async () => {
+    const running = await taskServer();
+    const home = await newHome();
+    const answers = await writeAnswers(home, VERSION);
+    const cli = ptyCli(["--server", running.url, "call", "release", "hold:=true", "--answers", answers], {
+      home,
+    });
+    await cli.waitFor("task working: Building image");
+    running.store.refuseCancel = true;
+    cli.type("\x03");
+    await cli.waitFor("Stop following the task?");
+    cli.type(`${KEY.down}${KEY.enter}`);
+    expect(await cli.exited, cli.screen()).toBe(1);
+    expect(cli.screen()).toContain("cancelling the task failed");
+    const id = cli.screen().match(/`roundtrip cancel ([a-z0-9]{10})` stops it/)?.[1];
+    expect(id, cli.screen()).toBeDefined();
+    expect((await runCli(["tasks", "--json"], { home })).json()).toEqual({
+      tasks: [expect.objectContaining({ id, tool: "release" })],
+    });
+    running.store.refuseCancel = false;
+    const cancelled = await runCli(["cancel", id ?? "", "--json"], { home });
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    await running.cancelled;
   });
 });

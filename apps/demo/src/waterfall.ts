@@ -1,7 +1,9 @@
 // The deploy flow's trace, drawn in the terminal from the spans the demo collected: one row per round,
 // on a shared time axis, with the instance that served it, and the waits between rounds (alice's
 // approval) as gaps. Plain text and box-drawing characters; every text that came from a span is
-// stripped of control characters first, so nothing a peer named can steer the terminal.
+// escaped as the CLI escapes server text first, so nothing a peer named can steer the terminal.
+
+import { safeInline } from "@roundtrip/client";
 
 /** What the waterfall reads of one finished span. */
 export interface CollectedSpan {
@@ -24,10 +26,9 @@ const TOOL = "gen_ai.tool.name";
 /** Where the bars are drawn, in characters. */
 const AXIS = 40;
 
-/** C0 and C1 controls, DEL included: a name from a span is shown, never obeyed. */
-export function printable(value: unknown): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching controls is the point
-  return String(value ?? "").replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+/** A name from a span is shown, never obeyed: the CLI's own escaping, controls, bidi and lone surrogates. */
+function printable(value: unknown): string {
+  return safeInline(String(value ?? ""));
 }
 
 /** The rounds of the last completed call of `tool`: the spans that share its flow id, in order. */

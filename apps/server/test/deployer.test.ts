@@ -83,26 +83,37 @@ describe("deploy rollout through the downstream deployer API", () => {
       },
     });
     const done = client.callTool("deploy", { service: "api", env: "staging" });
-    const path = new URL(await firstUrl).pathname;
-    const release = path.split("/").pop() ?? "";
-    const alice = new DevelopmentBrowser("alice");
-    const page = await alice.visit(`${app.origin}${path}/sign-in`, app.origin, viaInstance(app.origin));
-    const csrf = firstPostForm(page.html)?.fields.csrf ?? "";
-    expect((await alice.fetch(`${app.origin}${path}/approve`, form({ csrf }))).status).toBe(200);
+    // Handled at once: a call that fails before its page opens fails this test, not the whole run.
+    done.catch(() => {});
+    try {
+      const url = await Promise.race([
+        firstUrl,
+        done.then(() => {
+          throw new Error("the deploy call ended before it asked alice to approve the release");
+        }),
+      ]);
+      const path = new URL(url).pathname;
+      const release = path.split("/").pop() ?? "";
+      const alice = new DevelopmentBrowser("alice");
+      const page = await alice.visit(`${app.origin}${path}/sign-in`, app.origin, viaInstance(app.origin));
+      const csrf = firstPostForm(page.html)?.fields.csrf ?? "";
+      expect((await alice.fetch(`${app.origin}${path}/approve`, form({ csrf }))).status).toBe(200);
 
-    const result = await done;
-    expect(result.content.map((block) => (block as { text?: string }).text).join("")).toBe(
-      `Deployed ${release} of api to staging`,
-    );
-    // The deployer saw alice as the subject and the reference server's exchange client as the client.
-    expect(deployer.rollouts).toContainEqual({
-      release,
-      service: "api",
-      env: "staging",
-      subject: "alice",
-      clientId: "mcp-server-exchange",
-    });
-    await client.close();
+      const result = await done;
+      expect(result.content.map((block) => (block as { text?: string }).text).join("")).toBe(
+        `Deployed ${release} of api to staging`,
+      );
+      // The deployer saw alice as the subject and the reference server's exchange client as the client.
+      expect(deployer.rollouts).toContainEqual({
+        release,
+        service: "api",
+        env: "staging",
+        subject: "alice",
+        clientId: "mcp-server-exchange",
+      });
+    } finally {
+      await client.close();
+    }
   }, 120_000);
 
   it("refuses the caller's own token, sent on as if it were the deployer's", async () => {

@@ -20,9 +20,17 @@ import { aborted, deferred } from "../src/test-support/in-process.js";
 /** Tasks taken instead of followed, then followed, polled or cancelled by a fresh client or process. */
 
 const running: RunningHttpServer[] = [];
+const clients: Client[] = [];
 afterEach(async () => {
+  for (const open of clients.splice(0)) await open.close();
   for (const server of running.splice(0)) await server.close();
 });
+
+/** A client closed after the test, whatever it ends with. */
+function kept(client: Client): Client {
+  clients.push(client);
+  return client;
+}
 
 const TASKS_CAPABILITY = { extensions: { [TASKS_EXTENSION]: {} } };
 const follower = fileURLToPath(new URL("./support/task-follower-main.ts", import.meta.url));
@@ -62,14 +70,16 @@ async function taskServer() {
   });
   const http = await startHttpServer(mcp.server);
   running.push(http);
-  return { url: http.url, store, started, stopped };
+  return { url: http.url, http: http.http, store, started, stopped };
 }
 
 function client(url: string, name = "Ada"): Client {
-  return new Client(url, {
-    capabilities: TASKS_CAPABILITY,
-    onElicit: () => ({ action: "accept", content: { name } }),
-  });
+  return kept(
+    new Client(url, {
+      capabilities: TASKS_CAPABILITY,
+      onElicit: () => ({ action: "accept", content: { name } }),
+    }),
+  );
 }
 
 async function started(client: Client, tool: string): Promise<TaskHandle> {
@@ -125,7 +135,7 @@ describe("a task taken as a handle and resumed", () => {
 
   it("returns a tool that is not run as a task as a complete result", async () => {
     const { url } = await taskServer();
-    const plain = new Client(url, { onElicit: () => ({ action: "accept", content: { name: "Di" } }) });
+    const plain = kept(new Client(url, { onElicit: () => ({ action: "accept", content: { name: "Di" } }) }));
     const start = await plain.startTool("greet");
     expect(start).toEqual({
       kind: "complete",
@@ -160,7 +170,9 @@ describe("a task taken as a handle and resumed", () => {
     const { url } = await taskServer();
     const controller = new AbortController();
     let handle: TaskHandle | undefined;
-    const first = new Client(url, { capabilities: TASKS_CAPABILITY, onElicit: () => new Promise(() => {}) });
+    const first = kept(
+      new Client(url, { capabilities: TASKS_CAPABILITY, onElicit: () => new Promise(() => {}) }),
+    );
     const call = first
       .callTool(
         "greet",
@@ -201,7 +213,96 @@ describe("a task taken as a handle and resumed", () => {
   });
 
   it("refuses a handle without a task id, sending nothing", async () => {
-    const { url } = await taskServer();
+    const { url, http } = await taskServer();
+    let requests = 0;
+    http.on("request", () => {
+      requests += 1;
+    });
     await expect(client(url).followTask({} as TaskHandle)).rejects.toThrow(/TaskHandle/);
+    expect(requests).toBe(0);
+    // The count does see what a client sends: the same client's next request reaches the server.
+    await client(url)
+      .getTask("no-such-task")
+      .catch(() => undefined);
+    expect(requests).toBeGreaterThan(0);
+  });
+
+  it("cancels the task when onTask throws, and the call rejects with onTask's error", async () => {
+    const { url, stopped } = await taskServer();
+    const refusal = new Error("no room to keep the handle");
+    const call = client(url).callTool(
+      "wait",
+      {},
+      {
+        onTask: () => {
+          throw refusal;
+        },
+      },
+    );
+    await expect(call).rejects.toBe(refusal);
+    // Nobody follows the task: it stops only because it was cancelled.
+    await stopped.promise;
+  });
+
+  it("keeps the task running when onTask throws and the call keeps its tasks", async () => {
+    const { url, started: running } = await taskServer();
+    let handle: TaskHandle | undefined;
+    const call = client(url).callTool(
+      "wait",
+      {},
+      {
+        taskOnAbort: "keep",
+        onTask: (task) => {
+          handle = task;
+          throw new Error("no room to keep the handle");
+        },
+      },
+    );
+    await expect(call).rejects.toThrow("no room to keep the handle");
+    await running.promise;
+    if (!handle) throw new Error("onTask never heard the task");
+    expect((await client(url).getTask(handle.taskId)).status).toBe("working");
+  });
+
+  it("holds following while onTaskStatus's promise is pending: the task's question waits for it", async () => {
+    const { url } = await taskServer();
+    const handle = await started(client(url), "greet");
+    // The question is pending before following starts: the first status heard asks it.
+    const other = client(url);
+    while ((await other.getTask(handle.taskId)).status !== "input_required") {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const held = deferred();
+    const heard = deferred();
+    let released = false;
+    let answeredWhileHeld = false;
+    const follower = kept(
+      new Client(url, {
+        capabilities: TASKS_CAPABILITY,
+        onElicit: () => {
+          if (!released) answeredWhileHeld = true;
+          return { action: "accept", content: { name: "Fa" } };
+        },
+      }),
+    );
+    const statuses: string[] = [];
+    const following = follower.followTask(handle, {
+      onTaskStatus: (task) => {
+        statuses.push(task.status);
+        if (statuses.length > 1) return undefined;
+        heard.resolve();
+        return held.promise;
+      },
+    });
+    // Handled at once: a follow that fails early fails this test, not the whole run.
+    following.catch(() => {});
+    await Promise.race([heard.promise, following]);
+    // A whole request's round trip: time enough for a follower that did not wait to answer.
+    expect((await other.getTask(handle.taskId)).status).toBe("input_required");
+    released = true;
+    held.resolve();
+    expect((await following).content).toEqual([{ type: "text", text: "Hello, Fa!" }]);
+    expect(answeredWhileHeld).toBe(false);
+    expect(statuses[0]).toBe("input_required");
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -23,9 +23,11 @@ import {
  */
 
 let server: TaskServer | undefined;
+const homes: string[] = [];
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  await Promise.all(homes.splice(0).map((home) => rm(home, { recursive: true, force: true })));
 });
 
 const RESUMER = fileURLToPath(new URL("../src/task-resumer-main.ts", import.meta.url));
@@ -119,6 +121,7 @@ describe("Roundtrip's CLI drives a task on Roundtrip's server", () => {
   it("to its result with --answers, and detaches, resumes in a new process and cancels", async () => {
     server = await startTaskServer();
     const home = await mkdtemp(join(tmpdir(), "roundtrip-interop-"));
+    homes.push(home);
     const answers = join(home, "answers.json");
     await writeFile(answers, JSON.stringify({ recipient: { email: "ops@example.com" } }));
 

@@ -1,7 +1,7 @@
-import { McpError } from "@roundtrip/sdk/protocol";
 import { type GlobalFlags, resolveSettings } from "../config/settings.js";
 import { connect } from "../connection.js";
-import { CliError, ExitCode, type ExitCodeValue } from "../exit-codes.js";
+import { ExitCode, type ExitCodeValue } from "../exit-codes.js";
+import { isUnknownTask, unknownSavedTask } from "../flow/unknown-task.js";
 import type { ResultWriter } from "../json-output.js";
 import { PendingTasks } from "../pending-tasks.js";
 import { safeInline } from "../terminal/safe-text.js";
@@ -53,12 +53,7 @@ export async function cancelTaskCommand(
   });
   try {
     await connection.client.cancelTask(saved.task.taskId).catch((error: unknown) => {
-      if (!(error instanceof McpError) || error.code !== -32602) throw error;
-      throw new CliError(
-        ExitCode.failure,
-        `${saved.server} no longer knows saved task ${id} (${error.message}): its time on the server may have passed, or you are signed in as someone else. Delete ${tasks.fileOf(id)} to forget it`,
-        { cause: error },
-      );
+      throw isUnknownTask(error) ? unknownSavedTask(saved.server, id, tasks.fileOf(id), error) : error;
     });
     const now = await connection.client.getTask(saved.task.taskId);
     await tasks.delete(id);

@@ -1,5 +1,10 @@
 import type { CarrierCallOptions, Client, TaskHandle } from "@roundtrip/sdk/client";
-import { type GetTaskResult, type Implementation, isTerminalTaskStatus } from "@roundtrip/sdk/protocol";
+import {
+  type GetTaskResult,
+  type Implementation,
+  isTerminalTaskStatus,
+  type McpError,
+} from "@roundtrip/sdk/protocol";
 import { CliError, ExitCode } from "../exit-codes.js";
 import { PendingStore } from "../pending-store.js";
 import type { PendingTasks } from "../pending-tasks.js";
@@ -7,6 +12,7 @@ import { onInterrupt } from "../terminal/interrupt-keys.js";
 import { askSelect } from "../terminal/prompts.js";
 import { safeInline } from "../terminal/safe-text.js";
 import type { Terminal } from "../terminal.js";
+import { isUnknownTask, unknownSavedTask } from "./unknown-task.js";
 
 export interface TaskWatchOptions {
   terminal: Terminal;
@@ -50,8 +56,14 @@ export class TaskWatch {
   #task: TaskHandle | undefined;
   #stopListening: (() => void) | undefined;
   #deciding: AbortController | undefined;
+  /**
+   * Open while the person chooses at Ctrl-C, held by the status callback: following (and so any question
+   * of the task) waits for the choice, so no prompt opens under it. Rejects when they chose to stop.
+   */
+  #decision: Promise<void> | undefined;
   #choice: "detach" | "cancel" | undefined;
   #shown: string | undefined;
+  #heardLast: GetTaskResult | undefined;
 
   constructor(options: TaskWatchOptions) {
     this.#options = options;
@@ -82,16 +94,62 @@ export class TaskWatch {
     this.#quiet();
     const task = this.#task;
     if (task === undefined) return undefined;
-    if (this.#choice === "cancel") {
-      await client.cancelTask(task.taskId);
-      await this.#forget();
-      return { kind: "cancelled", task };
-    }
+    if (this.#choice === "cancel") return this.#cancel(client, task);
     const ended = isTerminalTaskStatus(task.status);
     if (failure === undefined || ended || !this.#options.canDetach) {
       if (ended) await this.#forget();
       return undefined;
     }
+    const unknown = await this.#unknown(client, task, failure);
+    if (unknown) {
+      const { resumed, tasks, server } = this.#options;
+      // Saving it (again) would only keep a task nobody can follow: say so, and which file to drop.
+      if (resumed) throw unknownSavedTask(server, resumed.id, tasks.fileOf(resumed.id), unknown);
+      return undefined;
+    }
+    const id = await this.#save(task);
+    if (this.#choice === "detach") return { kind: "detached", id, task };
+    this.#options.terminal.notice(
+      `The task goes on on the server, saved as ${id}: \`roundtrip resume ${id}\` follows it, \`roundtrip cancel ${id}\` stops it.`,
+    );
+    return undefined;
+  }
+
+  /** Cancels the task chosen at Ctrl-C; a cancel that fails leaves it saved, to cancel by its id. */
+  async #cancel(client: Client, task: TaskHandle): Promise<TaskStop> {
+    try {
+      await client.cancelTask(task.taskId);
+    } catch (error) {
+      // A task its server no longer knows is stopped already; any other failure may leave it running.
+      if (!isUnknownTask(error)) {
+        if (!this.#options.canDetach) throw error;
+        const id = await this.#save(task);
+        throw new CliError(
+          ExitCode.failure,
+          `cancelling the task failed (${error instanceof Error ? error.message : String(error)}); it may still run on the server, saved as ${id}: \`roundtrip cancel ${id}\` stops it`,
+          { cause: error },
+        );
+      }
+    }
+    await this.#forget();
+    return { kind: "cancelled", task };
+  }
+
+  /**
+   * The failure, when the call failed because the server no longer has the task: -32602 from a tasks
+   * method, which tasks/get confirms (an answer refused as invalid gets -32602 too, for a task it still has).
+   */
+  async #unknown(client: Client, task: TaskHandle, failure: unknown): Promise<McpError | undefined> {
+    if (!isUnknownTask(failure)) return undefined;
+    try {
+      await client.getTask(task.taskId);
+      return undefined;
+    } catch (error) {
+      return isUnknownTask(error) ? failure : undefined;
+    }
+  }
+
+  async #save(task: TaskHandle): Promise<string> {
     const id = this.#options.resumed?.id ?? PendingStore.newId();
     await this.#options.tasks.save({
       id,
@@ -99,11 +157,7 @@ export class TaskWatch {
       task,
       serverInfo: this.#options.serverInfo(),
     });
-    if (this.#choice === "detach") return { kind: "detached", id, task };
-    this.#options.terminal.notice(
-      `The task goes on on the server, saved as ${id}: \`roundtrip resume ${id}\` follows it, \`roundtrip cancel ${id}\` stops it.`,
-    );
-    return undefined;
+    return id;
   }
 
   #started(task: TaskHandle): void {
@@ -115,8 +169,8 @@ export class TaskWatch {
     this.#show(task);
   }
 
-  #heard(state: GetTaskResult): void {
-    if (this.#task === undefined) return;
+  #heard(state: GetTaskResult): Promise<void> | undefined {
+    if (this.#task === undefined) return undefined;
     const { status, statusMessage, lastUpdatedAt, pollIntervalMs } = state;
     const { statusMessage: _old, ...rest } = this.#task;
     this.#task = {
@@ -126,7 +180,17 @@ export class TaskWatch {
       ...(statusMessage === undefined ? {} : { statusMessage }),
       ...(pollIntervalMs === undefined ? {} : { pollIntervalMs }),
     };
-    if (this.#choice !== undefined || this.#deciding) return;
+    this.#heardLast = state;
+    if (this.#decision) return this.#decision;
+    if (this.#choice !== undefined) return undefined;
+    this.#react(state);
+    return undefined;
+  }
+
+  /** The line for the task's latest status: none once it ended, nor while its question is asked. */
+  #react(state: GetTaskResult): void {
+    if (this.#task === undefined) return;
+    const { status } = state;
     if (isTerminalTaskStatus(status)) {
       this.#quiet();
       return;
@@ -170,6 +234,12 @@ export class TaskWatch {
     terminal.status.clear();
     this.#shown = undefined;
     this.#deciding = new AbortController();
+    let decide: (stop?: unknown) => void = () => {};
+    this.#decision = new Promise<void>((resolve, reject) => {
+      decide = (stop) => (stop === undefined ? resolve() : reject(stop));
+    });
+    // Nobody may be waiting: a choice made while no question is pending is no failure.
+    this.#decision.catch(() => {});
     try {
       const choice = await askSelect<Choice>(
         terminal,
@@ -189,13 +259,17 @@ export class TaskWatch {
       );
       this.#deciding = undefined;
       if (choice === "follow") {
-        if (this.#task && !isTerminalTaskStatus(this.#task.status)) this.#show(this.#task);
+        if (this.#heardLast) this.#react(this.#heardLast);
+        else if (this.#task) this.#show(this.#task);
         return;
       }
       this.#stop(choice);
     } catch {
       // The task ended while the person was choosing, or the prompt itself was interrupted.
       this.#deciding = undefined;
+    } finally {
+      this.#decision = undefined;
+      decide(this.#choice === undefined ? undefined : this.#controller.signal.reason);
     }
   }
 

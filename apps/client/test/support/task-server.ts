@@ -11,6 +11,12 @@ export const HOSTILE_STATUS = "Building image \x1b]0;owned\x07\x1b[2J step 2/3";
 /** The in-memory task store, able to set the statusMessage of the task made last, as a server would. */
 class StatusStore extends MemoryTaskStore {
   last: string | undefined;
+  /** When set, a cancel fails as a store that went away would: tasks/cancel answers an internal error. */
+  refuseCancel = false;
+  override async compareAndSet(...args: Parameters<MemoryTaskStore["compareAndSet"]>) {
+    if (this.refuseCancel && args[1].status === "cancelled") throw new Error("the task store is unreachable");
+    return super.compareAndSet(...args);
+  }
   override async create(...args: Parameters<MemoryTaskStore["create"]>) {
     this.last = args[0].taskId;
     return super.create(...args);
@@ -31,6 +37,10 @@ export interface TaskServer {
   finish(): void;
   /** Resolves once a held release was cancelled (tasks/cancel). */
   cancelled: Promise<void>;
+  /** Lets a `review` ask its question: until then it works, saying so. */
+  askReview(): void;
+  /** Whether a `review`'s question was answered yet. */
+  reviewAnswered(): boolean;
   close(): Promise<void>;
 }
 
@@ -54,6 +64,25 @@ export async function startTaskServer(): Promise<TaskServer> {
     onCancel = resolve;
   });
   const version = resolver(() => ask.elicit("Release which version?", z.object({ version: z.string() })));
+  let askReview: () => void = () => {};
+  const reviewAsked = new Promise<void>((resolve) => {
+    askReview = resolve;
+  });
+  let reviewAnswered = false;
+  // Works first, then asks: the question comes while the task is followed, not before.
+  const reviewer = resolver(async () => {
+    await store.say("Reviewing the diff");
+    await reviewAsked;
+    return ask.elicit("Approve the review?", z.object({ version: z.string() }));
+  });
+  mcp.tool(
+    "review",
+    { input: z.object({}), resolve: { version: reviewer }, task: "required" },
+    (_args, { version }) => {
+      reviewAnswered = true;
+      return `reviewed ${version.version}`;
+    },
+  );
   mcp.tool(
     "release",
     { input: z.object({ hold: z.boolean().optional() }), resolve: { version }, task: "required" },
@@ -82,6 +111,8 @@ export async function startTaskServer(): Promise<TaskServer> {
     store,
     finish,
     cancelled,
+    askReview,
+    reviewAnswered: () => reviewAnswered,
     close: async () => {
       finish();
       mcp.server.close();

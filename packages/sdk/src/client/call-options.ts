@@ -30,8 +30,12 @@ export interface CallOptions {
 
 /** How a call follows a task (the tasks extension): followTask's options, and callTool's. */
 export interface TaskFollowOptions extends CallOptions {
-  /** Hears the task as each tasks/get describes it (status, statusMessage), to show it as it goes. */
-  onTaskStatus?: (task: GetTaskResult) => void;
+  /**
+   * Hears the task as each tasks/get describes it (status, statusMessage), to show it as it goes. A
+   * promise it returns holds following until it settles (while the person decides something, say); a
+   * rejection ends the call with that error; anything else it returns is ignored.
+   */
+  onTaskStatus?: (task: GetTaskResult) => unknown;
   /**
    * What an abort of the call's `signal` (or its timeoutMs) does to the task: "cancel" (the default)
    * sends tasks/cancel, "keep" leaves it running on the server, to follow again with its handle.

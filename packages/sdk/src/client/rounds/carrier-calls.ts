@@ -203,7 +203,13 @@ export class CarrierCalls {
         const sent = await this.#send(method, wire, options, legSignal);
         if (isCreateTaskResult(sent) && tasks === "take") return sent;
         const raw = isCreateTaskResult(sent)
-          ? await this.#followTask(method, target, this.#announced(target, sent, options), options, legSignal)
+          ? await this.#followTask(
+              method,
+              target,
+              await this.#announced(target, sent, options),
+              options,
+              legSignal,
+            )
           : sent;
         const result = this.#result(method, params, raw);
         if (!retrying(fields) && !isInputRequiredResult(result)) {
@@ -239,14 +245,33 @@ export class CarrierCalls {
     return sendCancellingLateTask(
       (requestSignal) => peer.send(method, wire, { ...options, signal: requestSignal }),
       signal,
-      (taskId) => peer.send("tasks/cancel", { taskId }, { meta: options.meta }),
+      (taskId) => this.#cancelTask(taskId, options),
     );
   }
 
-  /** The task's handle, told to the caller's onTask before the task is followed. */
-  #announced(target: string, created: Record<string, unknown>, options: CarrierCallOptions): TaskToFollow {
+  #cancelTask(taskId: string, options: CarrierCallOptions): Promise<Record<string, unknown>> {
+    return this.#peer.send("tasks/cancel", { taskId }, { meta: options.meta });
+  }
+
+  /**
+   * The task's handle, told to the caller's onTask before the task is followed. A throwing onTask ends
+   * the call, so nobody follows the task: it is cancelled first, unless the caller keeps its tasks.
+   */
+  async #announced(
+    target: string,
+    created: Record<string, unknown>,
+    options: CarrierCallOptions,
+  ): Promise<TaskToFollow> {
     const handle = this.#handle(target, created);
-    options.onTask?.(handle);
+    try {
+      options.onTask?.(handle);
+    } catch (error) {
+      if (options.taskOnAbort !== "keep") {
+        // Best effort: the caller's own error is the one to report.
+        await this.#cancelTask(handle.taskId, options).catch(() => undefined);
+      }
+      throw error;
+    }
     return handle;
   }
 

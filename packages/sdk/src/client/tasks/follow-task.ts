@@ -24,8 +24,11 @@ export interface TaskFollower {
     signal: AbortSignal | undefined,
   ): Promise<unknown>;
   readonly signal: AbortSignal | undefined;
-  /** Hears the task as each tasks/get describes it, before its question is answered or its end is read. */
-  readonly onStatus?: ((task: GetTaskResult) => void) | undefined;
+  /**
+   * Hears the task as each tasks/get describes it, before its question is answered or its end is read;
+   * a promise it returns holds following (no question answered, no tasks/get sent) until it settles.
+   */
+  readonly onStatus?: ((task: GetTaskResult) => unknown) | undefined;
   /** Whether an abort of `signal` cancels the task (the default) or leaves it running, to resume later. */
   readonly cancelOnAbort?: boolean | undefined;
 }
@@ -103,7 +106,7 @@ export async function followTaskId(
         await follower.send("tasks/get", { taskId }, follower.signal),
       );
       interval = state.pollIntervalMs ?? interval;
-      follower.onStatus?.(state);
+      await follower.onStatus?.(state);
       if (state.status === "completed") return { resultType: "complete", ...state.result };
       if (state.status === "failed") {
         const error = state.error ?? { code: -32603, message: "Internal error" };

@@ -30,13 +30,12 @@ function traced(body: TaskBody) {
   return { server, exporter };
 }
 
+/** Polls until the task reaches `status`: only the test's own timeout bounds the wait, busy machine or not. */
 async function settled(server: Server, taskId: unknown, status: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
   for (;;) {
     const task = resultOf(await handle(server, rpcRequest("tasks/get", { taskId }, WITH_TASKS)));
     if (task.status === status) return;
-    if (Date.now() > deadline) throw new Error(`the task did not become ${status} within 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

@@ -417,7 +417,7 @@ describe("spans and metrics per the MCP conventions, over HTTP", () => {
       });
     }
 
-    // A 2025 ping has no place in the 2026 schema the wire helpers check: sent raw.
+    // A 2025 ping has no place in the 2026 schema the wire functions check: sent raw.
     const pong = await fetch(http.url, {
       method: "POST",
       headers: {
