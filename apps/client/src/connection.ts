@@ -35,6 +35,8 @@ export interface ConnectOptions {
   browser: boolean;
   /** `roundtrip login` signs in with the profile it is trying and tokens it keeps aside until it succeeds. */
   login?: { profile: LoginProfile; store: TokenStore };
+  /** Declare the tasks extension (default true): a server may then run a call as a task. */
+  tasks?: boolean;
 }
 
 /**
@@ -58,12 +60,13 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   const target = options.stdio === undefined ? options.server : stdioServer(options.stdio);
   const client = new Client(target, {
     info: { name: "roundtrip-cli", title: "roundtrip CLI", version: CLIENT_VERSION },
-    // The tasks extension too: a server may run a call as a task, followed, detached and resumed here.
+    // The tasks extension too, unless refused: a server may run a call as a task, followed, detached
+    // and resumed here.
     capabilities: {
       elicitation: { form: {}, url: {} },
       sampling: {},
       roots: {},
-      extensions: { [TASKS_EXTENSION]: {} },
+      ...(options.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } }),
     },
     logger: silentLogger,
     // The flow driver bounds the rounds itself, leaving out the polls for a page being finished.

@@ -44,6 +44,28 @@ describe("a call the server runs as a task", () => {
     expect(run.stderr).not.toContain(ESC);
   });
 
+  it("with --no-tasks a tool that may run as a task is answered in rounds, and one that must is refused", async () => {
+    const { url } = await taskServer();
+    const home = await newHome();
+    const answers = await writeAnswers(home, VERSION);
+    const tasked = await runCli(["--server", url, "-v", "call", "tag", "--answers", answers], { home });
+    expect(tasked.code, tasked.stderr).toBe(0);
+    expect(tasked.stdout).toContain("tagged 1.2");
+    expect(tasked.stderr).toContain("task working");
+    const direct = await runCli(["--server", url, "-v", "call", "tag", "--no-tasks", "--answers", answers], {
+      home,
+    });
+    expect(direct.code, direct.stderr).toBe(0);
+    expect(direct.stdout).toContain("tagged 1.2");
+    expect(direct.stderr).not.toContain("task working");
+    expect(direct.stderr).toContain("⇄ round 2: tools/call tag answering version");
+    const refused = await runCli(["--server", url, "call", "release", "--no-tasks", "--answers", answers], {
+      home,
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("io.modelcontextprotocol/tasks");
+  });
+
   it("--detach saves the task (0600), `tasks` lists it, and `resume` from a new process finishes it", async () => {
     const { url } = await taskServer();
     const home = await newHome();

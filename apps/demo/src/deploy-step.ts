@@ -16,7 +16,8 @@ export const deployStep: Step = {
   async run(run) {
     const { cli, fleet, interactive, rounds, stack } = run;
     rounds.forgetApproval();
-    const args = ["call", "deploy", "service=api", "env=staging"];
+    // In rounds, not as a task: this step shows a flow's own state carrying it between instances.
+    const args = ["call", "deploy", "service=api", "env=staging", "--no-tasks"];
     let detached: CliResult;
     if (fleet) {
       stack.route("A");

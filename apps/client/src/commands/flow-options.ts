@@ -32,6 +32,10 @@ export function withFlowOptions(command: Command): Command {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option("--no-browser", "never open a browser; print URLs instead")
+    .option(
+      "--no-tasks",
+      "do not declare the tasks extension: the server answers the call itself, its rounds on the wire (saved flows, not tasks, with --detach)",
+    )
     .option("--sampling-provider <name>", "who answers sampling requests: human, openai or anthropic")
     .option(
       "--sampling-base-url <url>",
@@ -54,6 +58,8 @@ export interface FlowFlags extends GlobalFlags {
   detach?: boolean;
   root?: string[];
   browser?: boolean;
+  /** False with --no-tasks. */
+  tasks?: boolean;
 }
 
 export async function flowSettings(flags: FlowFlags): Promise<{ settings: Settings; answers: AnswersFile }> {

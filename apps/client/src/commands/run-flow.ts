@@ -32,6 +32,7 @@ export async function runFlowCommand(
     home: settings.home,
     terminal,
     browser: flags.browser !== false,
+    tasks: flags.tasks !== false,
   });
   try {
     const request = await build(connection);
@@ -95,11 +96,14 @@ async function resumeFlow(
     target: flow.target,
     ...(flow.arguments ? { arguments: flow.arguments } : {}),
   };
+  // A saved flow goes on as the rounds it was: declaring tasks now would let the server turn its
+  // next round into a task.
   const connection = await connect({
     server: flow.server,
     home: settings.home,
     terminal,
     browser: flags.browser !== false,
+    tasks: false,
   });
   try {
     await connection.client.connect();

@@ -45,7 +45,7 @@ export interface TaskServer {
 }
 
 /**
- * An SDK server over real HTTP with one tool run only as a task: `release` asks which version mid-task
+ * An SDK server over real HTTP with tools run as tasks: `release` (only as a task) asks which version mid-task
  * (the task goes input_required), then says what it is doing and, with hold=true, works until
  * `finish()` or until it is cancelled.
  */
@@ -98,6 +98,12 @@ export async function startTaskServer(): Promise<TaskServer> {
       }
       return `released ${version.version}`;
     },
+  );
+  // Run as a task only for a client that declares the extension; answered directly otherwise.
+  mcp.tool(
+    "tag",
+    { input: z.object({}), resolve: { version }, task: "optional" },
+    (_args, { version }) => `tagged ${version.version}`,
   );
   const handle = createNodeHandler(mcp.server);
   const http = createServer((req, res) => {

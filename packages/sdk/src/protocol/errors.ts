@@ -69,7 +69,14 @@ export class McpError extends Error {
   }
 
   static missingCapability(required: ClientCapabilities): McpError {
-    const names = Object.keys(required).join(" and ");
+    // An extension is named by its id: "the extensions capability" would not say which to declare.
+    const names = Object.entries(required)
+      .flatMap(([name, value]) =>
+        name === "extensions" && typeof value === "object" && value !== null
+          ? Object.keys(value).map((id) => `${id} extension`)
+          : [name],
+      )
+      .join(" and ");
     return new McpError(
       ErrorCode.MissingRequiredClientCapability,
       `Server requires the ${names} capability for this request`,

@@ -123,6 +123,13 @@ describe("assertCapabilitiesFor", () => {
       "Server requires the elicitation and sampling and roots capability for this request",
     );
   });
+
+  it("names a missing extension by its id", () => {
+    const error = McpError.missingCapability({ extensions: { "io.modelcontextprotocol/tasks": {} } });
+    expect(error.message).toBe(
+      "Server requires the io.modelcontextprotocol/tasks extension capability for this request",
+    );
+  });
 });
 
 describe("the capability gate on the wire", () => {
