@@ -87,12 +87,7 @@ export const EXTENSION_SCENARIOS = {
  */
 export const CANNOT_PASS: { readonly [leg in "server" | "client"]: Readonly<Record<string, string>> } = {
   server: {},
-  client: {
-    "auth/2025-03-26-oauth-metadata-backcompat":
-      "2025-03-26 authorization only: the server publishes no protected resource metadata (RFC 9728) and the client must take the MCP server's origin as the authorization server; the OAuth client implements the 2025-06-18 and later discovery, which requires that metadata",
-    "auth/2025-03-26-oauth-endpoint-fallback":
-      "2025-03-26 authorization only: no metadata at all, and the client must fall back to /authorize, /token and /register on the MCP server's origin; the OAuth client never guesses endpoints",
-  },
+  client: {},
 };
 
 /** Every scenario the pinned suite has, per leg, as `conformance list` prints them. */

@@ -60,8 +60,28 @@ export async function discoverProtectedResource(
   wwwAuthenticate?: string | null,
   options: DiscoveryOptions = {},
 ): Promise<ProtectedResource> {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
   const tried: string[] = [];
+  const found = await findProtectedResource(resourceUrl, wwwAuthenticate, options, tried);
+  if (found) return found;
+  throw new OAuthError(
+    "resource_metadata",
+    `no protected resource metadata for ${new URL(resourceUrl).href} (tried ${tried.join(", ")}); the server must publish RFC 9728 metadata for OAuth to work, or pass an Authorization header through the transport's headers option instead`,
+  );
+}
+
+/**
+ * As `discoverProtectedResource`, but undefined when the server publishes no metadata at all (every
+ * location answered 404 or 410): a 2025-03-26 server, which is its own authorization server. A
+ * location that failed otherwise (unreachable, 5xx) still throws, so an outage never reads as absence.
+ */
+export async function findProtectedResource(
+  resourceUrl: string | URL,
+  wwwAuthenticate: string | null | undefined,
+  options: DiscoveryOptions,
+  tried: string[] = [],
+): Promise<ProtectedResource | undefined> {
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  let absent = true;
   for (const candidate of protectedResourceMetadataCandidates(resourceUrl, wwwAuthenticate)) {
     const url = endpointUrl(candidate.href, "protected resource metadata URL", options.allowInsecureHttp);
     let response: Response;
@@ -70,16 +90,19 @@ export async function discoverProtectedResource(
     } catch (error) {
       if (options.signal?.aborted) throw error;
       tried.push(`${url.href} (${(error as Error).message})`);
+      absent = false;
       continue;
     }
     if (!response.ok) {
       await response.body?.cancel();
       tried.push(`${url.href} (HTTP ${response.status})`);
+      if (response.status !== 404 && response.status !== 410) absent = false;
       continue;
     }
     const document: unknown = await response.json().catch(() => undefined);
     return { metadataUrl: url.href, metadata: validate(document, url.href, resourceUrl) };
   }
+  if (absent) return undefined;
   throw new OAuthError(
     "resource_metadata",
     `no protected resource metadata for ${new URL(resourceUrl).href} (tried ${tried.join(", ")}); the server must publish RFC 9728 metadata for OAuth to work, or pass an Authorization header through the transport's headers option instead`,

@@ -1,10 +1,8 @@
 import type { AuthorizationServerMetadata } from "../../protocol/auth/authorization-server-metadata.js";
 import { discoverAuthorizationServer } from "./authorization-server-discovery.js";
+import { legacyAuthorizationBase } from "./legacy-authorization-base.js";
 import type { OAuthClientOptions } from "./oauth-client-options.js";
-import {
-  type DiscoveredResourceMetadata,
-  discoverProtectedResource,
-} from "./protected-resource-discovery.js";
+import { type DiscoveredResourceMetadata, findProtectedResource } from "./protected-resource-discovery.js";
 import { type TokenStore, tokenStoreKey } from "./token-store.js";
 
 /** What discovery established about one MCP endpoint. */
@@ -21,7 +19,8 @@ export interface ResourceContext {
 
 /**
  * The context of each MCP endpoint (by href), from its protected resource metadata (RFC 9728) and its
- * authorization server's metadata (RFC 8414), which is fetched once per issuer.
+ * authorization server's metadata (RFC 8414), which is fetched once per issuer; for a server that
+ * publishes no resource metadata at all, from its own origin, as 2025-03-26 authorization has it.
  */
 export class ResourceContexts {
   readonly #options: OAuthClientOptions;
@@ -58,11 +57,20 @@ export class ResourceContexts {
   ): Promise<ResourceContext> {
     const { fetch, allowInsecureHttp, clientId, clientMetadataUrl } = this.#options;
     const options = { fetch, allowInsecureHttp, signal };
-    const { metadata } = await discoverProtectedResource(resource, wwwAuthenticate, options);
-    // authorization_servers is non-empty (checked by discovery); the first is the one to use.
-    const issuer = metadata.authorization_servers[0] as string;
-    const server = this.#servers.get(issuer) ?? (await discoverAuthorizationServer(issuer, options));
-    this.#servers.set(issuer, server);
+    const found = await findProtectedResource(resource, wwwAuthenticate, options);
+    let metadata: DiscoveredResourceMetadata;
+    let issuer: string;
+    let server: AuthorizationServerMetadata;
+    if (found) {
+      metadata = found.metadata;
+      // authorization_servers is non-empty (checked by discovery); the first is the one to use.
+      issuer = metadata.authorization_servers[0] as string;
+      server = this.#servers.get(issuer) ?? (await discoverAuthorizationServer(issuer, options));
+      this.#servers.set(issuer, server);
+    } else {
+      // No metadata anywhere: a 2025-03-26 server, its own authorization server.
+      ({ metadata, issuer, server } = await legacyAuthorizationBase(resource, options));
+    }
     // The configured client (a client id or metadata URL) is part of every token store key.
     const key = tokenStoreKey(issuer, metadata.resource, clientId ?? clientMetadataUrl);
     const previous = this.#contexts.get(resource.href);

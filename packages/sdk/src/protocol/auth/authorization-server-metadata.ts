@@ -61,9 +61,27 @@ export async function fetchAuthorizationServerMetadata(
   issuer: string,
   options: MetadataFetchOptions = {},
 ): Promise<AuthorizationServerMetadata> {
+  const tried: string[] = [];
+  const metadata = await findAuthorizationServerMetadata(issuer, options, tried);
+  if (metadata) return metadata;
+  throw new Error(
+    `no authorization server metadata for issuer "${issuer}" (tried ${tried.join(", ")}); check the issuer URL or configure the endpoint explicitly`,
+  );
+}
+
+/**
+ * As `fetchAuthorizationServerMetadata`, but undefined when no location has a document (each answered
+ * 404 or 410); `tried` collects what each location answered. A document that is there but unusable,
+ * or names another issuer, still throws: it is never routed around.
+ */
+export async function findAuthorizationServerMetadata(
+  issuer: string,
+  options: MetadataFetchOptions = {},
+  tried: string[] = [],
+): Promise<AuthorizationServerMetadata | undefined> {
   secureUrl(issuer, "issuer", options.allowInsecureHttp);
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const tried: string[] = [];
+  let absent = true;
   for (const url of metadataUrls(issuer)) {
     const response = await fetchImpl(url, {
       headers: { accept: "application/json" },
@@ -73,6 +91,7 @@ export async function fetchAuthorizationServerMetadata(
     if (!response.ok) {
       await response.body?.cancel();
       tried.push(`${url.href} (${response.status})`);
+      if (response.status !== 404 && response.status !== 410) absent = false;
       continue;
     }
     let metadata: oauth.AuthorizationServer;
@@ -94,6 +113,7 @@ export async function fetchAuthorizationServerMetadata(
     if (metadata.issuer !== issuer) throw issuerMismatch(url, metadata.issuer, issuer);
     return metadata as AuthorizationServerMetadata;
   }
+  if (absent) return undefined;
   throw new Error(
     `no authorization server metadata for issuer "${issuer}" (tried ${tried.join(", ")}); check the issuer URL or configure the endpoint explicitly`,
   );
