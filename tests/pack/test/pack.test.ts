@@ -44,6 +44,8 @@ const APP_DEPENDENCIES = [
   "@aws-sdk/client-kms@3.910.0",
   "fastify@5.2.0",
   "redis@6.3.1",
+  // The durable task runner's optional peer, at the lowest its range admits.
+  "bullmq@6.7.0",
   "typescript@5.9.3",
   "@types/node@22",
   // The frameworks the README mounts the handlers on, at the versions the SDK's own tests run.
@@ -65,6 +67,7 @@ const SHARED = [
   ["@roundtrip/sdk", "@roundtrip/sealing"],
   ["@roundtrip/sdk", "fastify"],
   ["@roundtrip/sdk", "redis"],
+  ["@roundtrip/sdk", "bullmq"],
   ["@roundtrip/sdk", "@opentelemetry/api"],
   ["@roundtrip/sealing", "@aws-sdk/client-kms"],
 ] as const;

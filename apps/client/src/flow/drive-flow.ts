@@ -172,7 +172,8 @@ export async function driveFlow(
   if (outcome.kind === "complete") {
     progress.completed(request.method === "tools/call" && outcome.result.isError === true);
     if (resume) await options.pending.delete(resume.id);
-    return { kind: "complete", result: outcome.result, declined };
+    // A task's questions (and a 2025 session's) were answered through the callbacks, not in rounds.
+    return { kind: "complete", result: outcome.result, declined: [...declined, ...session.declined] };
   }
   const { round, result } = outcome.saved;
   const requests = result.inputRequests ?? {};

@@ -6,6 +6,7 @@ import type {
   InputResponse,
   ListRootsResult,
 } from "@roundtrip/sdk/protocol";
+import { declinedKeys } from "../flow-declines.js";
 import { type AnswerPolicy, answerRound } from "./round-answers.js";
 
 /**
@@ -16,6 +17,8 @@ import { type AnswerPolicy, answerRound } from "./round-answers.js";
  */
 export class SessionAnswers {
   #failure: unknown;
+  /** The keys declined or cancelled through these callbacks (a task's questions, a session's). */
+  readonly declined: string[] = [];
 
   constructor(client: Client, policy: AnswerPolicy) {
     const answer = async (key: string, request: InputRequest): Promise<InputResponse> => {
@@ -23,6 +26,7 @@ export class SessionAnswers {
         const outcome = await answerRound({ [key]: request }, { ...policy, detach: false });
         const response = outcome.kind === "answered" ? outcome.responses[key] : undefined;
         if (response === undefined) throw new Error(`no answer for the server's request "${key}"`);
+        if (outcome.kind === "answered") this.declined.push(...declinedKeys(outcome.responses));
         return response;
       } catch (error) {
         this.#failure ??= error;
