@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { readdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { CARRIER_METHODS, type Implementation, InputRequestSchema } from "@roundtrip/sdk/protocol";
 import * as z from "zod";
 import { CliError, ExitCode } from "./exit-codes.js";
-import { readOptionalFile, writePrivateFile } from "./private-file.js";
+import { namesIn, readOptionalFile, writePrivateFile } from "./private-file.js";
 
 const PendingFlowSchema = z.object({
   version: z.literal(1),
@@ -82,13 +82,7 @@ export class PendingStore {
   }
 
   async list(): Promise<PendingFlow[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
+    const names = await namesIn(this.dir);
     const flows: PendingFlow[] = [];
     for (const name of names) {
       const id = name.replace(/\.json$/, "");

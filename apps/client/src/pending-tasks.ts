@@ -1,11 +1,11 @@
-import { readdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { TaskHandle } from "@roundtrip/sdk/client";
 import type { Implementation, TaskStatus } from "@roundtrip/sdk/protocol";
 import * as z from "zod";
 import { CliError, ExitCode } from "./exit-codes.js";
 import { PENDING_ID, PendingStore } from "./pending-store.js";
-import { readOptionalFile, writePrivateFile } from "./private-file.js";
+import { namesIn, readOptionalFile, writePrivateFile } from "./private-file.js";
 
 const TaskHandleSchema = z.object({
   /** A bearer capability of whoever created the task: kept in this 0600 file, never shown. */
@@ -105,13 +105,7 @@ export class PendingTasks {
   }
 
   async list(): Promise<PendingTask[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-      throw error;
-    }
+    const names = await namesIn(this.dir);
     const tasks: PendingTask[] = [];
     for (const name of names) {
       if (!name.endsWith(SUFFIX) || !PENDING_ID.test(name.slice(0, -SUFFIX.length))) continue;
