@@ -67,16 +67,21 @@ export async function listRequirements(revision: string): Promise<Requirements> 
 }
 
 /**
- * Extension scenarios outside every requirement set, which Roundtrip holds to passing by name: the
- * skills extension (io.modelcontextprotocol/skills), run one `--scenario` at a time.
+ * Scenarios outside every requirement set, which Roundtrip holds to passing by name, run one
+ * `--scenario` at a time: the skills extension (io.modelcontextprotocol/skills), and on the client the
+ * 2025-03-26 authorization scenarios.
  */
-export const EXTENSION_SCENARIOS = {
+export const BY_NAME_SCENARIOS = {
   server: ["sep-2640-skills-directory", "sep-2640-skills-enumeration", "sep-2640-skills-manifest"],
   client: [
     "sep-2640-client-no-prefetch",
     "sep-2640-client-verify-digest",
     "sep-2640-client-verify-size",
     "sep-2640-client-verify-frontmatter",
+    // 2025-03-26 authorization, which no requirement set of a current revision runs: a server without
+    // protected resource metadata, its own authorization server at its origin.
+    "auth/2025-03-26-oauth-metadata-backcompat",
+    "auth/2025-03-26-oauth-endpoint-fallback",
   ],
 } as const;
 
@@ -130,7 +135,7 @@ export type ScenarioPlan =
 
 /**
  * Where each listed scenario is run: with the first requirement set that runs it (scored, or run and
- * reported without a score), by name (EXTENSION_SCENARIOS), or nowhere because it cannot pass. A scenario
+ * reported without a score), by name (BY_NAME_SCENARIOS), or nowhere because it cannot pass. A scenario
  * in none of them is `unnamed`: the suite gained it, and the tests fail until it is named here.
  */
 export function planScenario(
@@ -146,6 +151,6 @@ export function planScenario(
       return { kind: "requirement-set", revision: set.revision, scored: false };
     }
   }
-  if ((EXTENSION_SCENARIOS[leg] as readonly string[]).includes(scenario)) return { kind: "by-name" };
+  if ((BY_NAME_SCENARIOS[leg] as readonly string[]).includes(scenario)) return { kind: "by-name" };
   return { kind: "unnamed" };
 }

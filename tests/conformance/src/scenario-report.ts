@@ -1,5 +1,5 @@
 import { type ConformanceRun, type ScenarioResult, scenarioPassed } from "./conformance-cli.js";
-import { EXTENSION_SCENARIOS, listScenarios, planScenario, type Requirements } from "./requirements.js";
+import { BY_NAME_SCENARIOS, listScenarios, planScenario, type Requirements } from "./requirements.js";
 
 /**
  * The closing report of `pnpm conformance:server|client`: every scenario the suite lists for the leg,
@@ -21,7 +21,7 @@ export async function reportEveryScenario(
         results.set(result.scenario, result);
     }
   }
-  for (const scenario of EXTENSION_SCENARIOS[leg]) {
+  for (const scenario of BY_NAME_SCENARIOS[leg]) {
     const run = await runByName(scenario);
     const result = run.scenarios.find((entry) => entry.scenario === scenario);
     if (result) results.set(scenario, result);

@@ -3,7 +3,7 @@ import { silentLogger } from "@roundtrip/sdk/protocol";
 import { describe, expect, it } from "vitest";
 import { runClientScenario } from "../src/client/client-run.js";
 import { type Check, type ConformanceRun, checksWith } from "../src/conformance-cli.js";
-import { EXTENSION_SCENARIOS } from "../src/requirements.js";
+import { BY_NAME_SCENARIOS } from "../src/requirements.js";
 import { runServerScenario } from "../src/server-run.js";
 
 /**
@@ -28,13 +28,13 @@ async function expectClean(run: ConformanceRun, scenario: string): Promise<void>
   await rm(run.outputDir, { recursive: true, force: true });
 }
 
-describe("official conformance suite, skills extension scenarios", () => {
-  for (const scenario of EXTENSION_SCENARIOS.server) {
+describe("official conformance suite, scenarios run by name: the skills extension, 2025-03-26 authorization", () => {
+  for (const scenario of BY_NAME_SCENARIOS.server) {
     it(`server: ${scenario}`, async () => {
       await expectClean(await runServerScenario(scenario, { fixture: { logger: silentLogger } }), scenario);
     }, 120_000);
   }
-  for (const scenario of EXTENSION_SCENARIOS.client) {
+  for (const scenario of BY_NAME_SCENARIOS.client) {
     it(`client: ${scenario}`, async () => {
       await expectClean(await runClientScenario(scenario), scenario);
     }, 180_000);

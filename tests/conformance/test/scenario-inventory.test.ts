@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { REVISIONS, runClientScenario } from "../src/client/client-run.js";
 import { checksWith } from "../src/conformance-cli.js";
 import {
+  BY_NAME_SCENARIOS,
   CANNOT_PASS,
-  EXTENSION_SCENARIOS,
   listRequirements,
   listScenarios,
   planScenario,
@@ -28,7 +28,7 @@ describe("the conformance suite's scenarios, each named", () => {
     });
 
     it(`names no ${leg} scenario the suite does not have`, () => {
-      const named = [...Object.keys(CANNOT_PASS[leg]), ...EXTENSION_SCENARIOS[leg]];
+      const named = [...Object.keys(CANNOT_PASS[leg]), ...BY_NAME_SCENARIOS[leg]];
       if (leg === "server") named.push(...TASKS_SCENARIOS);
       expect(named.filter((scenario) => !listing[leg].includes(scenario))).toEqual([]);
     });
