@@ -1,15 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import * as z from "zod";
 import { Client } from "../src/client/client.js";
 import { McpError } from "../src/protocol/errors.js";
-import { silentLogger } from "../src/protocol/logger.js";
 import { TASKS_EXTENSION } from "../src/protocol/schemas/tasks.js";
 import { MemoryTaskStore } from "../src/server/fleet/memory-task-store.js";
-import { McpServer } from "../src/server/mcp-server/mcp-server.js";
-import { ask, resolver } from "../src/server/mcp-server/resolvers/resolvers.js";
-import { Tasks } from "../src/server/tasks/tasks.js";
+import type { McpServer } from "../src/server/mcp-server/mcp-server.js";
 import { type RunningHttpServer, startHttpServer } from "../src/test-support/http.js";
-import { aborted, deferred } from "../src/test-support/in-process.js";
+import { deferred } from "../src/test-support/in-process.js";
+import { taskHost } from "./support/task-host.js";
 
 /** A client and a server over real HTTP on an ephemeral port: the client follows tasks to their end. */
 
@@ -31,23 +28,7 @@ class PolledStore extends MemoryTaskStore {
 
 function taskServer() {
   const store = new PolledStore();
-  const mcp = new McpServer(
-    { name: "task-host", version: "1.0.0" },
-    { logger: silentLogger, tasks: new Tasks({ store, pollIntervalMs: 20, logger: silentLogger }) },
-  );
-  const login = resolver(() => ask.elicit("Your name?", z.object({ name: z.string() })));
-  mcp.tool("greet", { task: "optional", resolve: { login } }, (_args, { login }) => `Hello, ${login.name}!`);
-  mcp.tool("crash", { task: "required" }, () => {
-    throw McpError.invalidParams("the job cannot run today");
-  });
-  const started = deferred();
-  const stopped = deferred();
-  mcp.tool("wait", { task: "required" }, async (_args, ctx) => {
-    started.resolve();
-    await aborted(ctx.signal);
-    stopped.resolve();
-    return "stopped";
-  });
+  const { mcp, started, stopped } = taskHost(store);
   return { mcp, started, stopped, store };
 }
 

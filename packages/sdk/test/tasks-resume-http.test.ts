@@ -2,20 +2,16 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { typescriptArgs } from "@roundtrip/test-node-ts";
 import { afterEach, describe, expect, it } from "vitest";
-import * as z from "zod";
 import { Client } from "../src/client/client.js";
 import { TaskCancelledError } from "../src/client/errors.js";
 import type { TaskHandle } from "../src/client/tasks/task-handle.js";
 import { McpError } from "../src/protocol/errors.js";
-import { silentLogger } from "../src/protocol/logger.js";
 import { TASKS_EXTENSION } from "../src/protocol/schemas/tasks.js";
 import { MemoryTaskStore } from "../src/server/fleet/memory-task-store.js";
 import type { TaskRecord } from "../src/server/fleet/task-store.js";
-import { McpServer } from "../src/server/mcp-server/mcp-server.js";
-import { ask, resolver } from "../src/server/mcp-server/resolvers/resolvers.js";
-import { Tasks } from "../src/server/tasks/tasks.js";
 import { type RunningHttpServer, startHttpServer } from "../src/test-support/http.js";
-import { aborted, deferred } from "../src/test-support/in-process.js";
+import { deferred } from "../src/test-support/in-process.js";
+import { taskHost } from "./support/task-host.js";
 
 /** Tasks taken instead of followed, then followed, polled or cancelled by a fresh client or process. */
 
@@ -51,23 +47,7 @@ class GatedStore extends MemoryTaskStore {
 
 async function taskServer() {
   const store = new GatedStore();
-  const mcp = new McpServer(
-    { name: "task-host", version: "1.0.0" },
-    { logger: silentLogger, tasks: new Tasks({ store, pollIntervalMs: 20, logger: silentLogger }) },
-  );
-  const login = resolver(() => ask.elicit("Your name?", z.object({ name: z.string() })));
-  mcp.tool("greet", { task: "optional", resolve: { login } }, (_args, { login }) => `Hello, ${login.name}!`);
-  mcp.tool("crash", { task: "required" }, () => {
-    throw McpError.invalidParams("the job cannot run today");
-  });
-  const started = deferred();
-  const stopped = deferred();
-  mcp.tool("wait", { task: "required" }, async (_args, ctx) => {
-    started.resolve();
-    await aborted(ctx.signal);
-    stopped.resolve();
-    return "stopped";
-  });
+  const { mcp, started, stopped } = taskHost(store);
   const http = await startHttpServer(mcp.server);
   running.push(http);
   return { url: http.url, http: http.http, store, started, stopped };
