@@ -12,6 +12,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const files = [];
+// Named again at the end, beside the closing line, so the tail of a long log says what failed.
+const failures = [];
 const written = readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
 const UNHANDLED = ".unhandled-errors.json";
 const reports = written.filter((name) => name.endsWith(".json") && !name.endsWith(UNHANDLED));
@@ -25,6 +27,20 @@ for (const file of reports) {
   for (const result of report.testResults ?? []) {
     if (typeof result.startTime === "number" && typeof result.endTime === "number") {
       files.push({ seconds: (result.endTime - result.startTime) / 1000, name: result.name, report: file });
+    }
+  }
+  for (const result of report.testResults ?? []) {
+    const tests = (result.assertionResults ?? []).filter((test) => test.status === "failed");
+    if (result.status === "failed" && tests.length === 0) {
+      failures.push({ report: file, where: result.name, what: "(outside any test)", why: result.message });
+    }
+    for (const test of tests) {
+      failures.push({
+        report: file,
+        where: result.name,
+        what: test.fullName,
+        why: test.failureMessages?.[0],
+      });
     }
   }
   passed += report.numPassedTests ?? 0;
@@ -61,5 +77,18 @@ console.log("slowest test files:");
 for (const { seconds, name, report } of files.sort((a, b) => b.seconds - a.seconds).slice(0, 10)) {
   const where = name.startsWith(`${root}/`) ? name.slice(root.length + 1) : name;
   console.log(`  ${seconds.toFixed(1).padStart(6)}s  ${where}  (${report.replace(/\.json$/, "")})`);
+}
+if (failures.length > 0) {
+  console.log("failed tests:");
+  for (const { report, where, what, why } of failures) {
+    const file = where?.startsWith(`${root}/`) ? where.slice(root.length + 1) : where;
+    console.log(`  ${file} (${report.replace(/\.json$/, "")}): ${what}`);
+    // The first lines of the reason, without the colours a terminal would draw.
+    const reason = String(why ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .slice(0, 6);
+    for (const line of reason) console.log(`      ${line}`);
+  }
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
