@@ -5,6 +5,7 @@
 // one failure, so a broken suite never reads as green.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 
 // The folder of reports, then each test run's exit status as `name=status`.
 const [dir, ...runs] = process.argv.slice(2);
@@ -84,8 +85,7 @@ if (failures.length > 0) {
     const file = where?.startsWith(`${root}/`) ? where.slice(root.length + 1) : where;
     console.log(`  ${file} (${report.replace(/\.json$/, "")}): ${what}`);
     // The first lines of the reason, without the colours a terminal would draw.
-    const reason = String(why ?? "")
-      .replace(/\u001b\[[0-9;]*m/g, "")
+    const reason = stripVTControlCharacters(String(why ?? ""))
       .split("\n")
       .slice(0, 6);
     for (const line of reason) console.log(`      ${line}`);
