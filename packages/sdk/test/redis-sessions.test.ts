@@ -183,19 +183,23 @@ describe("2025-era sessions shared through Redis, no sticky routing", () => {
       initialized: true,
       subscriptions: [],
     };
-    const limits = { idleMs: 200, maxPerPrincipal: 1, now: Date.now() };
+    // Idle long enough that nothing expires while the machine is slow; the last load shortens it.
+    const limits = { idleMs: 60_000, maxPerPrincipal: 1, now: Date.now() };
     await registry.create("s1", record, limits);
     expect(await registry.load("s1", "p", limits)).toEqual(record);
     expect(await registry.load("s1", "someone else", limits)).toBeUndefined();
     await expect(registry.create("s2", record, limits)).rejects.toThrow(/Too many open sessions \(1\)/);
+    // A load sets the idle time from now on: 200 ms, after which nobody uses s1.
+    const brief = { ...limits, idleMs: 200 };
+    expect(await registry.load("s1", "p", { ...brief, now: Date.now() })).toEqual(record);
     // Loading would push the expiry back, so only the cap is polled: its slot frees once s1 expires.
     await until(() =>
-      registry.create("s2", record, { ...limits, now: Date.now() }).then(
+      registry.create("s2", record, { ...brief, now: Date.now() }).then(
         () => true,
         () => false,
       ),
     );
-    expect(await registry.load("s1", "p", { ...limits, now: Date.now() })).toBeUndefined();
+    expect(await registry.load("s1", "p", { ...brief, now: Date.now() })).toBeUndefined();
   });
 });
 

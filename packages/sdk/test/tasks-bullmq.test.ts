@@ -129,7 +129,8 @@ describe("tasks queued on BullMQ, run by any worker of the fleet", () => {
   }, 120_000);
 
   it("fails closed while Redis does not answer: tools/call queues nothing, tasks/get errs, both in bounded time", async () => {
-    const fleet = settings({ timeoutMs: 300 });
+    // Short enough that the frozen calls fail soon, long enough that no live command times out on a slow machine.
+    const fleet = settings({ timeoutMs: 1500 });
     const a = await instance(fleet);
     a.runner.work(a.tasks);
     const taskId = await startRollout(a.mcp);
