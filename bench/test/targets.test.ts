@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** The flows the bench measures on this server, and, on servers of the modern flows, the soak's too. */
 function flowsFor(kind: ServerKind): FlowKind[] {
-  if (kind === "floor") return ["greet", "decline"];
+  if (kind === "floor" || kind === "floor-traced") return ["greet", "decline"];
   const measured = TARGETS.filter((target) => target.server === kind);
   const legacy: FlowKind[] = measured.some((target) => target.flow === "legacy-greet")
     ? ["legacy-greet"]

@@ -35,6 +35,24 @@ describe("the tracing row", () => {
   });
 });
 
+describe("the traced floor", () => {
+  it("records one span per request through the same SDK, with no MCP in it", async () => {
+    const server = await startServer("floor-traced");
+    open.push(server);
+    const telemetry = discardingTelemetry();
+    await telemetry.flush();
+    const before = { ...telemetry.exported };
+    const client = createPostClient(BENCH_HOST, server.port, { sockets: 2, timeoutMs: 10_000 });
+    try {
+      for (const seq of [1, 2, 3]) await FLOWS.greet(client, seq);
+    } finally {
+      client.close();
+    }
+    await telemetry.flush();
+    expect(telemetry.exported.spans - before.spans).toBe(6);
+  });
+});
+
 describe("the tasks row", () => {
   it("follows each task to completion and reports the tasks/get latency apart", async () => {
     const server = await startServer("roundtrip-mcp-tasks");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TargetRun } from "../run/target-run.js";
-import { BASELINE, TRACED } from "../targets/catalog.js";
+import { BASELINE, TRACED, TRACED_FLOOR } from "../targets/catalog.js";
 import { evaluateGoals } from "./goals.js";
 import { tracingCost, tracingSection } from "./tracing-section.js";
 
@@ -50,6 +50,23 @@ describe("the tracing section", () => {
     const runs = byName(run(BASELINE, 0.1), run(TRACED, 0.115));
     expect(tracingSection(runs).join("\n")).toContain("Within the goal");
     expect(tracingGoal(runs)?.status).toBe("met");
+  });
+
+  it("splits the extra cost into the SDK's own, read on the floor, and Roundtrip's", () => {
+    // Off 100 µs, on 180 µs; the floor 40 µs, traced 70 µs: the SDK takes 30 of the 80 added.
+    const runs = byName(run(BASELINE, 0.1), run(TRACED, 0.18), run("floor", 0.04), run(TRACED_FLOOR, 0.07));
+    expect(tracingCost(runs)?.sdkFloorUs).toBeCloseTo(30);
+    const text = tracingSection(runs).join("\n");
+    expect(text).toContain("the SDK's own work is about 30 µs");
+    expect(text).toContain("Roundtrip's own share is the rest, about 50 µs");
+    expect(text).toContain("The goal allows 15 µs per flow");
+    expect(text).toContain("no instrumentation of this flow can meet it");
+  });
+
+  it("says nothing of the SDK's floor without both floor rows", () => {
+    const runs = byName(run(BASELINE, 0.1), run(TRACED, 0.18), run("floor", 0.04));
+    expect(tracingCost(runs)?.sdkFloorUs).toBeUndefined();
+    expect(tracingSection(runs).join("\n")).not.toContain("SDK's own work");
   });
 
   it("is absent, and the goal not judged, without both rows", () => {

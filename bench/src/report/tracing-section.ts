@@ -1,5 +1,5 @@
 import { cpuPerFlow, isValid, type TargetRun } from "../run/target-run.js";
-import { BASELINE, TRACED } from "../targets/catalog.js";
+import { BASELINE, TRACED, TRACED_FLOOR } from "../targets/catalog.js";
 import { TRACING_MAX_MULTIPLE } from "./goals.js";
 import { num, ratio } from "./table.js";
 
@@ -9,7 +9,14 @@ export interface TracingCost {
   multiple: number;
   /** Over the goal: tracing costs more than the project allows. */
   over: boolean;
+  /**
+   * The SDK's own work per flow, read on the floor (the traced floor's CPU per flow less the floor's):
+   * two spans and two histogram records, with no MCP in them. Undefined unless both floor rows ran.
+   */
+  sdkFloorUs?: number;
 }
+
+const FLOOR = "floor";
 
 /** Server CPU per flow with and without an OpenTelemetry SDK, when both rows of the run are valid. */
 export function tracingCost(runs: ReadonlyMap<string, TargetRun>): TracingCost | undefined {
@@ -19,7 +26,36 @@ export function tracingCost(runs: ReadonlyMap<string, TargetRun>): TracingCost |
   const [offCpu, onCpu] = [cpuPerFlow(off), cpuPerFlow(on)];
   if (offCpu === undefined || onCpu === undefined || !(offCpu > 0)) return undefined;
   const multiple = onCpu / offCpu;
-  return { offUs: offCpu * 1e6, onUs: onCpu * 1e6, multiple, over: multiple > TRACING_MAX_MULTIPLE };
+  const cost: TracingCost = {
+    offUs: offCpu * 1e6,
+    onUs: onCpu * 1e6,
+    multiple,
+    over: multiple > TRACING_MAX_MULTIPLE,
+  };
+  const floor = runs.get(FLOOR);
+  const tracedFloor = runs.get(TRACED_FLOOR);
+  if (floor && tracedFloor && isValid(floor) && isValid(tracedFloor)) {
+    const [bare, traced] = [cpuPerFlow(floor), cpuPerFlow(tracedFloor)];
+    if (bare !== undefined && traced !== undefined) cost.sdkFloorUs = (traced - bare) * 1e6;
+  }
+  return cost;
+}
+
+/** The lines that split tracing's cost into the SDK's own floor and what Roundtrip adds on top. */
+function sdkFloorLines(cost: TracingCost): string[] {
+  if (cost.sdkFloorUs === undefined) return [];
+  const extra = cost.onUs - cost.offUs;
+  const allowed = (TRACING_MAX_MULTIPLE - 1) * cost.offUs;
+  const sdk = cost.sdkFloorUs;
+  return [
+    `Of the ${num(extra, 0)} µs tracing adds per flow, the SDK's own work is about ${num(sdk, 0)} µs: \`${TRACED_FLOOR}\``,
+    `less \`${FLOOR}\`, the same two requests per flow with one span and one duration record each and no MCP`,
+    `in them. Roundtrip's own share is the rest, about ${num(extra - sdk, 0)} µs. The goal allows ${num(allowed, 0)} µs per flow`,
+    sdk > allowed
+      ? "in all, less than the SDK alone takes on the floor: with this SDK setup, no instrumentation of this flow can meet it."
+      : "in all, more than the SDK alone takes on the floor.",
+    "",
+  ];
 }
 
 /** RESULTS.md lines on what tracing costs the baseline; none unless both rows ran. */
@@ -47,5 +83,6 @@ export function tracingSection(runs: ReadonlyMap<string, TargetRun>): string[] {
     "",
     flag,
     "",
+    ...sdkFloorLines(cost),
   ];
 }

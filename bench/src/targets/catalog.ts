@@ -8,6 +8,7 @@ import type { BenchSealing } from "./roundtrip-server.js";
 /** A server process the bench can start: one stack, serving the whole scenario. */
 export type ServerKind =
   | "floor"
+  | "floor-traced"
   | "roundtrip-mcp"
   | "roundtrip-mcp-fastify"
   | "roundtrip-mcp-once"
@@ -38,6 +39,13 @@ const SERVERS: Readonly<Record<ServerKind, () => Promise<Listening>>> = {
       import("./listen.js"),
     ]);
     return listenFastify(floorApp());
+  },
+  "floor-traced": async () => {
+    const [{ tracedFloorApp }, { listenFastify }] = await Promise.all([
+      import("./floor-traced.js"),
+      import("./listen.js"),
+    ]);
+    return listenFastify(tracedFloorApp());
   },
   "roundtrip-mcp": async () => {
     const { benchMcpServer } = await import("./roundtrip-mcp.js");
@@ -141,6 +149,8 @@ export interface Target {
 export const BASELINE = "roundtrip";
 /** The baseline with an OpenTelemetry SDK registered: the baseline is the same server with none. */
 export const TRACED = "roundtrip-traced";
+/** The floor with the same SDK setup and one span and one metric record per request. */
+export const TRACED_FLOOR = "floor-traced";
 /** add run as a task, beside `roundtrip-single`, the same add as a plain tools/call. */
 export const TASKS = "roundtrip-tasks";
 /** The same flow, the task kept in Redis and run by a BullMQ worker. */
@@ -226,6 +236,13 @@ export const TARGETS: readonly Target[] = [
     label:
       "the baseline with the OpenTelemetry SDK registered (BatchSpanProcessor, periodic metric reader, exporters that drop)",
     protectsState: true,
+  },
+  {
+    name: TRACED_FLOOR,
+    server: "floor-traced",
+    flow: "greet",
+    label: "the floor with the same OpenTelemetry SDK setup: one span and one duration record per request",
+    protectsState: false,
   },
   {
     name: TASKS,
