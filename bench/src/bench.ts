@@ -30,7 +30,7 @@ import { tracingSection } from "./report/tracing-section.js";
 import { measureIdleSessions } from "./run/idle-sessions.js";
 import { measureInProcessSealing } from "./run/in-process-sealing.js";
 import { measureTarget } from "./run/measure.js";
-import { isValid, medianRun, type TargetRun } from "./run/target-run.js";
+import { isValid, medianRun, redisPerFlow, type TargetRun } from "./run/target-run.js";
 import { TARGETS, type Target, targetNamed } from "./targets/catalog.js";
 
 const BENCH_DIR = fileURLToPath(new URL("..", import.meta.url));
@@ -88,6 +88,13 @@ if (sealing) {
   );
 }
 
+function redisLine(run: TargetRun): string {
+  const redis = redisPerFlow(run);
+  return redis
+    ? `, ${redis.commands.toFixed(1)} Redis commands per flow (${redis.scripts.toFixed(1)} script calls)`
+    : "";
+}
+
 const runs = new Map<string, TargetRun[]>();
 // Repeats go round the whole list, so a burst of noise on the machine hits different targets.
 for (let round = 1; round <= settings.repeat; round++) {
@@ -105,7 +112,8 @@ for (let round = 1; round <= settings.repeat; round++) {
       load
         ? `${load.flowsPerSecond.toFixed(0)} flows/s, p99 ${load.latency.p99.toFixed(2)} ms` +
             (load.pollLatency ? ` (tasks/get p99 ${load.pollLatency.p99.toFixed(2)} ms)` : "") +
-            `, ${load.errors} errors, peak ${run.peakRssMiB.toFixed(1)} MiB`
+            `, ${load.errors} errors, peak ${run.peakRssMiB.toFixed(1)} MiB` +
+            redisLine(run)
         : `failed: ${run.failure ?? "no result"}`,
     );
     runs.set(target.name, [...(runs.get(target.name) ?? []), run]);

@@ -5,9 +5,11 @@ import {
   type DriverJob,
   type DriverMessage,
   isTagged,
+  type ServerCommand,
   type ServerMemory,
   type ServerMessage,
 } from "./messages.js";
+import type { RedisCommandCounts } from "./redis-counts.js";
 
 export interface ChildOptions {
   /** Pins the process (all its threads) to one CPU with taskset. */
@@ -52,23 +54,50 @@ export interface RunningServer {
   port: number;
   /** Asks the server for its memory after a full collection. */
   memory(): Promise<ServerMemory>;
+  /** Zeroes the command counts of the server's redis-server; false when it has none. */
+  resetRedisCommands(): Promise<boolean>;
+  /** The commands its redis-server ran since the reset; undefined when it has none. */
+  readRedisCommands(): Promise<RedisCommandCounts | undefined>;
   stop(): Promise<void>;
 }
 
-function askMemory(child: ChildProcess): Promise<ServerMemory> {
-  return new Promise((resolve) => {
-    const listen = (message: unknown): void => {
-      if (!isTagged<ServerMessage>(message) || message.type !== "memory") return;
+/** Sends `command` and waits for the server's message of the same type, or for it to exit. */
+function ask<T extends ServerCommand["type"] & ServerMessage["type"]>(
+  child: ChildProcess,
+  type: T,
+): Promise<Extract<ServerMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const gone = (): void => {
       child.off("message", listen);
-      resolve({
-        rssBytes: message.rssBytes,
-        heapUsedBytes: message.heapUsedBytes,
-        collected: message.collected,
-      });
+      reject(new Error(`the server exited before it answered ${type}`));
+    };
+    const listen = (message: unknown): void => {
+      if (!isTagged<ServerMessage>(message) || message.type !== type) return;
+      child.off("message", listen);
+      child.off("exit", gone);
+      resolve(message as Extract<ServerMessage, { type: T }>);
     };
     child.on("message", listen);
-    child.send({ type: "memory" });
+    child.once("exit", gone);
+    child.send({ type });
   });
+}
+
+async function askMemory(child: ChildProcess): Promise<ServerMemory> {
+  const { rssBytes, heapUsedBytes, collected } = await ask(child, "memory");
+  return { rssBytes, heapUsedBytes, collected };
+}
+
+async function resetRedis(child: ChildProcess): Promise<boolean> {
+  const reply = await ask(child, "redis-reset");
+  if (reply.error !== undefined) throw new Error(`could not reset its Redis command counts: ${reply.error}`);
+  return reply.counting;
+}
+
+async function readRedis(child: ChildProcess): Promise<RedisCommandCounts | undefined> {
+  const reply = await ask(child, "redis-read");
+  if (reply.error !== undefined) throw new Error(`could not read its Redis command counts: ${reply.error}`);
+  return reply.counts;
 }
 
 /** Starts one target server in its own process and waits until it listens. */
@@ -94,6 +123,8 @@ export function startServerChild(kind: ServerKind, options: ChildOptions = {}): 
         pid,
         port: message.port,
         memory: () => askMemory(child),
+        resetRedisCommands: () => resetRedis(child),
+        readRedisCommands: () => readRedis(child),
         stop: () => stopChild(child, () => child.send({ type: "stop" })),
       });
     });

@@ -1,5 +1,6 @@
 import type { LoadResult, WindowStats } from "../driver/load-result.js";
 import type { FlowMix } from "../driver/mix.js";
+import type { RedisCommandCounts } from "./redis-counts.js";
 
 /** What the parent asks the load driver child to do. */
 export type DriverJob =
@@ -57,12 +58,26 @@ export interface ServerMemory {
   collected: boolean;
 }
 
+/**
+ * The answers to the harness's Redis commands: `counting` is false for a target without a
+ * redis-server (and `counts` then absent); `error` says why a target that has one could not count.
+ */
+export type RedisCountsMessage =
+  | { type: "redis-reset"; counting: boolean; error?: string }
+  | { type: "redis-read"; counts?: RedisCommandCounts; error?: string };
+
 export type ServerMessage =
   | { type: "ready"; port: number }
   | { type: "failed"; message: string }
-  | ({ type: "memory" } & ServerMemory);
+  | ({ type: "memory" } & ServerMemory)
+  | RedisCountsMessage;
 
-export type ServerCommand = { type: "stop" } | { type: "memory" };
+/** `redis-reset` when the measured window opens, `redis-read` when it closes. */
+export type ServerCommand =
+  | { type: "stop" }
+  | { type: "memory" }
+  | { type: "redis-reset" }
+  | { type: "redis-read" };
 
 /** Messages cross the IPC channel as structured clones: check the tag before trusting the shape. */
 export function isTagged<T extends { type: string }>(value: unknown): value is T {

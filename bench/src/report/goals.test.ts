@@ -129,3 +129,30 @@ describe("the mcpFastify goal", () => {
     expect(verdict("mcpFastify", byName(run("roundtrip", 4000, 10)))?.status).toBe("n/a");
   });
 });
+
+describe("the once ledger in Redis", () => {
+  // 40000 flows in 10 s: 14 commands each, three of them script calls.
+  const redisCommands = { set: 7 * 40_000, evalsha: 3 * 40_000, get: 3 * 40_000, del: 40_000 };
+
+  it("shows its Redis commands per flow beside its ratio to the in-process ledger, judging nothing", () => {
+    const runs = byName(
+      run("roundtrip-once", 8000, 10),
+      run("roundtrip-once-redis", 4000, 10, { redisCommands }),
+    );
+    expect(verdict("once-tool ledger in Redis", runs)).toEqual({
+      goal: expect.stringContaining("reported, not judged"),
+      status: "n/a",
+      measured: "0.50×; 14.0 Redis commands per flow (3.0 of them script calls)",
+      byCpu: "0.50×",
+    });
+  });
+
+  it("still gives the commands without the in-process row, and nothing without counts", () => {
+    const alone = byName(run("roundtrip-once-redis", 4000, 10, { redisCommands }));
+    expect(verdict("once-tool ledger in Redis", alone)?.measured).toBe(
+      "14.0 Redis commands per flow (3.0 of them script calls)",
+    );
+    const uncounted = byName(run("roundtrip-once", 8000, 10), run("roundtrip-once-redis", 4000, 10));
+    expect(verdict("once-tool ledger in Redis", uncounted)?.measured).toMatch(/^not measured/);
+  });
+});

@@ -1,5 +1,5 @@
-import { cpuPerFlow, cpuPerRound, isValid, type TargetRun } from "../run/target-run.js";
-import { BASELINE, TRACED } from "../targets/catalog.js";
+import { cpuPerFlow, cpuPerRound, isValid, redisPerFlow, type TargetRun } from "../run/target-run.js";
+import { BASELINE, ONCE, ONCE_REDIS, TRACED } from "../targets/catalog.js";
 import { type InProcessSealing, serverSealingCost } from "./sealing-cost.js";
 
 export interface GoalVerdict {
@@ -62,6 +62,8 @@ const PEAK_RSS = `baseline peak RSS ≤ ${BASELINE_MAX_PEAK_RSS_MIB} MiB (the la
 const TRACING = `tracing on ≤ ${TRACING_MAX_MULTIPLE}× tracing off, server CPU per flow (same McpServer, same run)`;
 const SEALING_MICROS = `sealing's extra server CPU per flow ≤ ${SEALING_MAX_EXTRA_MICROS} µs (low-level Server sealed − open)`;
 const SEALING_MULTIPLE = `sealing's extra server CPU per flow ≤ ${SEALING_MAX_RAW_MULTIPLE}× raw AES-256-GCM seal + open (same run)`;
+const ONCE_LEDGER =
+  "once-tool ledger in Redis against one in the process, flows/s, and its Redis commands per flow (reported, not judged)";
 
 function officialMultiple(
   ours: Valid | undefined,
@@ -172,6 +174,20 @@ function sealingMultiple(
   };
 }
 
+/** No threshold: what a fleet's once ledger costs, for a reader to weigh, never a verdict. */
+function onceLedger(inProcess: Valid | undefined, inRedis: Valid | undefined): GoalVerdict {
+  const redis = inRedis && redisPerFlow(inRedis);
+  if (!inRedis || !redis) return notMeasured(ONCE_LEDGER);
+  const commands = `${redis.commands.toFixed(1)} Redis commands per flow (${redis.scripts.toFixed(1)} of them script calls)`;
+  const ratio = inProcess ? `${times(inRedis.load.flowsPerSecond / inProcess.load.flowsPerSecond)}; ` : "";
+  return {
+    goal: ONCE_LEDGER,
+    status: "n/a",
+    measured: `${ratio}${commands}`,
+    byCpu: times(quotient(inProcess && cpuPerFlow(inProcess), cpuPerFlow(inRedis))),
+  };
+}
+
 /** The two goals on sealing's cost, which the sealing section of RESULTS.md repeats under its figures. */
 export function isSealingGoal(verdict: GoalVerdict): boolean {
   return verdict.goal === SEALING_MICROS || verdict.goal === SEALING_MULTIPLE;
@@ -196,5 +212,6 @@ export function evaluateGoals(
     tracingMultiple(ours, valid(runs, TRACED)),
     sealingMicros(runs),
     sealingMultiple(runs, micro),
+    onceLedger(valid(runs, ONCE), valid(runs, ONCE_REDIS)),
   ];
 }

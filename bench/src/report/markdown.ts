@@ -65,7 +65,11 @@ export function resultsMarkdown(
     "CPU µs/flow is the server process's CPU time (all threads) over the measured window divided by",
     "the flows completed in it, the figure a busy machine moves least; server CPU and driver CPU are",
     "each process's CPU time as a share of one core (a driver near 100% means the driver, not the",
-    "server, set the pace). Ratios (×) are to `roundtrip`, our McpServer with its default sealing.",
+    "server, set the pace). Redis cmds/flow is, for a target that owns a redis-server, the commands that",
+    "server ran in the measured window (`INFO commandstats`, zeroed when the window opens, the harness's",
+    "own left out) per completed flow; a command a script runs counts as well as the script call, so a",
+    "once flow's SET and three EVALSHA show as 14. Ratios (×) are to `roundtrip`, our McpServer with its",
+    "default sealing.",
     "",
     ...rows
       .filter((row) => row.note)

@@ -1,4 +1,4 @@
-import { isValid, type TargetRun } from "../run/target-run.js";
+import { isValid, redisPerFlow, type TargetRun } from "../run/target-run.js";
 import { BASELINE } from "../targets/catalog.js";
 
 export interface TableRow {
@@ -16,6 +16,8 @@ export interface TableRow {
   serverCpuShare: number | undefined;
   /** Share of one core the load driver used while measured. */
   driverCpuShare: number | undefined;
+  /** For a target that owns a redis-server: the commands it ran per completed flow. */
+  redisPerFlow: number | undefined;
   errors: number | undefined;
   /** 2025-era targets: server memory per idle session, RSS and heap, in KiB. */
   idleRssKiB: number | undefined;
@@ -40,6 +42,7 @@ export const COLUMNS = [
   "× base",
   "server CPU",
   "driver CPU",
+  "Redis cmds/flow",
   "errors",
   "KiB RSS/idle session",
   "KiB heap/idle session",
@@ -75,6 +78,7 @@ export function toRows(runs: readonly TargetRun[]): TableRow[] {
     serverCpuShare:
       run.serverCpuSeconds !== undefined && run.load ? run.serverCpuSeconds / run.load.seconds : undefined,
     driverCpuShare: run.load ? run.load.driverCpuSeconds / run.load.seconds : undefined,
+    redisPerFlow: redisPerFlow(run)?.commands,
     errors: run.load?.errors,
     idleRssKiB: run.idle?.rssKiBPerSession,
     idleHeapKiB: run.idle?.heapKiBPerSession,
@@ -115,6 +119,7 @@ export function cells(rows: readonly TableRow[]): string[][] {
     ratio(row.cpuPerFlowUs, base?.cpuPerFlowUs),
     share(row.serverCpuShare),
     share(row.driverCpuShare),
+    num(row.redisPerFlow, 1),
     row.errors === undefined ? "failed" : String(row.errors),
     num(row.idleRssKiB, 1),
     num(row.idleHeapKiB, 1),

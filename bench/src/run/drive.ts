@@ -28,9 +28,16 @@ export interface Driven {
 
 /**
  * Drives `port` with the target's flow from a separate driver process, and reads the CPU time of
- * every process in `watch` when the measured window opens and when it closes.
+ * every process in `watch` when the measured window opens and when it closes; `onPhase` hears of
+ * both moments too, for what else is read over the window.
  */
-export async function drive(target: Target, port: number, watch: readonly number[], options: DriveOptions) {
+export async function drive(
+  target: Target,
+  port: number,
+  watch: readonly number[],
+  options: DriveOptions,
+  onPhase?: (phase: "measure" | "end") => void,
+) {
   const job: DriverJob = {
     mode: "closed",
     host: BENCH_HOST,
@@ -57,6 +64,7 @@ export async function drive(target: Target, port: number, watch: readonly number
             return start === undefined || end === undefined ? undefined : end - start;
           });
         }
+        if (message.type === "phase") onPhase?.(message.phase);
         if (message.type === "failed") driven.failure = message.message;
       },
       options.pin ? { cpu: 1 } : {},

@@ -4,6 +4,7 @@ import type { Target } from "../targets/catalog.js";
 import { type DriveOptions, drive } from "./drive.js";
 import { measureFleet } from "./measure-fleet.js";
 import { profileArgs } from "./profile-args.js";
+import { RedisWindow } from "./redis-window.js";
 import type { TargetRun } from "./target-run.js";
 
 export interface MeasureOptions extends DriveOptions {
@@ -27,11 +28,17 @@ export async function measureTarget(target: Target, options: MeasureOptions): Pr
     peakRssMiB: 0,
   };
   try {
-    const driven = await drive(target, server.port, [server.pid], options);
+    const redis = new RedisWindow(server);
+    const driven = await drive(target, server.port, [server.pid], options, redis.onPhase);
     run.load = driven.load;
     const [cpu] = driven.cpuSeconds;
     if (cpu !== undefined) run.serverCpuSeconds = cpu;
     if (driven.failure !== undefined) run.failure = driven.failure;
+    const commands = await redis.counts().catch((error: unknown) => {
+      run.failure ??= `Redis command counts: ${error instanceof Error ? error.message : String(error)}`;
+      return undefined;
+    });
+    if (commands) run.redisCommands = commands;
   } finally {
     memory.stop();
     run.peakRssMiB = memory.peakMiB;

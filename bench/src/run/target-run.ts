@@ -1,4 +1,5 @@
 import type { LoadResult } from "../driver/load-result.js";
+import { type RedisCommandCounts, scriptCalls, totalCommands } from "../proc/redis-counts.js";
 import type { IdleSessionCost } from "./idle-sessions.js";
 
 /** One target measured once: the load figures plus the server process's memory. */
@@ -15,6 +16,8 @@ export interface TargetRun {
   failure?: string;
   /** For 2025-era targets: what an idle session costs, measured on a fresh server. */
   idle?: IdleSessionCost;
+  /** For a target that owns a redis-server: the commands it ran during the measured window, by name. */
+  redisCommands?: RedisCommandCounts;
   /** For a fleet: how many instances `serverCpuSeconds` sums, and the front proxy's own CPU. */
   fleet?: { instances: number; proxyCpuSeconds?: number };
 }
@@ -44,4 +47,14 @@ export function cpuPerFlow(run: TargetRun): number | undefined {
 export function cpuPerRound(run: TargetRun): number | undefined {
   if (run.serverCpuSeconds === undefined || !run.load || run.load.rounds === 0) return undefined;
   return run.serverCpuSeconds / run.load.rounds;
+}
+
+/** Redis commands per completed flow (those its scripts ran included), and of them the script calls. */
+export function redisPerFlow(run: TargetRun): { commands: number; scripts: number } | undefined {
+  if (run.redisCommands === undefined || !run.load || run.load.flows === 0) return undefined;
+  const { flows } = run.load;
+  return {
+    commands: totalCommands(run.redisCommands) / flows,
+    scripts: scriptCalls(run.redisCommands) / flows,
+  };
 }

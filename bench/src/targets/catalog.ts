@@ -156,6 +156,9 @@ export const TASKS = "roundtrip-tasks";
 /** The same flow, the task kept in Redis and run by a BullMQ worker. */
 export const TASKS_REDIS = "roundtrip-tasks-redis";
 export const PLAIN_CALL = "roundtrip-single";
+/** greet as a once-tool, its ledger in the process, then in Redis. */
+export const ONCE = "roundtrip-once";
+export const ONCE_REDIS = "roundtrip-once-redis";
 
 export const TARGETS: readonly Target[] = [
   {
@@ -268,14 +271,14 @@ export const TARGETS: readonly Target[] = [
     fleet: 3,
   },
   {
-    name: "roundtrip-once",
+    name: ONCE,
     server: "roundtrip-mcp-once",
     flow: "greet",
     label: "the baseline with greet as a once-tool, ledger in this process (MemoryOnceStore)",
     protectsState: true,
   },
   {
-    name: "roundtrip-once-redis",
+    name: ONCE_REDIS,
     server: "roundtrip-mcp-once-redis",
     flow: "greet",
     label: "the baseline with greet as a once-tool, ledger in redis-server on loopback (RedisOnceStore)",

@@ -28,10 +28,29 @@ function memory(): ServerMessage {
   const usage = process.memoryUsage();
   return { type: "memory", rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, collected: gc !== undefined };
 }
+const failure = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** The harness's window on this server's redis-server, on the connection the target keeps for it. */
+async function redisCounts(command: "redis-reset" | "redis-read"): Promise<ServerMessage> {
+  const window = listening.redisCommands;
+  try {
+    if (command === "redis-reset") {
+      await window?.reset();
+      return { type: command, counting: window !== undefined };
+    }
+    return window ? { type: command, counts: await window.read() } : { type: command };
+  } catch (error) {
+    return command === "redis-reset"
+      ? { type: command, counting: false, error: failure(error) }
+      : { type: command, error: failure(error) };
+  }
+}
 process.on("message", (message: unknown) => {
   if (!isTagged<ServerCommand>(message)) return;
   if (message.type === "stop") void stop();
   if (message.type === "memory") send(memory());
+  if (message.type === "redis-reset" || message.type === "redis-read") {
+    void redisCounts(message.type).then(send);
+  }
 });
 process.once("disconnect", () => void stop());
 send({ type: "ready", port: listening.port });

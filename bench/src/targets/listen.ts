@@ -1,12 +1,15 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
+import type { RedisCommandWindow } from "./redis-command-counter.js";
 
 export const BENCH_HOST = "127.0.0.1";
 
 export interface Listening {
   port: number;
   close(): Promise<void>;
+  /** For a target that owns a redis-server: its command counts, for the harness's measured window. */
+  redisCommands?: RedisCommandWindow;
 }
 
 /** Plain node:http on loopback and an ephemeral port, with Node's default server settings. */

@@ -4,6 +4,7 @@ import { MemoryOnceStore } from "@roundtrip/sdk/server";
 import { RedisServer } from "@roundtrip/test-services";
 import { createClient } from "redis";
 import { type Listening, listenNode } from "./listen.js";
+import { RedisCommandCounter } from "./redis-command-counter.js";
 import { benchMcpServer } from "./roundtrip-mcp.js";
 
 /** greet as a once-tool on one process's ledger. */
@@ -14,19 +15,22 @@ export function onceInMemory(): Promise<Listening> {
 
 /**
  * greet as a once-tool on a real redis-server on loopback, started for this server process and
- * stopped with it: what a fleet's ledger costs each flow.
+ * stopped with it: what a fleet's ledger costs each flow, in CPU and in Redis commands.
  */
 export async function onceInRedis(): Promise<Listening> {
   const redis = await RedisServer.start();
   const client = createClient({ url: redis.url, disableOfflineQueue: true });
   client.on("error", () => {});
   await client.connect();
+  const counter = await RedisCommandCounter.connect(redis.url);
   const handle = createNodeHandler(benchMcpServer({ once: new RedisOnceStore({ client }) }));
   const listening = await listenNode((req, res) => void handle(req, res));
   return {
     ...listening,
+    redisCommands: counter,
     async close() {
       await listening.close();
+      await counter.close();
       await client.close();
       await redis.stop();
     },

@@ -6,6 +6,7 @@ import { RedisServer } from "@roundtrip/test-services";
 import { createNodeRedisClient } from "bullmq";
 import { createClient } from "redis";
 import { type Listening, listenNode } from "./listen.js";
+import { RedisCommandCounter } from "./redis-command-counter.js";
 import { benchMcpServer } from "./roundtrip-mcp.js";
 
 /**
@@ -18,6 +19,7 @@ export async function tasksInRedis(): Promise<Listening> {
   const client = createClient({ url: redis.url, disableOfflineQueue: true });
   client.on("error", () => {});
   await client.connect();
+  const counter = await RedisCommandCounter.connect(redis.url);
   const queueClient = createClient({ url: redis.url });
   queueClient.on("error", () => {});
   const store = new RedisTaskStore({ client });
@@ -28,9 +30,11 @@ export async function tasksInRedis(): Promise<Listening> {
   const listening = await listenNode((req, res) => void handle(req, res));
   return {
     ...listening,
+    redisCommands: counter,
     async close() {
       await listening.close();
       await runner.close();
+      await counter.close();
       await store.close();
       await client.close();
       queueClient.destroy();
