@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { RequestId } from "../../protocol/schemas/common.js";
 import type { InputRequest } from "../../protocol/schemas/input-required.js";
+import { randomId } from "../random-id.js";
 
 /**
  * An embedded input request's params as a 2025-11-25 client must receive them. A URL-mode
@@ -22,7 +23,7 @@ const QUESTION_ID = /^([A-Za-z0-9_-]{12})\.[A-Za-z0-9_-]{22}$/;
  * to another instance to be sent to that one alone.
  */
 export function newAskingInstance(): string {
-  return randomBytes(9).toString("base64url");
+  return randomId(9, "base64url");
 }
 
 /**
@@ -31,7 +32,7 @@ export function newAskingInstance(): string {
  * the one question that carries it.
  */
 export function newQuestionId(instance: string): string {
-  return `${instance}.${randomBytes(16).toString("base64url")}`;
+  return `${instance}.${randomId(16, "base64url")}`;
 }
 
 /** The instance that asked the question `id` names; undefined for an id no instance minted. */

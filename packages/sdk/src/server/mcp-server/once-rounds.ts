@@ -33,7 +33,7 @@
  * in-memory one included, keeps ciphertext, and an outcome copied to another round does not open
  * there. One that does not open is refused like a consumed round, and logged without its content.
  */
-import { randomBytes } from "node:crypto";
+
 import { hostname } from "node:os";
 import {
   CLOCK_SKEW_SECONDS,
@@ -49,6 +49,7 @@ import { describeError, type Logger } from "../../protocol/logger.js";
 import { MemoryOnceStore } from "../fleet/memory-once-store.js";
 import type { OnceStore } from "../fleet/once-store.js";
 import type { ResultObject } from "../middleware.js";
+import { randomId } from "../random-id.js";
 import { onceLayer } from "../request-state-layers.js";
 import { currentRound } from "../telemetry/round-record.js";
 import { answersDigest } from "./answers-digest.js";
@@ -109,7 +110,7 @@ function outcomeContext(key: string): string {
 }
 
 function mintId(): string {
-  return randomBytes(16).toString("base64url");
+  return randomId(16, "base64url");
 }
 
 /** The guard McpServer puts around every once-handler. */
@@ -354,7 +355,7 @@ function defaultInstanceId(): string {
   try {
     host = hostname();
   } catch {
-    host = `host-${randomBytes(4).toString("hex")}`;
+    host = `host-${randomId(4, "hex")}`;
   }
   return `${host}/${process.pid}`;
 }

@@ -1,4 +1,4 @@
-import { randomFillSync } from "node:crypto";
+import { randomId } from "../random-id.js";
 
 /**
  * What a server seals into each requestState it hands out (the sealed layer's trail), so that the next
@@ -17,17 +17,8 @@ export interface RoundTrail {
 
 const TRAIL = /^1\.([0-9a-f]{16})\.([1-9][0-9]{0,5})(?:\.([0-9a-f]{32})\.([0-9a-f]{16})\.([0-9a-f]{2}))?$/;
 
-/** Random bytes drawn a page at a time: one call into the CSPRNG per 512 flows instead of per flow. */
-const pool = Buffer.alloc(8 * 512);
-let taken = pool.length;
-
 export function newFlowId(): string {
-  if (taken === pool.length) {
-    randomFillSync(pool);
-    taken = 0;
-  }
-  taken += 8;
-  return pool.toString("hex", taken - 8, taken);
+  return randomId(8, "hex");
 }
 
 export function writeTrail(trail: RoundTrail): string {
