@@ -1,10 +1,6 @@
 import { createNodeHandler } from "@roundtrip/sdk";
-import { RedisOnceStore } from "@roundtrip/sdk/redis";
 import { MemoryOnceStore } from "@roundtrip/sdk/server";
-import { RedisServer } from "@roundtrip/test-services";
-import { createClient } from "redis";
 import { type Listening, listenNode } from "./listen.js";
-import { RedisCommandCounter } from "./redis-command-counter.js";
 import { benchMcpServer } from "./roundtrip-mcp.js";
 
 /** greet as a once-tool on one process's ledger. */
@@ -18,6 +14,14 @@ export function onceInMemory(): Promise<Listening> {
  * stopped with it: what a fleet's ledger costs each flow, in CPU and in Redis commands.
  */
 export async function onceInRedis(): Promise<Listening> {
+  // Only this row's process loads a Redis client and the server's launcher: the in-memory row's peak
+  // RSS carries none of it.
+  const [{ RedisOnceStore }, { RedisServer }, { createClient }, { RedisCommandCounter }] = await Promise.all([
+    import("@roundtrip/sdk/redis"),
+    import("@roundtrip/test-services/redis-server"),
+    import("redis"),
+    import("./redis-command-counter.js"),
+  ]);
   const redis = await RedisServer.start();
   const client = createClient({ url: redis.url, disableOfflineQueue: true });
   client.on("error", () => {});

@@ -2,7 +2,8 @@ import { createNodeHandler } from "@roundtrip/sdk";
 import { RedisTaskStore } from "@roundtrip/sdk/redis";
 import { Tasks } from "@roundtrip/sdk/server";
 import { BullMqTaskRunner } from "@roundtrip/sdk/tasks-bullmq";
-import { RedisServer } from "@roundtrip/test-services";
+// The launcher alone: the package's index would load a browser driver into the measured process.
+import { RedisServer } from "@roundtrip/test-services/redis-server";
 import { createNodeRedisClient } from "bullmq";
 import { createClient } from "redis";
 import { type Listening, listenNode } from "./listen.js";
