@@ -20,13 +20,10 @@ export function aliceBrowser(): AliceBrowser {
       const page = new URL(url);
       const release = page.pathname.split("/").pop();
       log(`alice opens ${page.href}`);
-      const anonymous = await alice.visit(page.href, page.origin);
-      const signIn = /href="([^"]*\/sign-in)"/.exec(anonymous.html)?.[1];
-      if (anonymous.status !== 200 || signIn === undefined) {
-        throw new DemoFailure(`the approval page ${page.href} offers no sign-in (HTTP ${anonymous.status})`);
-      }
-      log("signing in as alice on the development authorization server");
-      const signedIn = await alice.visit(new URL(signIn, page).href, page.origin);
+      const first = await alice.visit(page.href, page.origin);
+      const stillIn = first.status === 200 && firstPostForm(first.html) !== undefined;
+      if (stillIn) log("alice is still signed in on the server's page from her last approval");
+      const signedIn = stillIn ? first : await signInFrom(first, page, alice, log);
       const form = firstPostForm(signedIn.html);
       if (signedIn.status !== 200 || form === undefined) {
         throw new DemoFailure(
@@ -47,6 +44,24 @@ export function aliceBrowser(): AliceBrowser {
       return release;
     },
   };
+}
+
+/**
+ * The page as it shows after alice signs in from its link; a page that already shows the Approve button
+ * found her still signed in from an earlier approval, and needs none.
+ */
+async function signInFrom(
+  anonymous: VisitedPage,
+  page: URL,
+  alice: DevelopmentBrowser,
+  log: (line: string) => void,
+): Promise<VisitedPage> {
+  const signIn = /href="([^"]*\/sign-in)"/.exec(anonymous.html)?.[1];
+  if (anonymous.status !== 200 || signIn === undefined) {
+    throw new DemoFailure(`the approval page ${page.href} offers no sign-in (HTTP ${anonymous.status})`);
+  }
+  log("signing in as alice on the development authorization server");
+  return alice.visit(new URL(signIn, page).href, page.origin);
 }
 
 /** The server's sign-in cookie for the page, under the name and path the reference server gives it. */

@@ -27,6 +27,8 @@ export interface RoundtripOptions {
   /** Hands the CLI this terminal, for a person to answer its prompts. */
   person?: boolean;
   watch?: (stderr: string) => void;
+  /** Once this settles, the CLI gets SIGINT, as from Ctrl-C: a piped CLI following a task detaches. */
+  interruptWhen?: Promise<unknown>;
 }
 
 export interface CliSteps {
@@ -76,7 +78,7 @@ export function cliSteps({
   stack: Stack;
 }): CliSteps {
   return {
-    async roundtrip(typed, { expect = ExitCode.ok, person = false, watch } = {}) {
+    async roundtrip(typed, { expect = ExitCode.ok, person = false, watch, interruptWhen } = {}) {
       const args = ROUND_COMMANDS.has(typed[0] ?? "") ? [...typed, "-v"] : typed;
       say(paint("bold", `$ ${commandLine(args)}`));
       // Answers from an earlier run that printed no line for them (an error) must not name this run's rounds.
@@ -92,7 +94,13 @@ export function cliSteps({
         ...(watch ? { watch } : {}),
         ...(person ? {} : { timeoutMs: CLI_TIMEOUT_MS }),
       });
+      let ended = false;
+      const interrupt = () => {
+        if (!ended) run.child.kill("SIGINT");
+      };
+      interruptWhen?.then(interrupt, interrupt);
       const result = await run.exited;
+      ended = true;
       if (person) {
         // The CLI had the terminal, so its round lines could not be followed one by one: named after it.
         const instances = stack.answered();

@@ -5,6 +5,7 @@ import { ExitCode } from "@roundtrip/client";
 import type { CliResult } from "./cli.js";
 import { DemoFailure } from "./failures.js";
 import { note, oneLine } from "./narration.js";
+import { showBackgroundApproval } from "./rounds.js";
 import type { DemoRun, Step } from "./step.js";
 
 const DEPLOYED = /Deployed rel-[0-9a-f]{32} of api to staging/;
@@ -47,14 +48,7 @@ export const deployStep: Step = {
     const resumed = await cli.roundtrip(["resume", id, ...(interactive ? ["--no-browser"] : ["--yes"])], {
       person: interactive,
     });
-    const background = await rounds.backgroundApproval();
-    if (background !== undefined) {
-      if (background.held.length > 0) note("meanwhile, in alice's browser:");
-      for (const line of background.held) note(`  ${line}`);
-      if (background.error instanceof Error) {
-        throw new DemoFailure(`approving as alice failed: ${background.error.message}`);
-      }
-    }
+    await showBackgroundApproval(rounds);
     cli.expectOutput(resumed, DEPLOYED, "the deployment");
     if (fleet) await replayOnA(run);
     return rounds.lastResult();

@@ -62,6 +62,9 @@ async function main(shutdown: Shutdown): Promise<number> {
     onRound: (round) => {
       if (!shutdown.signalled) rounds.seen(round);
     },
+    onTaskAsks: (asks) => {
+      if (!shutdown.signalled) rounds.taskAsked(asks);
+    },
   });
   shutdown.defer(() => stack.close());
   const env = {

@@ -31,30 +31,41 @@ export interface Router {
 /** Enough for the latest round of each CLI process the demo runs; older ones are never replayed. */
 const REMEMBERED_POSTS = 32;
 
-export async function startRouter(port: number, instances: ReadonlyMap<string, number>): Promise<Router> {
+/**
+ * `onTaskStatus` gets the body of every answer to tasks/get that goes through, as the instance sent it:
+ * a task's questions reach its client there, not in a round.
+ */
+export async function startRouter(
+  port: number,
+  instances: ReadonlyMap<string, number>,
+  onTaskStatus?: (body: string, contentType: string) => void,
+): Promise<Router> {
   let current = [...instances.keys()][0] ?? "";
   const posts: { id: unknown; post: ForwardedPost }[] = [];
   let answers: string[] = [];
-  /** Remembers the POST; says whether it is a round. */
-  const remember = (headers: Record<string, string | string[] | undefined>, body: string): boolean => {
+  /** Remembers the POST; says which method it calls. */
+  const remember = (
+    headers: Record<string, string | string[] | undefined>,
+    body: string,
+  ): string | undefined => {
     let id: unknown;
     let method: unknown;
     try {
       ({ id, method } = JSON.parse(body) as { id?: unknown; method?: unknown });
     } catch {
-      return false;
+      return undefined;
     }
     const flat = Object.fromEntries(
       Object.entries(headers).flatMap(([name, value]) => (typeof value === "string" ? [[name, value]] : [])),
     );
     posts.push({ id, post: { headers: flat, body } });
     if (posts.length > REMEMBERED_POSTS) posts.shift();
-    return typeof method === "string" && isCarrierMethod(method);
+    return typeof method === "string" ? method : undefined;
   };
   const server: Server = createServer((incoming, outgoing) => {
     const target = instances.get(current);
     // Known once the body is in, which is before the instance can answer.
-    let round = false;
+    let method: string | undefined;
     const upstream = forward(
       {
         host: "127.0.0.1",
@@ -65,11 +76,22 @@ export async function startRouter(port: number, instances: ReadonlyMap<string, n
       },
       (response) => {
         // Only answers a client acts on: a 401 or 503 is followed by the same round sent again.
-        if (round && response.statusCode === 200) {
+        if (method !== undefined && isCarrierMethod(method) && response.statusCode === 200) {
           const named = response.headers[INSTANCE_HEADER];
           answers.push(typeof named === "string" ? named : "?");
         }
         outgoing.writeHead(response.statusCode ?? 502, response.headers);
+        if (method === "tasks/get" && response.statusCode === 200 && onTaskStatus) {
+          // Held until whole and seen, so what the demo says about it comes before the client reacts.
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => {
+            const body = Buffer.concat(chunks);
+            onTaskStatus(body.toString("utf8"), response.headers["content-type"] ?? "");
+            outgoing.end(body);
+          });
+          return;
+        }
         response.pipe(outgoing);
       },
     );
@@ -83,7 +105,7 @@ export async function startRouter(port: number, instances: ReadonlyMap<string, n
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", () => {
       const body = Buffer.concat(chunks);
-      if (incoming.method === "POST") round = remember(incoming.headers, body.toString("utf8"));
+      if (incoming.method === "POST") method = remember(incoming.headers, body.toString("utf8"));
       upstream.end(body);
     });
   });

@@ -21,6 +21,7 @@ import { buildServer, loadConfig, packageVersion } from "@roundtrip/server";
 import { DEPLOYER_AUDIENCE, type DeployerProcess, startDeployerProcess } from "./deployer-process.js";
 import type { FleetServices } from "./fleet-services.js";
 import { emulatorClientConfig } from "./fleet-services.js";
+import { type RedisRelay, startRedisRelay } from "./redis-relay.js";
 import { INSTANCE_HEADER, type Router, startRouter } from "./router.js";
 import { tagInstance } from "./trace-collector.js";
 
@@ -77,8 +78,17 @@ export interface Stack {
     target: string,
     instance: string,
   ): Promise<{ status: number; text: string; answeredBy: string | undefined }>;
-  /** How many times the instances together logged `msg`. */
-  logged(msg: string): number;
+  /** How many times the instances together logged `msg`, with `fields` if given. */
+  logged(msg: string, fields?: Record<string, unknown>): number;
+  /** The instances that logged `msg` with `fields`, once per line, oldest first within each. */
+  loggedBy(msg: string, fields: Record<string, unknown>): string[];
+  /**
+   * What the death of an instance's process does to the rest of the fleet: its listener and every
+   * connection it has, to clients and to Redis, drop at once, and none is closed politely. Fleet only.
+   */
+  crash(instance: string): Promise<void>;
+  /** Starts a crashed instance again, on its port and with its log, as a new process would. */
+  restart(instance: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -116,6 +126,23 @@ function describeRequests(inputRequests: InputRequests | undefined): Ask[] {
         return { key, kind: method, text: `${key} (${method})` };
       }
     }
+  });
+}
+
+/** What a task asks, from an answer to tasks/get as the instance sent it (JSON, or server-sent events). */
+function taskAsks(body: string, contentType: string): Ask[] {
+  const messages = contentType.includes("text/event-stream")
+    ? body.split("\n").flatMap((line) => (line.startsWith("data:") ? [line.slice(5)] : []))
+    : [body];
+  return messages.flatMap((message) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      return [];
+    }
+    const result = (parsed as { result?: { inputRequests?: InputRequests } } | null)?.result;
+    return describeRequests(result?.inputRequests);
   });
 }
 
@@ -171,6 +198,27 @@ interface Instance {
   port: number;
   server: Awaited<ReturnType<typeof buildServer>>;
   lines: Record<string, unknown>[];
+  /** Its own way to the fleet's Redis, which a crash cuts. */
+  relay: RedisRelay | undefined;
+}
+
+/** What a crashed instance leaves in this process gets this long to stop; it can reach nothing anyway. */
+const REMAINS_STOP_MS = 3_000;
+
+/** How long the fleet's deploy rollout takes. */
+const FLEET_ROLLOUT_MS = 8_000;
+
+function matches(line: Record<string, unknown>, msg: string, fields: Record<string, unknown>): boolean {
+  return line.msg === msg && Object.entries(fields).every(([key, value]) => line[key] === value);
+}
+
+/** Waits for `stopping` at most REMAINS_STOP_MS, never failing. */
+function bounded(stopping: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, REMAINS_STOP_MS);
+  });
+  return Promise.race([stopping.catch(() => {}), late]).then(() => clearTimeout(timer));
 }
 
 /** The headers a replay must carry to be the same request: the token and the request's metadata. */
@@ -189,9 +237,12 @@ const REPLAYED_HEADERS = [
  */
 export async function startStack({
   onRound,
+  onTaskAsks,
   fleet,
 }: {
   onRound: (round: Round) => void;
+  /** Called with what a task asks, each time tasks/get reports it through the balancer. */
+  onTaskAsks?: (asks: Ask[]) => void;
   fleet?: FleetServices;
 }): Promise<Stack> {
   const version = await packageVersion();
@@ -216,12 +267,32 @@ export async function startStack({
   let round = 0;
   let router: Router | undefined;
 
+  /** What a crashed instance left behind in this process, stopping. */
+  const remains: Promise<unknown>[] = [];
+  /** The crashed instances, whose relays refuse every connection until the end. */
+  const cut: Instance[] = [];
   const start = async (
     name: string,
     instancePort: number,
-    env: Record<string, string>,
+    settings: Record<string, string>,
+    lines: Record<string, unknown>[] = [],
   ): Promise<Instance> => {
-    const lines: Record<string, unknown>[] = [];
+    const relay = fleet ? await startRedisRelay(fleet.redisUrl) : undefined;
+    const env = relay ? { ...settings, REDIS_URL: relay.url } : settings;
+    try {
+      return await build(name, instancePort, env, lines, relay);
+    } catch (error) {
+      await relay?.close();
+      throw error;
+    }
+  };
+  const build = async (
+    name: string,
+    instancePort: number,
+    env: Record<string, string>,
+    lines: Record<string, unknown>[],
+    relay: RedisRelay | undefined,
+  ): Promise<Instance> => {
     const logStream = {
       write(chunk: string) {
         for (const line of chunk.split("\n")) if (line.trim() !== "") lines.push(JSON.parse(line));
@@ -248,8 +319,7 @@ export async function startStack({
       ),
       { logStream, ...(fleet ? { kmsClientConfig: emulatorClientConfig(fleet.kms.endpoint) } : {}) },
     );
-    const instance: Instance = { name, port: instancePort, server, lines };
-    instances.push(instance);
+    const instance: Instance = { name, port: instancePort, server, lines, relay };
     server.mcp.use(async (request, next) => {
       const { method } = request;
       if (!isCarrierMethod(method)) return next();
@@ -284,25 +354,38 @@ export async function startStack({
     return instance;
   };
 
-  try {
-    if (fleet) {
-      const shared = {
+  const settings: Record<string, string> = fleet
+    ? {
         SERVER_NAME: "roundtrip-demo",
         KMS_WRAPPED_KEYS: fleet.kms.wrappedKey,
         KMS_KEY_ID: fleet.kms.keyAlias,
         KMS_ENDPOINT: fleet.kms.endpoint,
-        REDIS_URL: fleet.redisUrl,
         LOG_LEVEL: "info",
-      };
-      for (const name of ["A", "B"]) await start(name, await freePort(), shared);
-    } else {
-      // No key source: an ephemeral request-state key, which is enough while this process lives.
-      await start("A", await freePort(), { LOG_LEVEL: "info" });
+        // Long enough for the task step to strike in the middle of a rollout on a busy machine, and a
+        // dead instance's task taken up by another within seconds rather than the default 30.
+        DEPLOY_ROLLOUT_MS: String(FLEET_ROLLOUT_MS),
+        TASK_LOCK_SECONDS: "3",
+      }
+    : // No key source: an ephemeral request-state key, which is enough while this process lives.
+      { LOG_LEVEL: "info" };
+  try {
+    for (const name of fleet ? ["A", "B"] : ["A"]) {
+      instances.push(await start(name, await freePort(), settings));
     }
     // In front of one instance too, so every run names who answered each round the same way.
-    router = await startRouter(port, new Map(instances.map((instance) => [instance.name, instance.port])));
+    router = await startRouter(
+      port,
+      new Map(instances.map((instance) => [instance.name, instance.port])),
+      (body, contentType) => {
+        const asks = taskAsks(body, contentType);
+        if (asks.length > 0) onTaskAsks?.(asks);
+      },
+    );
   } catch (error) {
-    for (const instance of instances) await instance.server.close().catch(() => {});
+    for (const instance of instances) {
+      await instance.server.close().catch(() => {});
+      await instance.relay?.close();
+    }
     await deployer.close();
     await authorization.close();
     throw error;
@@ -348,15 +431,41 @@ export async function startStack({
         answeredBy: response.headers.get(INSTANCE_HEADER) ?? undefined,
       };
     },
-    logged(msg) {
+    logged(msg, fields = {}) {
       return instances.reduce(
-        (count, instance) => count + instance.lines.filter((line) => line.msg === msg).length,
+        (count, instance) => count + instance.lines.filter((line) => matches(line, msg, fields)).length,
         0,
       );
     },
+    loggedBy(msg, fields) {
+      return instances.flatMap((instance) =>
+        instance.lines.filter((line) => matches(line, msg, fields)).map(() => instance.name),
+      );
+    },
+    async crash(name) {
+      const instance = byName(name);
+      const http = instance.server.app.server;
+      http.close();
+      http.closeAllConnections();
+      instance.relay?.cut();
+      cut.push(instance);
+      // Cut off from everything, what is left of it in this process stops in the background.
+      remains.push(bounded(instance.server.close()));
+    },
+    async restart(name) {
+      const index = instances.findIndex((candidate) => candidate.name === name);
+      const dead = instances[index];
+      if (dead === undefined) throw new Error(`no instance ${name}`);
+      instances[index] = await start(name, dead.port, settings, dead.lines);
+    },
     async close() {
       await router?.close().catch(() => {});
-      for (const instance of instances) await instance.server.close().catch(() => {});
+      for (const instance of instances) {
+        // A crashed one not started again is stopping already, among the remains.
+        if (!cut.includes(instance)) await instance.server.close().catch(() => {});
+      }
+      await Promise.all(remains);
+      for (const instance of [...instances, ...cut]) await instance.relay?.close();
       await deployer.close().catch(() => {});
       await authorization.close().catch(() => {});
     },

@@ -5,6 +5,7 @@ import { deployStep } from "./deploy-step.js";
 import { DemoFailure } from "./failures.js";
 import { note } from "./narration.js";
 import type { Step } from "./step.js";
+import { taskStep } from "./task-step.js";
 
 /** What the summarize step sends, and what the answers file has the client's model reply. */
 const SUMMARIZED_TEXT =
@@ -103,6 +104,7 @@ export const STEPS: readonly Step[] = [
     },
   },
   deployStep,
+  taskStep,
   {
     name: "incident_brief",
     heading: "a prompt that asks before it renders: the severity shapes the brief",

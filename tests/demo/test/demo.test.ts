@@ -119,6 +119,32 @@ describe("pnpm demo, unattended", () => {
     expect(output).toContain(
       `the replay was not run again: "release deployed" is logged once, before and after it; instance A answered it with the first outcome, from the shared once-ledger ("Deployed ${deployed} of api to staging")`,
     );
+    // deploy as a task: A accepts it, the CLI detaches mid-rollout, the instance running it dies, and
+    // a new CLI process follows it to its end on the other instance, where it deploys nothing again.
+    expect(output).toMatch(/\$ roundtrip call deploy service=web env=staging --answers \S+ --yes -v\n/);
+    const release = /asks you to open a web page:\n.*Release (rel-[0-9a-f]{32}) of web to staging/.exec(
+      output,
+    )?.[1];
+    expect(release, output).toBeDefined();
+    expect(output).toContain(`alice pressed Approve: the server recorded ${release} as approved`);
+    expect(output).toContain(
+      "Ctrl-C, and no terminal to ask whether to cancel: detaching, the task goes on on the server.",
+    );
+    const task = /Follow it with: roundtrip resume (\S+)/.exec(output)?.[1];
+    expect(task, output).toBeDefined();
+    const dead = /» instance ([AB]) dies mid-rollout: /.exec(output)?.[1];
+    expect(dead, output).toBeDefined();
+    const survivor = dead === "A" ? "B" : "A";
+    expect(output).toMatch(new RegExp(`\\$ roundtrip tasks\\n${task} {2}\\S+ {2}deploy {2}on `));
+    expect(output).toContain(`the load balancer sends everything to instance ${survivor}; `);
+    expect(output).toContain(`$ roundtrip resume ${task} --yes -v`);
+    expect(output).toMatch(
+      new RegExp(`\\nRelease ${release} was already deployed at \\S+; nothing was deployed again\\n`),
+    );
+    expect(output).toContain(
+      `"release deployed" is logged once for ${release}, by instance ${dead}: ${survivor}'s worker ran the task's last round again`,
+    );
+    expect(output).toContain(`instance ${dead} is started again`);
     expect(output).toContain("⇄ round 1: prompts/get incident_brief → asks for severity");
     expect(output).toContain("Write a sev2 incident brief for api");
     expect(output).toContain("⇄ round 1: resources/read status://api → asks for window");
@@ -128,7 +154,7 @@ describe("pnpm demo, unattended", () => {
     expect(output).toMatch(
       /Redis holds [1-9]\d* keys: ids, expiry times and sealed values; none of the [1-9]\d* results, arguments and answers of this run in clear/,
     );
-    expect(output).toContain("All 7 steps succeeded");
+    expect(output).toContain("All 8 steps succeeded");
     // The deploy flow's trace, from the spans both instances recorded: its rounds on A, then B.
     expect(output).toMatch(/tools\/call deploy: flow [0-9a-f]{16}, [2-9] rounds on instances A, B\n┌/);
     expect(output).toMatch(/│ 1 +│ A +│ *█[^│]*│[^│]*│ input_required: elicitation/);
