@@ -22,8 +22,8 @@ const LIVE_ROUND = /^⇄ round (\d+):/;
 const COLOUR = /\u001b\[[0-9;]*m/g;
 
 export interface RoundtripOptions {
-  /** The exit code that counts as success. */
-  expect?: ExitCodeValue;
+  /** The exit code that counts as success, or the codes that each do. */
+  expect?: ExitCodeValue | readonly ExitCodeValue[];
   /** Hands the CLI this terminal, for a person to answer its prompts. */
   person?: boolean;
   watch?: (stderr: string) => void;
@@ -111,11 +111,12 @@ export function cliSteps({
         throw new DemoFailure(`\`${commandLine(args)}\` did not finish within ${CLI_TIMEOUT_MS / 1000} s`);
       }
       if (person && result.code === ExitCode.interrupted) throw new Interrupted();
-      if (result.code !== expect) {
+      const expected: readonly (number | null)[] = typeof expect === "number" ? [expect] : expect;
+      if (!expected.includes(result.code)) {
         const last = result.stderr.trim().split("\n").pop();
         const meaning = exitMeaning(result.code);
         throw new DemoFailure(
-          `\`${commandLine(args)}\` exited with ${result.code ?? result.signal} instead of ${expect}` +
+          `\`${commandLine(args)}\` exited with ${result.code ?? result.signal} instead of ${expected.join(" or ")}` +
             (meaning ? ` (${meaning})` : "") +
             (last ? `: ${last}` : ""),
         );

@@ -27,7 +27,13 @@ export const taskStep: Step = {
       );
       return "skipped: no fleet";
     }
-    const release = await deployUntilRollingOut(run);
+    const { release, detached } = await deployUntilRollingOut(run);
+    if (!detached) {
+      note(
+        "you chose to keep following: the task ran to its end on instance A while you watched, so no instance dies in this run; choose Detach at the Ctrl-C question to see another instance finish it",
+      );
+      return "the task completed on instance A, followed to its end";
+    }
     const runners = stack.loggedBy(DEPLOYED_LOG, { release });
     const dead = runners[0];
     if (runners.length !== 1 || dead === undefined) {
@@ -56,9 +62,10 @@ export const taskStep: Step = {
 /**
  * `roundtrip call deploy` with the tasks extension, on instance A: answered (the confirmation from the
  * answers file or the person, the approval by alice on the page), then Ctrl-C once the release is
- * deployed and rolling out, which detaches the CLI. Returns the release.
+ * deployed and rolling out, which detaches the CLI. Returns the release, and whether the CLI detached
+ * (on a terminal the person may choose to keep following instead, and the task ends under their eyes).
  */
-async function deployUntilRollingOut(run: DemoRun): Promise<string> {
+async function deployUntilRollingOut(run: DemoRun): Promise<{ release: string; detached: boolean }> {
   const { cli, interactive, rounds, stack } = run;
   rounds.forgetApproval();
   stack.route("A");
@@ -98,10 +105,10 @@ async function deployUntilRollingOut(run: DemoRun): Promise<string> {
   })();
   // Read once the CLI ends; until then it only says when to press Ctrl-C.
   rolling.catch(() => {});
-  await cli
+  const ended = await cli
     .roundtrip(["call", "deploy", "service=web", "env=staging", ...file, ...cli.scripted("--yes")], {
       person: interactive,
-      expect: ExitCode.detached,
+      expect: interactive ? [ExitCode.detached, ExitCode.ok] : ExitCode.detached,
       interruptWhen: rolling,
     })
     .finally(() => {
@@ -110,7 +117,7 @@ async function deployUntilRollingOut(run: DemoRun): Promise<string> {
   await rolling;
   if (interactive) await showBackgroundApproval(rounds);
   if (release === undefined) throw new DemoFailure("the task never asked for the approval page");
-  return release;
+  return { release, detached: ended.code === ExitCode.detached };
 }
 
 /** With `dead` cut off, a new CLI process follows the saved task on the other instance to its end. */
