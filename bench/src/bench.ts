@@ -24,6 +24,7 @@ import { fleetSection } from "./report/fleet-section.js";
 import { evaluateGoals, isSealingGoal } from "./report/goals.js";
 import { resultsMarkdown, type Settings } from "./report/markdown.js";
 import { sealingSection } from "./report/sealing-cost.js";
+import { stallLine, stallRows, stallsSection } from "./report/stalls-section.js";
 import { formatTable, toRows } from "./report/table.js";
 import { tasksSection } from "./report/tasks-section.js";
 import { tracingSection } from "./report/tracing-section.js";
@@ -144,6 +145,9 @@ for (const goal of goals) {
   const cpu = goal.byCpu === "–" ? "" : ` (by server CPU per flow: ${goal.byCpu})`;
   console.log(`  [${goal.status.padEnd(6)}] ${goal.goal}: ${goal.measured}${cpu}`);
 }
+const stalls = stallRows(chosen);
+if (stalls.length > 0) console.log("\nwhat stalls the servers, in the measured window:");
+for (const row of stalls) console.log(`  ${row.name.padEnd(24)} ${stallLine(row)}`);
 
 if (values.write) {
   const resultsDir = join(BENCH_DIR, "results");
@@ -157,6 +161,7 @@ if (values.write) {
       ...fleetSection(chosen),
       ...tracingSection(byName),
       ...tasksSection(byName),
+      ...stallsSection(chosen),
     ]),
   );
   console.log(`\nwrote ${join(BENCH_DIR, "RESULTS.md")} and ${join(resultsDir, "latest.json")}`);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { ServerKind } from "../targets/catalog.js";
+import type { RuntimeStats } from "../targets/runtime-window.js";
 import {
   type DriverJob,
   type DriverMessage,
@@ -54,10 +55,10 @@ export interface RunningServer {
   port: number;
   /** Asks the server for its memory after a full collection. */
   memory(): Promise<ServerMemory>;
-  /** Zeroes the command counts of the server's redis-server; false when it has none. */
-  resetRedisCommands(): Promise<boolean>;
-  /** The commands its redis-server ran since the reset; undefined when it has none. */
-  readRedisCommands(): Promise<RedisCommandCounts | undefined>;
+  /** The measured window opens: the server starts its runtime watch and Redis counts over; false when it has no Redis. */
+  openWindow(): Promise<boolean>;
+  /** The window closes: what stalled the server in it, and the commands its redis-server ran, when it has one. */
+  closeWindow(): Promise<ClosedWindow>;
   stop(): Promise<void>;
 }
 
@@ -88,16 +89,23 @@ async function askMemory(child: ChildProcess): Promise<ServerMemory> {
   return { rssBytes, heapUsedBytes, collected };
 }
 
-async function resetRedis(child: ChildProcess): Promise<boolean> {
-  const reply = await ask(child, "redis-reset");
+/** What a server reports when the measured window closes. */
+export interface ClosedWindow {
+  runtime: RuntimeStats;
+  /** Undefined for a server without a redis-server. */
+  redisCommands?: RedisCommandCounts;
+}
+
+async function openWindow(child: ChildProcess): Promise<boolean> {
+  const reply = await ask(child, "window-open");
   if (reply.error !== undefined) throw new Error(`could not reset its Redis command counts: ${reply.error}`);
   return reply.counting;
 }
 
-async function readRedis(child: ChildProcess): Promise<RedisCommandCounts | undefined> {
-  const reply = await ask(child, "redis-read");
+async function closeWindow(child: ChildProcess): Promise<ClosedWindow> {
+  const reply = await ask(child, "window-close");
   if (reply.error !== undefined) throw new Error(`could not read its Redis command counts: ${reply.error}`);
-  return reply.counts;
+  return { runtime: reply.runtime, ...(reply.counts ? { redisCommands: reply.counts } : {}) };
 }
 
 /** Starts one target server in its own process and waits until it listens. */
@@ -123,8 +131,8 @@ export function startServerChild(kind: ServerKind, options: ChildOptions = {}): 
         pid,
         port: message.port,
         memory: () => askMemory(child),
-        resetRedisCommands: () => resetRedis(child),
-        readRedisCommands: () => readRedis(child),
+        openWindow: () => openWindow(child),
+        closeWindow: () => closeWindow(child),
         stop: () => stopChild(child, () => child.send({ type: "stop" })),
       });
     });

@@ -1,5 +1,6 @@
 import type { LoadResult, WindowStats } from "../driver/load-result.js";
 import type { FlowMix } from "../driver/mix.js";
+import type { RuntimeStats } from "../targets/runtime-window.js";
 import type { RedisCommandCounts } from "./redis-counts.js";
 
 /** What the parent asks the load driver child to do. */
@@ -59,25 +60,26 @@ export interface ServerMemory {
 }
 
 /**
- * The answers to the harness's Redis commands: `counting` is false for a target without a
- * redis-server (and `counts` then absent); `error` says why a target that has one could not count.
+ * The answers when the measured window opens and closes. At the close, `runtime` is what stalled the
+ * server's event loop in the window; `counting` is false for a target without a redis-server (and
+ * `counts` then absent); `error` says why a target that has one could not count its commands.
  */
-export type RedisCountsMessage =
-  | { type: "redis-reset"; counting: boolean; error?: string }
-  | { type: "redis-read"; counts?: RedisCommandCounts; error?: string };
+export type WindowMessage =
+  | { type: "window-open"; counting: boolean; error?: string }
+  | { type: "window-close"; runtime: RuntimeStats; counts?: RedisCommandCounts; error?: string };
 
 export type ServerMessage =
   | { type: "ready"; port: number }
   | { type: "failed"; message: string }
   | ({ type: "memory" } & ServerMemory)
-  | RedisCountsMessage;
+  | WindowMessage;
 
-/** `redis-reset` when the measured window opens, `redis-read` when it closes. */
+/** `window-open` when the measured window opens, `window-close` when it closes. */
 export type ServerCommand =
   | { type: "stop" }
   | { type: "memory" }
-  | { type: "redis-reset" }
-  | { type: "redis-read" };
+  | { type: "window-open" }
+  | { type: "window-close" };
 
 /** Messages cross the IPC channel as structured clones: check the tag before trusting the shape. */
 export function isTagged<T extends { type: string }>(value: unknown): value is T {

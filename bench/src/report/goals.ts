@@ -98,10 +98,14 @@ function floorShare(ours: Valid | undefined, floor: Valid | undefined): GoalVerd
 function latency(ours: Valid | undefined, concurrency: number): GoalVerdict {
   if (!ours) return notMeasured(LATENCY);
   const note = concurrency === 16 ? "" : ` (measured at ${concurrency} flows, not 16)`;
+  // What stalled the server in the window, where its p99 is read against it.
+  const stalls = ours.runtime
+    ? `; event loop delay p99 ${ours.runtime.loopDelayP99Ms.toFixed(2)} ms, longest GC ${ours.runtime.gcMaxMs.toFixed(2)} ms`
+    : "";
   return {
     goal: LATENCY,
     status: status(concurrency === 16 ? ours.load.latency.p99 <= P99_MAX_MS : undefined),
-    measured: `${ours.load.latency.p99.toFixed(2)} ms${note}`,
+    measured: `${ours.load.latency.p99.toFixed(2)} ms${note}${stalls}`,
     byCpu: "–",
   };
 }

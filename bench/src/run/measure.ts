@@ -3,8 +3,8 @@ import { MEMORY_SAMPLE_MS, MemorySampler } from "../proc/memory.js";
 import type { Target } from "../targets/catalog.js";
 import { type DriveOptions, drive } from "./drive.js";
 import { measureFleet } from "./measure-fleet.js";
+import { MeasuredWindow } from "./measured-window.js";
 import { profileArgs } from "./profile-args.js";
-import { RedisWindow } from "./redis-window.js";
 import type { TargetRun } from "./target-run.js";
 
 export interface MeasureOptions extends DriveOptions {
@@ -28,17 +28,18 @@ export async function measureTarget(target: Target, options: MeasureOptions): Pr
     peakRssMiB: 0,
   };
   try {
-    const redis = new RedisWindow(server);
-    const driven = await drive(target, server.port, [server.pid], options, redis.onPhase);
+    const window = new MeasuredWindow(server);
+    const driven = await drive(target, server.port, [server.pid], options, window.onPhase);
     run.load = driven.load;
     const [cpu] = driven.cpuSeconds;
     if (cpu !== undefined) run.serverCpuSeconds = cpu;
     if (driven.failure !== undefined) run.failure = driven.failure;
-    const commands = await redis.counts().catch((error: unknown) => {
-      run.failure ??= `Redis command counts: ${error instanceof Error ? error.message : String(error)}`;
+    const closed = await window.closed().catch((error: unknown) => {
+      run.failure ??= `the measured window: ${error instanceof Error ? error.message : String(error)}`;
       return undefined;
     });
-    if (commands) run.redisCommands = commands;
+    if (closed?.redisCommands) run.redisCommands = closed.redisCommands;
+    if (closed) run.runtime = closed.runtime;
   } finally {
     memory.stop();
     run.peakRssMiB = memory.peakMiB;

@@ -1,5 +1,6 @@
 import type { LoadResult } from "../driver/load-result.js";
 import { type RedisCommandCounts, scriptCalls, totalCommands } from "../proc/redis-counts.js";
+import type { RuntimeStats } from "../targets/runtime-window.js";
 import type { IdleSessionCost } from "./idle-sessions.js";
 
 /** One target measured once: the load figures plus the server process's memory. */
@@ -18,6 +19,8 @@ export interface TargetRun {
   idle?: IdleSessionCost;
   /** For a target that owns a redis-server: the commands it ran during the measured window, by name. */
   redisCommands?: RedisCommandCounts;
+  /** What stalled the server's event loop during the measured window (one server; none for a fleet). */
+  runtime?: RuntimeStats;
   /** For a fleet: how many instances `serverCpuSeconds` sums, and the front proxy's own CPU. */
   fleet?: { instances: number; proxyCpuSeconds?: number };
 }

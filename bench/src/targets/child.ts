@@ -4,6 +4,7 @@
  */
 import { isTagged, type ServerCommand, type ServerMessage } from "../proc/messages.js";
 import { isServerKind, startServer } from "./catalog.js";
+import { RuntimeWindow } from "./runtime-window.js";
 
 function send(message: ServerMessage): void {
   process.send?.(message);
@@ -15,6 +16,7 @@ if (!isServerKind(kind)) {
   process.exit(2);
 }
 
+const runtime = new RuntimeWindow();
 const listening = await startServer(kind);
 const stop = async (): Promise<void> => {
   await listening.close();
@@ -29,28 +31,38 @@ function memory(): ServerMessage {
   return { type: "memory", rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, collected: gc !== undefined };
 }
 const failure = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-/** The harness's window on this server's redis-server, on the connection the target keeps for it. */
-async function redisCounts(command: "redis-reset" | "redis-read"): Promise<ServerMessage> {
-  const window = listening.redisCommands;
+/**
+ * The harness's measured window: the event loop and GC watch starts over when it opens and is read
+ * when it closes, and so are the command counts of this server's redis-server, when it has one.
+ */
+async function openWindow(): Promise<ServerMessage> {
+  runtime.reset();
+  const redis = listening.redisCommands;
   try {
-    if (command === "redis-reset") {
-      await window?.reset();
-      return { type: command, counting: window !== undefined };
-    }
-    return window ? { type: command, counts: await window.read() } : { type: command };
+    await redis?.reset();
+    return { type: "window-open", counting: redis !== undefined };
   } catch (error) {
-    return command === "redis-reset"
-      ? { type: command, counting: false, error: failure(error) }
-      : { type: command, error: failure(error) };
+    return { type: "window-open", counting: false, error: failure(error) };
+  }
+}
+
+async function closeWindow(): Promise<ServerMessage> {
+  const stats = runtime.read();
+  const redis = listening.redisCommands;
+  try {
+    return redis
+      ? { type: "window-close", runtime: stats, counts: await redis.read() }
+      : { type: "window-close", runtime: stats };
+  } catch (error) {
+    return { type: "window-close", runtime: stats, error: failure(error) };
   }
 }
 process.on("message", (message: unknown) => {
   if (!isTagged<ServerCommand>(message)) return;
   if (message.type === "stop") void stop();
   if (message.type === "memory") send(memory());
-  if (message.type === "redis-reset" || message.type === "redis-read") {
-    void redisCounts(message.type).then(send);
-  }
+  if (message.type === "window-open") void openWindow().then(send);
+  if (message.type === "window-close") void closeWindow().then(send);
 });
 process.once("disconnect", () => void stop());
 send({ type: "ready", port: listening.port });

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { RuntimeWindow } from "./runtime-window.js";
+
+/** Keeps the event loop busy for `ms` of wall time: a stall, as a long synchronous task makes one. */
+function stall(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy
+  }
+}
+
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+
+describe("RuntimeWindow", () => {
+  it("sees a stall of the event loop and the collections of the window, and starts over on reset", async () => {
+    const window = new RuntimeWindow();
+    window.reset();
+    await tick();
+    stall(60);
+    // Short-lived garbage, well past a young generation's size: scavenges must run.
+    let kept = 0;
+    for (let i = 0; i < 400_000; i++) kept += [i, { i }].length;
+    expect(kept).toBeGreaterThan(0);
+    await tick();
+    await tick();
+    const seen = window.read();
+    // A timer due during the 60 ms busy loop ran at least that late, less one sampling interval.
+    expect(seen.loopDelayMaxMs).toBeGreaterThanOrEqual(50);
+    expect(seen.loopDelayP99Ms).toBeGreaterThan(0);
+    expect(seen.gcCount).toBeGreaterThan(0);
+    expect(seen.gcTotalMs).toBeGreaterThan(0);
+    expect(seen.gcMaxMs).toBeLessThanOrEqual(seen.gcTotalMs);
+    window.reset();
+    expect(window.read()).toEqual({
+      loopDelayP99Ms: 0,
+      loopDelayMaxMs: 0,
+      gcCount: 0,
+      gcTotalMs: 0,
+      gcMaxMs: 0,
+    });
+  });
+});
