@@ -8,6 +8,15 @@ describe("randomId", () => {
     expect(randomId(24, "base64url")).toMatch(/^[\w-]{32}$/);
   });
 
+  it("draws from a page of its own, not from the pool other small buffers share", () => {
+    // Node hands small allocUnsafe buffers out of one shared slab: a page carved from it would be
+    // readable through any of them. A whole page's worth refills the page and hands all of it out.
+    const pooled = Buffer.allocUnsafe(16);
+    const page = randomId(4096, "hex");
+    expect(page).toHaveLength(8192);
+    expect(Buffer.from(pooled.buffer).toString("hex")).not.toContain(page);
+  });
+
   it("never repeats across pages, nor for an id larger than a page", () => {
     const seen = new Set<string>();
     // Several pages' worth, so ids straddle refills.

@@ -1,7 +1,7 @@
+import { randomBytes } from "node:crypto";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.js";
 import type { ClientCapabilities } from "../../protocol/schemas/capabilities.js";
 import type { Implementation, LoggingLevel, RequestId } from "../../protocol/schemas/common.js";
-import { randomId } from "../random-id.js";
 import type { LegacySessionFacts } from "../unenveloped-era.js";
 import { OutboundRequests } from "./outbound-requests.js";
 
@@ -22,7 +22,8 @@ export interface LegacySessionInit {
 
 /** 192 random bits, base64url: visible ASCII only, as session ids must be, and unguessable. */
 export function newSessionId(): string {
-  return randomId(24, "base64url");
+  // A bearer capability minted once per session: drawn on its own, never kept in memory unissued.
+  return randomBytes(24).toString("base64url");
 }
 
 /**

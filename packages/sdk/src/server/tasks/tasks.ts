@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { RequestStateCodec } from "@roundtrip/sealing";
 import { ErrorCode, McpError } from "../../protocol/errors.js";
 import { describeError, type Logger, stderrLogger } from "../../protocol/logger.js";
@@ -23,7 +24,6 @@ import type { TaskRecord, TaskStore } from "../fleet/task-store.js";
 import type { ResultObject } from "../middleware.js";
 import { checkParamsLimits, type ParamsLimits } from "../params-limits.js";
 import { principalOf } from "../principal.js";
-import { randomId } from "../random-id.js";
 import { type TaskCall, taskCallOf, taskContext } from "./task-call.js";
 import { mutateTask, type TaskKit, without } from "./task-kit.js";
 import { cancelTask, detailedTask, getTask, updateTask } from "./task-requests.js";
@@ -227,7 +227,8 @@ export class Tasks {
   async #create(context: RequestContext, call: TaskCall | undefined): Promise<TaskRecord> {
     this.requireNegotiated(context);
     const now = this.#kit.now();
-    const taskId = randomId(24, "base64url");
+    // A bearer capability minted once per task: drawn on its own, never kept in memory unissued.
+    const taskId = randomBytes(24).toString("base64url");
     const record: TaskRecord = {
       taskId,
       principal: this.#principal(context.auth),
