@@ -183,23 +183,27 @@ describe("2025-era sessions shared through Redis, no sticky routing", () => {
       initialized: true,
       subscriptions: [],
     };
-    // Idle long enough that nothing expires while the machine is slow; the last load shortens it.
+    // Idle long enough that nothing expires between these steps while the machine is slow.
     const limits = { idleMs: 60_000, maxPerPrincipal: 1, now: Date.now() };
     await registry.create("s1", record, limits);
     expect(await registry.load("s1", "p", limits)).toEqual(record);
     expect(await registry.load("s1", "someone else", limits)).toBeUndefined();
     await expect(registry.create("s2", record, limits)).rejects.toThrow(/Too many open sessions \(1\)/);
-    // A load sets the idle time from now on: 200 ms, after which nobody uses s1.
-    const brief = { ...limits, idleMs: 200 };
-    expect(await registry.load("s1", "p", { ...brief, now: Date.now() })).toEqual(record);
-    // Loading would push the expiry back, so only the cap is polled: its slot frees once s1 expires.
+    // Another principal's session, created with a 200 ms idle time and never used: create alone
+    // must set both its expiry and its slot's. Loading would push them back, so only the cap is
+    // polled: its slot frees once q1 has expired.
+    const other = { ...record, principal: "q" };
+    const brief = { idleMs: 200, maxPerPrincipal: 1 };
+    await registry.create("q1", other, { ...brief, now: Date.now() });
     await until(() =>
-      registry.create("s2", record, { ...brief, now: Date.now() }).then(
+      registry.create("q2", other, { ...brief, now: Date.now() }).then(
         () => true,
         () => false,
       ),
     );
-    expect(await registry.load("s1", "p", { ...brief, now: Date.now() })).toBeUndefined();
+    expect(await registry.load("q1", "q", { ...brief, now: Date.now() })).toBeUndefined();
+    // The long-lived session of the first principal is still there.
+    expect(await registry.load("s1", "p", limits)).toEqual(record);
   });
 });
 
