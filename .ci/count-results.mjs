@@ -59,18 +59,22 @@ for (const file of written.filter((name) => name.endsWith(UNHANDLED))) {
   const { unhandledErrors } = JSON.parse(readFileSync(join(dir, file), "utf8"));
   failed += unhandledErrors.length;
   for (const error of unhandledErrors) {
-    console.log(`${file.slice(0, -UNHANDLED.length)}: unhandled error outside any test: ${error}`);
+    const report = file.slice(0, -UNHANDLED.length);
+    console.log(`${report}: unhandled error outside any test: ${error}`);
+    failures.push({ report, where: undefined, what: "an error outside any test", why: String(error) });
   }
 }
-// A run that failed without a failed test or an error above (a crashed runner, a task that is not a
-// test) still fails the whole: it counts once, named, so the closing line cannot read green over it.
-if (failed === 0) {
-  for (const run of runs) {
-    const [name, status] = run.split("=");
-    if (status !== "0") {
-      failed += 1;
-      console.log(`${name}: exited with status ${status} though no test failed; its log above says why`);
-    }
+// A run that failed without a failed test or an error of its own above (a crashed runner, a task that
+// is not a test) still fails the whole: it counts once, named, so the closing line cannot read green
+// over it, whatever the other runs did. A run's reports are the folder named after it.
+for (const run of runs) {
+  const [name, status] = run.split("=");
+  const own = failures.filter(({ report }) => report === name || report.startsWith(`${name}/`));
+  if (status !== "0" && own.length === 0) {
+    failed += 1;
+    const why = `exited with status ${status} though no test of it failed; its log above says why`;
+    console.log(`${name}: ${why}`);
+    failures.push({ report: name, where: undefined, what: "the run itself", why });
   }
 }
 const root = process.cwd();
@@ -83,7 +87,7 @@ if (failures.length > 0) {
   console.log("failed tests:");
   for (const { report, where, what, why } of failures) {
     const file = where?.startsWith(`${root}/`) ? where.slice(root.length + 1) : where;
-    console.log(`  ${file} (${report.replace(/\.json$/, "")}): ${what}`);
+    console.log(`  ${file === undefined ? "" : `${file} `}(${report.replace(/\.json$/, "")}): ${what}`);
     // The first lines of the reason, without the colours a terminal would draw.
     const reason = stripVTControlCharacters(String(why ?? ""))
       .split("\n")

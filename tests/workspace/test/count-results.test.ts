@@ -80,6 +80,7 @@ describe("the CI run's closing count", () => {
       "node-a/server.unhandled-errors.json": { unhandledErrors: ["Error: late rejection"] },
     });
     expect(out).toContain("node-a/server: unhandled error outside any test: Error: late rejection");
+    expect(out.slice(out.indexOf("failed tests:"))).toContain("(node-a/server): an error outside any test");
     expect(out).toContain("packages/sdk/test/example.test.ts (node-a/server): (outside any test)");
     expect(out).toContain("      Cannot find module x");
     expect(out.trim().split("\n").at(-1)).toBe("0 passed, 2 failed, 0 skipped");
@@ -91,7 +92,32 @@ describe("the CI run's closing count", () => {
       "4 passed, 0 failed, 0 skipped",
     );
     const out = await count(reports, ["node-a=1"]);
-    expect(out).toContain("node-a: exited with status 1 though no test failed");
+    expect(out).toContain("node-a: exited with status 1 though no test of it failed");
     expect(out.trim().split("\n").at(-1)).toBe("4 passed, 1 failed, 0 skipped");
+  });
+
+  it("names a crashed run beside the closing line even when another run failed tests", async () => {
+    const out = await count(
+      {
+        "node-a/sdk.json": {
+          numPassedTests: 1,
+          numFailedTests: 1,
+          testResults: [
+            {
+              name: sdkFile,
+              status: "failed",
+              assertionResults: [{ status: "failed", fullName: "a test", failureMessages: ["Error: no"] }],
+            },
+          ],
+        },
+        "node-b/sdk.json": { numPassedTests: 4, numFailedTests: 0, testResults: [] },
+      },
+      ["node-a=1", "node-b=1"],
+    );
+    const tail = out.slice(out.indexOf("failed tests:"));
+    expect(tail).toContain("(node-a/sdk): a test");
+    expect(tail).toContain("(node-b): the run itself");
+    expect(tail).not.toContain("(node-a): the run itself");
+    expect(out.trim().split("\n").at(-1)).toBe("5 passed, 2 failed, 0 skipped");
   });
 });
