@@ -68,6 +68,11 @@ function ask<T extends ServerCommand["type"] & ServerMessage["type"]>(
   type: T,
 ): Promise<Extract<ServerMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
+    // A server already gone would never send its exit again, nor answer: say so at once.
+    if (child.exitCode !== null || child.signalCode !== null || !child.connected) {
+      reject(new Error(`the server had exited before it was asked ${type}`));
+      return;
+    }
     const gone = (): void => {
       child.off("message", listen);
       reject(new Error(`the server exited before it answered ${type}`));
@@ -80,7 +85,13 @@ function ask<T extends ServerCommand["type"] & ServerMessage["type"]>(
     };
     child.on("message", listen);
     child.once("exit", gone);
-    child.send({ type });
+    // A channel that closes under the send reports here, not as an unhandled 'error' on the child.
+    child.send({ type }, (error) => {
+      if (!error) return;
+      child.off("message", listen);
+      child.off("exit", gone);
+      reject(new Error(`could not ask the server ${type}: ${error.message}`));
+    });
   });
 }
 

@@ -9,8 +9,9 @@ const outcome = (error: unknown): Outcome => ({
 /**
  * The driver's measured window as the server sees it: opened and closed over IPC as the driver
  * reports the moment, so the server's runtime watch and its redis-server's command counts cover the
- * window and nothing of the warm-up. Both ends arrive a similar few milliseconds late, so the
- * window keeps its length and per-flow figures stay fair.
+ * window and nothing of the warm-up. Both ends arrive a few milliseconds late; the late opening
+ * misses a few milliseconds of full load while the late closing adds only the tails of the flows
+ * still in flight, so counts per flow may read low by that share (under 1% of a 10 s window).
  */
 export class MeasuredWindow {
   readonly #server: RunningServer;
