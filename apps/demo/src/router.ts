@@ -84,11 +84,21 @@ export async function startRouter(
         if (method === "tasks/get" && response.statusCode === 200 && onTaskStatus) {
           // Held until whole and seen, so what the demo says about it comes before the client reacts.
           const chunks: Buffer[] = [];
+          let whole = false;
           response.on("data", (chunk: Buffer) => chunks.push(chunk));
           response.on("end", () => {
+            whole = true;
             const body = Buffer.concat(chunks);
-            onTaskStatus(body.toString("utf8"), response.headers["content-type"] ?? "");
-            outgoing.end(body);
+            try {
+              onTaskStatus(body.toString("utf8"), response.headers["content-type"] ?? "");
+            } finally {
+              // What the demo makes of the answer never keeps it from the client.
+              outgoing.end(body);
+            }
+          });
+          // An instance that dies mid-answer ends the client's request as a broken connection would.
+          response.on("close", () => {
+            if (!whole) outgoing.destroy();
           });
           return;
         }

@@ -124,7 +124,7 @@ async function deployUntilRollingOut(run: DemoRun): Promise<{ release: string; d
 async function followOnSurvivor({ cli, interactive, stack }: DemoRun, release: string, dead: string) {
   const survivor = stack.instances.find((name) => name !== dead) ?? "B";
   note(
-    `instance ${dead} dies mid-rollout: every connection it had, to Redis and to clients, drops at once and nothing of it shuts down politely (the instances run inside the demo's process, so this is what its death does to the fleet, not a SIGKILL)`,
+    `instance ${dead} dies while its rollout runs: every connection it had, to Redis and to clients, drops at once, and what is left of it in this process is stopped afterwards with Redis already out of its reach (the instances run inside the demo's process, so this is what its death does to the fleet, not a SIGKILL)`,
   );
   const listed = await cli.roundtrip(["tasks"]);
   const id = SAVED_DEPLOY.exec(listed.stdout)?.[1];

@@ -132,18 +132,27 @@ describe("pnpm demo, unattended", () => {
     );
     const task = /Follow it with: roundtrip resume (\S+)/.exec(output)?.[1];
     expect(task, output).toBeDefined();
-    const dead = /» instance ([AB]) dies mid-rollout: /.exec(output)?.[1];
+    const dead = /» instance ([AB]) dies while its rollout runs: /.exec(output)?.[1];
     expect(dead, output).toBeDefined();
     const survivor = dead === "A" ? "B" : "A";
     expect(output).toMatch(new RegExp(`\\$ roundtrip tasks\\n${task} {2}\\S+ {2}deploy {2}on `));
     expect(output).toContain(`the load balancer sends everything to instance ${survivor}; `);
     expect(output).toContain(`$ roundtrip resume ${task} --yes -v`);
-    expect(output).toMatch(
-      new RegExp(`\\nRelease ${release} was already deployed at \\S+; nothing was deployed again\\n`),
+    // Mid-rollout, the survivor runs the task's last round again and the ledger answers; on a machine
+    // slow enough that the rollout ended before the instance died, the survivor reports it finished.
+    const rerun = new RegExp(
+      `\\nRelease ${release} was already deployed at \\S+; nothing was deployed again\\n`,
     );
-    expect(output).toContain(
-      `"release deployed" is logged once for ${release}, by instance ${dead}: ${survivor}'s worker ran the task's last round again`,
-    );
+    if (rerun.test(output)) {
+      expect(output).toContain(
+        `"release deployed" is logged once for ${release}, by instance ${dead}: ${survivor}'s worker ran the task's last round again`,
+      );
+    } else {
+      expect(output).toMatch(new RegExp(`\\nDeployed ${release} of web to staging`));
+      expect(output).toContain(
+        `"release deployed" is logged once for ${release}, by instance ${dead}: the rollout had ended on ${dead} before it died`,
+      );
+    }
     expect(output).toContain(`instance ${dead} is started again`);
     expect(output).toContain("⇄ round 1: prompts/get incident_brief → asks for severity");
     expect(output).toContain("Write a sev2 incident brief for api");

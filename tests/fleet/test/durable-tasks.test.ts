@@ -100,15 +100,24 @@ describe("deploy as a durable task on a fleet", () => {
     );
     expect(running).toBeDefined();
     const killed = [...new Set([accepting, running])];
-    for (const instance of killed) await instance?.kill();
-    const done = await taskUntil(taskId, "completes", (task) => task.status === "completed");
-    const text = JSON.stringify(done.result);
-    expect(text).toMatch(
-      new RegExp(`(Deployed|already deployed)[^"]*${release}|${release}[^"]*already deployed`),
+    // Which case this run met: BullMQ gives the job to whichever worker takes it first.
+    console.info(
+      killed.length === 1
+        ? "the accepting instance ran the task itself: one instance killed"
+        : "another instance ran the task: the accepting one and the running one killed",
     );
-    expect(deployed(release)).toHaveLength(1);
-    // Back for the next test.
-    for (const instance of killed) await instance?.start();
+    try {
+      for (const instance of killed) await instance?.kill();
+      const done = await taskUntil(taskId, "completes", (task) => task.status === "completed");
+      const text = JSON.stringify(done.result);
+      expect(text).toMatch(
+        new RegExp(`(Deployed|already deployed)[^"]*${release}|${release}[^"]*already deployed`),
+      );
+      expect(deployed(release)).toHaveLength(1);
+    } finally {
+      // Back for the next test, whatever happened here.
+      for (const instance of killed) await instance?.start();
+    }
   }, 300_000);
 
   it("with Redis stopped, tasks/get fails closed in bounded time; once it is back, the task completes", async () => {
