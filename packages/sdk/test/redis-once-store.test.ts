@@ -224,12 +224,14 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
 
 describe("RedisOnceStore rounds whose holder or replicas fail, with real processes", () => {
   it("an instance SIGKILLed after its handler started: retries hear in progress, then that the outcome is unknown", async () => {
-    const { prefix, store } = await connectedStore();
+    const { client, prefix, store } = await connectedStore();
+    // The holder's lease outlasts any stall of the busy child between taking it and starting the round;
+    // once the child is killed, the test brings the lease's end forward in Redis.
     const child = await AskingChild.start(
       {
         ONCE_REDIS_URL: redis().url,
         ONCE_PREFIX: prefix,
-        ONCE_LEASE: "1",
+        ONCE_LEASE: "60",
         ONCE_KEY: FLEET_KEYS[0] as string,
       },
       fileURLToPath(new URL("./support/once-server-main.ts", import.meta.url)),
@@ -241,7 +243,12 @@ describe("RedisOnceStore rounds whose holder or replicas fail, with real process
     void deploy(child.url, retry).catch(() => undefined);
     await child.waitFor((line) => line.msg === "deploying", "that it entered the handler", from);
     await child.stop();
-    // The killed holder's lease (1 s of Redis time) lapses; until then the round is in progress.
+    // The killed holder's lease holds the round: a retry hears it is in progress.
+    expect(errorOf(await deploy(url, retry)).data).toMatchObject({ reason: "round_in_progress" });
+    // Then the lease lapses on Redis's clock, which nothing renews any more.
+    const [leaseKey, ...others] = await client.keys(`${prefix}{*}:lease`);
+    expect(others).toEqual([]);
+    await client.pExpire(leaseKey as string, 1);
     const answers = new Set<string>();
     await until(async () => {
       const error = errorOf(await deploy(url, retry));
