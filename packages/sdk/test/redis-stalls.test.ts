@@ -124,7 +124,9 @@ describe("Redis stores against a Redis that stalls", () => {
         return "charged";
       });
       // The first round, asked while Redis answers, goes to an instance of the fleet without the deadline.
-      const patient = await start({ store: new RedisOnceStore({ client, prefix, timeoutMs: STALL_TEST_MS }) });
+      const patient = await start({
+        store: new RedisOnceStore({ client, prefix, timeoutMs: STALL_TEST_MS }),
+      });
       const completing = await firstRound(patient.url);
       await duringStall(stall, async () => {
         expect(await store.ready()).toBe(false);
@@ -178,7 +180,9 @@ describe("Redis stores against a Redis that stalls", () => {
       const [leaseKey, ...others] = (await client.keys(`${prefix}{*}:lease`)) as string[];
       expect(others).toEqual([]);
       await client.pExpire(leaseKey as string, 1);
-      await until(async () => "result" in ((await deploy(patient.url, completing)).messages.at(-1) as object));
+      await until(
+        async () => "result" in ((await deploy(patient.url, completing)).messages.at(-1) as object),
+      );
       expect(server.counters.deploys + patient.counters.deploys).toBe(1);
     },
     STALL_TEST_MS,
