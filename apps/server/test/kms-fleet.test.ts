@@ -11,7 +11,7 @@ import {
   useDummyAwsEnvironment,
 } from "@roundtrip/test-kms/kms-fixture";
 import { type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-kms/moto-server";
-import { freePort } from "@roundtrip/test-services";
+import { freePort, waitFor } from "@roundtrip/test-services";
 import { another, CONFIRMED, createServiceAnswers, type Retry } from "@roundtrip/test-support/rounds";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { processState, type SharedState } from "../src/state/shared-state.js";
@@ -127,12 +127,13 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
     proxies.push(slowKms);
     const server = await startServer(fleetEnvironment({ KMS_ENDPOINT: slowKms.url }), { waitForKeys: false });
     servers.push(server);
+    // The call to KMS reaches the proxy in its own time, which the requests below need not outlast.
+    await waitFor("the key unwrapping call to reach KMS", async () => slowKms.arrived() > 0);
 
     const ready = await fetch(`${server.origin}/readyz`);
     const mcp = await fetch(server.url, { method: "POST", headers: { authorization: `Bearer ${alice}` } });
     expect([ready.status, server.server.keyring.status]).toEqual([503, "loading"]);
     expect([mcp.status, mcp.headers.get("retry-after")]).toEqual([503, "1"]);
-    expect(slowKms.arrived()).toBeGreaterThan(0);
 
     slowKms.release();
     await server.server.keyring.ready;

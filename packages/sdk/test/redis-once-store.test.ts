@@ -63,18 +63,14 @@ async function connectedStore(prefix = `test:${Math.random().toString(36).slice(
 
 describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP", () => {
   it("a replayed completing round gets the first outcome, then the frozen error once it expires", async () => {
-    const { store } = await connectedStore();
-    const { url, counters } = await start({ store, outcomeTtl: 0.3 });
+    const { client, prefix, store } = await connectedStore();
+    const { url, counters } = await start({ store, outcomeTtl: 60 });
     const retry = await firstRound(url);
     const first = resultOf(await deploy(url, retry));
     expect(textOf(first)).toBe("deployed web (run 1)");
     expect(resultOf(await deploy(url, retry))).toEqual(first);
-    // The outcome lives 300 ms in Redis; replay until it is gone.
-    await until(async () => {
-      const reply = await deploy(url, retry);
-      const response = reply.messages.at(-1) as { error?: unknown };
-      return response.error !== undefined;
-    });
+    // The outcome lives 60 s in Redis, so no slow step outlasts it; those 60 s pass for Redis at once.
+    await ageKeys(client, prefix, 60_000);
     expect(errorOf(await deploy(url, retry))).toEqual(FROZEN_ERROR);
     expect(counters.deploys).toBe(1);
   });
@@ -171,14 +167,15 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
   });
 
   it("a fleet of two instances sharing the store: a round consumed on one is answered from the store on the other", async () => {
-    const { store: storeA, prefix } = await connectedStore();
+    const { client, store: storeA, prefix } = await connectedStore();
     const { store: storeB } = await connectedStore(prefix);
-    const a = await start({ store: storeA, outcomeTtl: 0.3 });
-    const b = await start({ store: storeB, outcomeTtl: 0.3 });
+    // Outcomes live 60 s, so no slow step outlasts one; the test passes that time for Redis at once.
+    const a = await start({ store: storeA, outcomeTtl: 60 });
+    const b = await start({ store: storeB, outcomeTtl: 60 });
     const retry = await firstRound(a.url);
     const first = resultOf(await deploy(a.url, retry));
     expect(resultOf(await deploy(b.url, retry))).toEqual(first);
-    await until(async () => "error" in (((await deploy(b.url, retry)).messages.at(-1) as object) ?? {}));
+    await ageKeys(client, prefix, 60_000);
     expect(errorOf(await deploy(b.url, retry))).toEqual(FROZEN_ERROR);
     expect(a.counters.deploys + b.counters.deploys).toBe(1);
 
@@ -227,12 +224,14 @@ describe("RedisOnceStore behind McpServer, with a real redis-server, over HTTP",
 
 describe("RedisOnceStore rounds whose holder or replicas fail, with real processes", () => {
   it("an instance SIGKILLed after its handler started: retries hear in progress, then that the outcome is unknown", async () => {
-    const { prefix, store } = await connectedStore();
+    const { client, prefix, store } = await connectedStore();
+    // The holder's lease outlasts any stall of the busy child between taking it and starting the round;
+    // once the child is killed, the test brings the lease's end forward in Redis.
     const child = await AskingChild.start(
       {
         ONCE_REDIS_URL: redis().url,
         ONCE_PREFIX: prefix,
-        ONCE_LEASE: "1",
+        ONCE_LEASE: "60",
         ONCE_KEY: FLEET_KEYS[0] as string,
       },
       fileURLToPath(new URL("./support/once-server-main.ts", import.meta.url)),
@@ -244,7 +243,12 @@ describe("RedisOnceStore rounds whose holder or replicas fail, with real process
     void deploy(child.url, retry).catch(() => undefined);
     await child.waitFor((line) => line.msg === "deploying", "that it entered the handler", from);
     await child.stop();
-    // The killed holder's lease (1 s of Redis time) lapses; until then the round is in progress.
+    // The killed holder's lease holds the round: a retry hears it is in progress.
+    expect(errorOf(await deploy(url, retry)).data).toMatchObject({ reason: "round_in_progress" });
+    // Then the lease lapses on Redis's clock, which nothing renews any more.
+    const [leaseKey, ...others] = await client.keys(`${prefix}{*}:lease`);
+    expect(others).toEqual([]);
+    await client.pExpire(leaseKey as string, 1);
     const answers = new Set<string>();
     await until(async () => {
       const error = errorOf(await deploy(url, retry));
@@ -281,7 +285,11 @@ describe("RedisOnceStore rounds whose holder or replicas fail, with real process
       // Generous: a loaded machine delays a healthy replica's ack; only the frozen one must miss it.
       replicaAcks: { replicas: 1, timeoutMs: 5_000 },
     });
-    const { url, counters } = await start({ store, wait: 0.05, lease: 1 });
+    // Its leases outlast the replica's slowest healthy ack, which a lease waits for before it starts
+    // its round; only the instance whose lease the frozen replica leaves unconfirmed has a brief one.
+    const { url, counters } = await start({ store, wait: 0.05, lease: 60 });
+    const brief = await start({ store, wait: 0.05, lease: 1 });
+    const deploys = () => counters.deploys + brief.counters.deploys;
     expect(textOf(resultOf(await deploy(url, await firstRound(url))))).toBe("deployed web (run 1)");
 
     const done = await firstRound(url);
@@ -289,19 +297,19 @@ describe("RedisOnceStore rounds whose holder or replicas fail, with real process
     const retry = await firstRound(url);
     replica.freeze();
     try {
-      const error = errorOf(await deploy(url, retry));
+      const error = errorOf(await deploy(brief.url, retry));
       expect(error.code).toBe(-32603);
       expect(error.message).toMatch(/did not confirm.*only 0 of the 1 Redis replicas.*'deploy' was not run/);
       // A repeat of a completed round writes nothing: it gets its outcome, replicas or not.
       expect(resultOf(await deploy(url, done))).toEqual(first);
-      expect(counters.deploys).toBe(2);
+      expect(deploys()).toBe(2);
     } finally {
       replica.thaw();
     }
     // The lease may stand though it was not confirmed: not started, it goes to the next attempt.
     await until(async () => "result" in ((await deploy(url, retry)).messages.at(-1) as object), 20_000);
     expect(textOf(resultOf(await deploy(url, retry)))).toBe("deployed web (run 3)");
-    expect(counters.deploys).toBe(3);
+    expect(deploys()).toBe(3);
   }, 180_000);
 });
 

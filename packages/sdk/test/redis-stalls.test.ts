@@ -19,7 +19,8 @@ import {
 } from "../src/server/mcp-server/test-support/once.js";
 import { closersAfterEach } from "./support/redis-server.js";
 
-// Far from anything the machine's speed decides: each stall below lasts until the test ends it.
+// Far from anything the machine's speed decides: each stall below lasts until the test ends it. Only
+// calls made during a stall are held to it; those made while Redis answers have STALL_TEST_MS.
 const DEADLINE_MS = 400;
 const MISSED_DEADLINE = /^Redis did not answer within 400 ms/;
 const STALL_TEST_MS = 60_000;
@@ -80,7 +81,12 @@ describe("Redis stores against a Redis that stalls", () => {
       });
       closers.push(() => bus.close());
       await bus.ready();
-      await sessions.create("s1", RECORD, LIMITS);
+      const patient = new RedisSessionRegistry({
+        client,
+        prefix: `${prefix}:session:`,
+        timeoutMs: STALL_TEST_MS,
+      });
+      await patient.create("s1", RECORD, LIMITS);
       await duringStall(stall, async () => {
         const ttl = { outcomeMs: 60_000, consumedMs: 60_000 };
         const outcomes = await Promise.allSettled([
@@ -108,18 +114,20 @@ describe("Redis stores against a Redis that stalls", () => {
   it.each(stalls.all)(
     "while Redis is $name, a once-tool runs nothing: its first round and its completion are refused, and other tools answer",
     async (stall) => {
-      const store = new RedisOnceStore({
-        client: await storeClient(),
-        prefix: unique(),
-        timeoutMs: DEADLINE_MS,
-      });
+      const client = await storeClient();
+      const prefix = unique();
+      const store = new RedisOnceStore({ client, prefix, timeoutMs: DEADLINE_MS });
       const server = await start({ store });
       let charges = 0;
       server.mcp.tool("charge", { once: true }, () => {
         charges += 1;
         return "charged";
       });
-      const completing = await firstRound(server.url);
+      // The first round, asked while Redis answers, goes to an instance of the fleet without the deadline.
+      const patient = await start({
+        store: new RedisOnceStore({ client, prefix, timeoutMs: STALL_TEST_MS }),
+      });
+      const completing = await firstRound(patient.url);
       await duringStall(stall, async () => {
         expect(await store.ready()).toBe(false);
         const refused = [
@@ -144,24 +152,38 @@ describe("Redis stores against a Redis that stalls", () => {
   it.each([stalls.frozen, stalls.writesPaused])(
     "after Redis was $name, the lease it took past its deadline holds the round for nobody: a repeat hears it is in progress, and it runs once the lease lapses",
     async (stall) => {
-      const store = new RedisOnceStore({
-        client: await storeClient(),
-        prefix: unique(),
-        timeoutMs: DEADLINE_MS,
+      const client = await storeClient();
+      const prefix = unique();
+      // The lease is long, so it holds however slowly the repeat after the stall comes; the test then
+      // brings its end forward in Redis. Only the call made during the stall is held to the deadline.
+      const lease = 60;
+      const server = await start({
+        store: new RedisOnceStore({ client, prefix, timeoutMs: DEADLINE_MS }),
+        wait: 0.5,
+        lease,
       });
-      const server = await start({ store, wait: 0.5, lease: 2 });
-      const completing = await firstRound(server.url);
+      const patient = await start({
+        store: new RedisOnceStore({ client, prefix, timeoutMs: STALL_TEST_MS }),
+        wait: 0.5,
+        lease,
+      });
+      const completing = await firstRound(patient.url);
       await duringStall(stall, async () => {
         expect(errorOf(await deploy(server.url, completing)).code).toBe(-32603);
       });
       // The late lease went out on the store's one connection before this repeat's, so it is in place.
-      expect(errorOf(await deploy(server.url, completing)).data).toMatchObject({
+      expect(errorOf(await deploy(patient.url, completing)).data).toMatchObject({
         reason: "round_in_progress",
       });
-      expect(server.counters.deploys).toBe(0);
+      expect(server.counters.deploys + patient.counters.deploys).toBe(0);
       // Its handler never started: once Redis lets the lease lapse, the round runs, once.
-      await until(async () => "result" in ((await deploy(server.url, completing)).messages.at(-1) as object));
-      expect(server.counters.deploys).toBe(1);
+      const [leaseKey, ...others] = (await client.keys(`${prefix}{*}:lease`)) as string[];
+      expect(others).toEqual([]);
+      await client.pExpire(leaseKey as string, 1);
+      await until(
+        async () => "result" in ((await deploy(patient.url, completing)).messages.at(-1) as object),
+      );
+      expect(server.counters.deploys + patient.counters.deploys).toBe(1);
     },
     STALL_TEST_MS,
   );

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Client } from "./client.js";
 import { RequestTimeoutError } from "./errors.js";
 import { discoverResult, json } from "./test-support/http-peer.js";
@@ -94,19 +94,27 @@ describe("request timeouts", () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
-    let signedIn = false;
-    const auth = {
-      authorization: async () => (signedIn ? "Bearer signed-in" : undefined),
-      // A user taking their time in the browser: three times the bound on waiting for the server.
-      handleChallenge: async () => {
-        await new Promise((resolve) => setTimeout(resolve, 600));
-        signedIn = true;
-        return true;
-      },
-    };
-    const { port } = server.address() as AddressInfo;
-    const client = new Client(`http://127.0.0.1:${port}/mcp`, { connectTimeoutMs: 200, http: { auth } });
-    await expect(client.connect()).resolves.toMatchObject({ era: "modern" });
+    // The bound is far from what the two requests take on a busy machine; the user's time in the
+    // browser is made up on a fake clock, jumped three bounds ahead while signing in: a clock still
+    // counting would fire.
+    const connectTimeoutMs = 10_000;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
+    try {
+      let signedIn = false;
+      const auth = {
+        authorization: async () => (signedIn ? "Bearer signed-in" : undefined),
+        handleChallenge: async () => {
+          await vi.advanceTimersByTimeAsync(3 * connectTimeoutMs);
+          signedIn = true;
+          return true;
+        },
+      };
+      const { port } = server.address() as AddressInfo;
+      const client = new Client(`http://127.0.0.1:${port}/mcp`, { connectTimeoutMs, http: { auth } });
+      await expect(client.connect()).resolves.toMatchObject({ era: "modern" });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.each([

@@ -4,7 +4,7 @@ import {
   ListRootsRequestSchema,
   McpError as V1McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 import {
   createMessage,
@@ -241,25 +241,35 @@ describe("the input-required bridge for 2025-era sessions", () => {
   });
 
   it("stops a call whose question outlasts bridge.timeoutMs with -32603 naming the bound, and cancels the question", async () => {
-    const { mcp, calls } = askingServer({ legacy: { bridge: { timeoutMs: 300 } } });
-    const http = await serve(mcp);
-    const peer = await connectV1(http.url, FULL);
-    const questionCancelled = new Promise<unknown>((resolve) => {
-      peer.client.setRequestHandler(ElicitRequestSchema, async (_request, extra) => {
-        extra.signal.addEventListener("abort", () => resolve(extra.signal.reason));
-        return new Promise(() => undefined);
+    // The bound is far from what asking takes on a busy machine: a bound that ran out first would
+    // leave no question to cancel. The client's hesitation is made up on a fake clock, jumped past the
+    // bound once the question arrived; the jump stays under the v1 client's own 60 s request timeout.
+    const timeoutMs = 10_000;
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
+    try {
+      const { mcp, calls } = askingServer({ legacy: { bridge: { timeoutMs } } });
+      const http = await serve(mcp);
+      const peer = await connectV1(http.url, FULL);
+      const questionCancelled = new Promise<unknown>((resolve) => {
+        peer.client.setRequestHandler(ElicitRequestSchema, async (_request, extra) => {
+          extra.signal.addEventListener("abort", () => resolve(extra.signal.reason));
+          void vi.advanceTimersByTimeAsync(timeoutMs + 1);
+          return new Promise(() => undefined);
+        });
       });
-    });
-    const failure = await peer.client
-      .callTool({ name: "hesitant", arguments: {} })
-      .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(V1McpError);
-    expect((failure as V1McpError).code).toBe(-32603);
-    expect((failure as V1McpError).message).toContain("took longer than 300 ms");
-    // The v1 client aborts a request handler's signal only on notifications/cancelled for it.
-    expect(await questionCancelled).toBe("The request took longer than the server allows");
-    expect(calls.hesitant).toBe(1);
-    await peer.close();
+      const failure = await peer.client
+        .callTool({ name: "hesitant", arguments: {} })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(V1McpError);
+      expect((failure as V1McpError).code).toBe(-32603);
+      expect((failure as V1McpError).message).toContain("took longer than 10 s");
+      // The v1 client aborts a request handler's signal only on notifications/cancelled for it.
+      expect(await questionCancelled).toBe("The request took longer than the server allows");
+      expect(calls.hesitant).toBe(1);
+      await peer.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("serves a call made before notifications/initialized, but asks the client nothing until it arrives", async () => {

@@ -128,8 +128,11 @@ export function textOf(result: Record<string, unknown>): string {
 
 export { errorOf, resultOf };
 
-/** Polls `check` until it holds, at most `timeoutMs`: for waiting on things without fixed sleeps. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+/**
+ * Polls `check` until it holds, at most `timeoutMs`: for waiting on things without fixed sleeps. The
+ * default is generous, as a busy machine needs, and still ends before the test's own 60 s timeout.
+ */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let delay = 2;
   while (!(await check())) {
