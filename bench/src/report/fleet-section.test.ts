@@ -1,35 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { TargetRun } from "../run/target-run.js";
 import { fleetSection } from "./fleet-section.js";
+import { greetRun } from "./greet-run.js";
 
 /** `flowsPerSecond` over 10 s, the server (or the instances together) busy `cpuSeconds`. */
-function run(
-  name: string,
-  flowsPerSecond: number,
-  cpuSeconds: number,
-  fleet?: TargetRun["fleet"],
-): TargetRun {
-  const flows = flowsPerSecond * 10;
-  return {
-    name,
-    label: name,
-    flow: "greet",
-    peakRssMiB: 100,
-    serverCpuSeconds: cpuSeconds,
-    load: {
-      flows,
-      rounds: flows * 2,
-      seconds: 10,
-      flowsPerSecond,
-      roundsPerSecond: flowsPerSecond * 2,
-      latency: { count: flows * 2, mean: 2, p50: 2, p90: 3, p99: 4, max: 9 },
-      errors: 0,
-      errorSamples: [],
-      driverCpuSeconds: 5,
-    },
-    ...(fleet ? { fleet } : {}),
-  };
-}
+const run = (name: string, flowsPerSecond: number, cpuSeconds: number, fleet?: TargetRun["fleet"]) =>
+  greetRun(name, flowsPerSecond, cpuSeconds, fleet ? { fleet } : {});
 
 describe("the fleet section", () => {
   it("gives total and per-instance flows/s and the instances' summed CPU per flow beside the baseline", () => {

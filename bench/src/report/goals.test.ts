@@ -1,36 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { TargetRun } from "../run/target-run.js";
 import { evaluateGoals, type GoalVerdict } from "./goals.js";
+import { greetRun } from "./greet-run.js";
 import type { InProcessSealing } from "./sealing-cost.js";
 
 /** A measured run: `flowsPerSecond` over 10 s, the server busy `cpuSeconds` in that window. */
-function run(
-  name: string,
-  flowsPerSecond: number,
-  cpuSeconds: number,
-  extra: Partial<TargetRun> = {},
-): TargetRun {
-  const flows = flowsPerSecond * 10;
-  return {
-    name,
-    label: name,
-    flow: "greet",
-    peakRssMiB: 100,
-    serverCpuSeconds: cpuSeconds,
-    load: {
-      flows,
-      rounds: flows * 2,
-      seconds: 10,
-      flowsPerSecond,
-      roundsPerSecond: flowsPerSecond * 2,
-      latency: { count: flows * 2, mean: 2, p50: 2, p90: 3, p99: 4, max: 9 },
-      errors: 0,
-      errorSamples: [],
-      driverCpuSeconds: 5,
-    },
-    ...extra,
-  };
-}
+const run = greetRun;
 
 const byName = (...runs: TargetRun[]) => new Map(runs.map((r) => [r.name, r]));
 const verdict = (

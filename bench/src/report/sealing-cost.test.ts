@@ -1,29 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { TargetRun } from "../run/target-run.js";
 import { evaluateGoals, isSealingGoal } from "./goals.js";
+import { greetRun } from "./greet-run.js";
 import { sealingSection, serverSealingCost } from "./sealing-cost.js";
 
 /** `flows` flows in the window, the server busy `cpuSeconds` over it. */
-function run(name: string, flows: number, cpuSeconds: number): TargetRun {
-  return {
-    name,
-    label: name,
-    flow: "greet",
-    peakRssMiB: 100,
-    serverCpuSeconds: cpuSeconds,
-    load: {
-      flows,
-      rounds: flows * 2,
-      seconds: 10,
-      flowsPerSecond: flows / 10,
-      roundsPerSecond: flows / 5,
-      latency: { count: flows * 2, mean: 2, p50: 2, p90: 3, p99: 4, max: 9 },
-      errors: 0,
-      errorSamples: [],
-      driverCpuSeconds: 5,
-    },
-  };
-}
+const run = (name: string, flows: number, cpuSeconds: number) => greetRun(name, flows / 10, cpuSeconds);
 
 const byName = (...runs: TargetRun[]) => new Map(runs.map((r) => [r.name, r]));
 // 100000 flows: 10 CPU s is 100 µs each.

@@ -1,30 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { TargetRun } from "../run/target-run.js";
 import { evaluateGoals } from "./goals.js";
+import { greetRun } from "./greet-run.js";
 import { stallLine, stallRows, stallsSection } from "./stalls-section.js";
 
 /** 10 s measured, p99 4 ms; `runtime` as the server reported it. */
-function run(name: string, runtime?: TargetRun["runtime"]): TargetRun {
-  return {
-    name,
-    label: name,
-    flow: "greet",
-    peakRssMiB: 100,
-    serverCpuSeconds: 5,
-    load: {
-      flows: 1000,
-      rounds: 2000,
-      seconds: 10,
-      flowsPerSecond: 100,
-      roundsPerSecond: 200,
-      latency: { count: 2000, mean: 2, p50: 2, p90: 3, p99: 4, max: 9 },
-      errors: 0,
-      errorSamples: [],
-      driverCpuSeconds: 5,
-    },
-    ...(runtime ? { runtime } : {}),
-  };
-}
+const run = (name: string, runtime?: TargetRun["runtime"]): TargetRun =>
+  greetRun(name, 100, 5, runtime ? { runtime } : {});
 
 const stalled = { loopDelayP99Ms: 1.25, loopDelayMaxMs: 7.5, gcCount: 120, gcTotalMs: 250, gcMaxMs: 3.5 };
 

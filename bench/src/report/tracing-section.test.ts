@@ -2,29 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { TargetRun } from "../run/target-run.js";
 import { BASELINE, TRACED, TRACED_FLOOR } from "../targets/catalog.js";
 import { evaluateGoals } from "./goals.js";
+import { greetRun } from "./greet-run.js";
 import { tracingCost, tracingSection } from "./tracing-section.js";
 
 /** 1000 greet flows in 10 s, the server busy `cpuSeconds` of them. */
-function run(name: string, cpuSeconds: number): TargetRun {
-  return {
-    name,
-    label: name,
-    flow: "greet",
-    peakRssMiB: 100,
-    serverCpuSeconds: cpuSeconds,
-    load: {
-      flows: 1000,
-      rounds: 2000,
-      seconds: 10,
-      flowsPerSecond: 100,
-      roundsPerSecond: 200,
-      latency: { count: 2000, mean: 2, p50: 2, p90: 3, p99: 4, max: 9 },
-      errors: 0,
-      errorSamples: [],
-      driverCpuSeconds: 5,
-    },
-  };
-}
+const run = (name: string, cpuSeconds: number) => greetRun(name, 100, cpuSeconds);
 
 const byName = (...runs: TargetRun[]) => new Map(runs.map((r) => [r.name, r]));
 const tracingGoal = (runs: Map<string, TargetRun>) =>
