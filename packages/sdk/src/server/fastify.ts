@@ -21,18 +21,25 @@ export interface McpFastifyOptions extends HttpHandlerOptions {
 
 type Authenticate = NonNullable<HttpHandlerOptions["authenticate"]>;
 
+/** Where a request keeps the verdict onRequest reached on it: on the request, not in a WeakMap (see http-peer.ts). */
+const VERDICT: unique symbol = Symbol("roundtrip.authentication-verdict");
+
+interface JudgedRequest {
+  [VERDICT]?: ReturnType<Authenticate>;
+}
+
 /**
  * The hook, run once per request on its head: the verdict reached in onRequest is the one the
  * transport gets. A run with a target (a 2025-era request, once its body named the tool) still runs.
  */
 function verdictOnce(authenticate: Authenticate): Authenticate {
-  const verdicts = new WeakMap<Parameters<Authenticate>[0], ReturnType<Authenticate>>();
   return (req, target) => {
     if (target !== undefined) return authenticate(req, target);
-    let verdict = verdicts.get(req);
+    const judged = req as Parameters<Authenticate>[0] & JudgedRequest;
+    let verdict = judged[VERDICT];
     if (verdict === undefined) {
       verdict = authenticate(req);
-      verdicts.set(req, verdict);
+      judged[VERDICT] = verdict;
     }
     return verdict;
   };
