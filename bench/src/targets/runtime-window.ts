@@ -2,7 +2,7 @@ import { type IntervalHistogram, monitorEventLoopDelay, PerformanceObserver } fr
 
 /** What stalled a server's event loop during the measured window: its own delay, and V8's collections. */
 export interface RuntimeStats {
-  /** The event loop's delay, sampled every RESOLUTION_MS: how late a timer due then ran. */
+  /** The event loop's delay, sampled every RESOLUTION_MS: how late a timer due then ran (0: on time). */
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
   /** Garbage collections on the main thread: how many, their summed pause, the longest one. */
@@ -52,8 +52,10 @@ export class RuntimeWindow {
       if (entry.duration > this.#gcMaxMs) this.#gcMaxMs = entry.duration;
     }
     // A window with no sample yet has no delay to report (the empty histogram answers its defaults).
+    // Each sample is the whole interval between two ticks of the monitor's timer: its own period,
+    // then the delay; the period is taken off, so an idle loop reads about 0, not 5 ms.
     const sampled = this.#delay.count > 0;
-    const ms = (ns: number) => (sampled && Number.isFinite(ns) && ns > 0 ? ns / 1e6 : 0);
+    const ms = (ns: number) => (sampled && Number.isFinite(ns) ? Math.max(0, ns / 1e6 - RESOLUTION_MS) : 0);
     return {
       loopDelayP99Ms: ms(this.#delay.percentile(99)),
       loopDelayMaxMs: ms(this.#delay.max),
