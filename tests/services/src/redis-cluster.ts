@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "./free-port.js";
 import { redisCommand, waitFor } from "./redis-command.js";
 import { type RedisProgram, RedisServer } from "./redis-server.js";
 
@@ -14,6 +15,8 @@ const SLOTS = 16_384;
 export class RedisCluster {
   readonly nodes: readonly RedisServer[];
   readonly #dir: string;
+  /** Each node's cluster bus port, by node port. */
+  readonly #busPorts = new Map<number, number>();
 
   private constructor(nodes: readonly RedisServer[], dir: string) {
     this.nodes = nodes;
@@ -27,8 +30,16 @@ export class RedisCluster {
     const cluster = new RedisCluster(nodes, dir);
     try {
       for (let i = 0; i < masters; i++) {
-        const config = ["--cluster-enabled", "yes", "--cluster-config-file", join(dir, `nodes-${i}.conf`)];
-        nodes.push(await RedisServer.start({ ...options, config }));
+        // The bus port is its own free port: by default it is the node's port plus 10000, which is past
+        // 65535 (and refused) for a third of the ports the kernel hands out.
+        const bus = await freePort();
+        const config = [
+          ...["--cluster-enabled", "yes", "--cluster-config-file", join(dir, `nodes-${i}.conf`)],
+          ...["--cluster-port", String(bus)],
+        ];
+        const node = await RedisServer.start({ ...options, config });
+        nodes.push(node);
+        cluster.#busPorts.set(node.port, bus);
       }
       await cluster.#form();
       return cluster;
@@ -51,8 +62,10 @@ export class RedisCluster {
       const to = Math.floor((SLOTS * (i + 1)) / this.nodes.length) - 1;
       await redisCommand(node.url, ["CLUSTER", "ADDSLOTSRANGE", String(from), String(to)]);
     }
-    for (const node of rest)
-      await redisCommand(first.url, ["CLUSTER", "MEET", "127.0.0.1", String(node.port)]);
+    for (const node of rest) {
+      const bus = String(this.#busPorts.get(node.port));
+      await redisCommand(first.url, ["CLUSTER", "MEET", "127.0.0.1", String(node.port), bus]);
+    }
     for (const node of this.nodes) {
       await waitFor(`node ${node.port} to see the cluster ok`, async () => {
         const info = String(await redisCommand(node.url, ["CLUSTER", "INFO"]));

@@ -111,12 +111,24 @@ export class RedisServer {
       ...DURABLE,
       ...config,
     ];
-    const child = spawn(this.#binary, args, { stdio: "ignore" });
+    const child = spawn(this.#binary, args, { stdio: ["ignore", "pipe", "ignore"] });
     this.#process = child;
+    // The end of its log, so a server that exits at start says why.
+    let log = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      log = (log + chunk.toString("utf8")).slice(-2000);
+    });
     const deadline = Date.now() + 10_000;
     let delay = 5;
     while (!(await pings(this.port))) {
-      if (child.exitCode !== null) throw new Error(`${this.program} exited with ${child.exitCode}`);
+      if (child.exitCode !== null) {
+        const last = log
+          .trim()
+          .split("\n")
+          .pop()
+          ?.replace(/^\d+:\w \S+ \S+ \S+ \S+ [#*.-] /, "");
+        throw new Error(`${this.program} exited with ${child.exitCode}${last ? `: ${last}` : ""}`);
+      }
       if (Date.now() > deadline) throw new Error(`${this.program} did not answer on port ${this.port}`);
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 100);

@@ -13,6 +13,14 @@ describe.each(["redis-server", "valkey-server"] as const)("topologies of %s", (p
     }
   });
 
+  it("a server that exits at start says why, from its own log", async () => {
+    // A cluster node on a port whose bus port (10000 higher) would be past 65535 refuses to start.
+    const refused = RedisServer.start({ program, config: ["--cluster-enabled", "yes", "--port", "60001"] });
+    await expect(refused).rejects.toThrow(
+      new RegExp(`^${program} exited with 1: \\w+ port number too high\\. Cluster communication port`),
+    );
+  });
+
   it("a cluster of three masters covers every slot, and keys spread over all of them", async () => {
     const cluster = await RedisCluster.start({ program });
     try {
