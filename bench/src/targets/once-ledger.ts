@@ -16,27 +16,20 @@ export function onceInMemory(): Promise<Listening> {
 export async function onceInRedis(): Promise<Listening> {
   // Only this row's process loads a Redis client and the server's launcher: the in-memory row's peak
   // RSS carries none of it.
-  const [{ RedisOnceStore }, { RedisServer }, { createClient }, { RedisCommandCounter }] = await Promise.all([
+  const [{ RedisOnceStore }, { ownRedis }] = await Promise.all([
     import("@roundtrip/sdk/redis"),
-    import("@roundtrip/test-services/redis-server"),
-    import("redis"),
-    import("./redis-command-counter.js"),
+    import("./own-redis.js"),
   ]);
-  const redis = await RedisServer.start();
-  const client = createClient({ url: redis.url, disableOfflineQueue: true });
-  client.on("error", () => {});
-  await client.connect();
-  const counter = await RedisCommandCounter.connect(redis.url);
+  const redis = await ownRedis();
+  const client = redis.client;
   const handle = createNodeHandler(benchMcpServer({ once: new RedisOnceStore({ client }) }));
   const listening = await listenNode((req, res) => void handle(req, res));
   return {
     ...listening,
-    redisCommands: counter,
+    redisCommands: redis.counter,
     async close() {
       await listening.close();
-      await counter.close();
-      await client.close();
-      await redis.stop();
+      await redis.close();
     },
   };
 }

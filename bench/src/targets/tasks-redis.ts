@@ -2,12 +2,10 @@ import { createNodeHandler } from "@roundtrip/sdk";
 import { RedisTaskStore } from "@roundtrip/sdk/redis";
 import { Tasks } from "@roundtrip/sdk/server";
 import { BullMqTaskRunner } from "@roundtrip/sdk/tasks-bullmq";
-// The launcher alone: the package's index would load a browser driver into the measured process.
-import { RedisServer } from "@roundtrip/test-services/redis-server";
 import { createNodeRedisClient } from "bullmq";
 import { createClient } from "redis";
 import { type Listening, listenNode } from "./listen.js";
-import { RedisCommandCounter } from "./redis-command-counter.js";
+import { ownRedis } from "./own-redis.js";
 import { benchMcpServer } from "./roundtrip-mcp.js";
 
 /**
@@ -16,14 +14,10 @@ import { benchMcpServer } from "./roundtrip-mcp.js";
  * instance of a fleet runs it. What the store and the queue cost each task, beside `roundtrip-tasks`.
  */
 export async function tasksInRedis(): Promise<Listening> {
-  const redis = await RedisServer.start();
-  const client = createClient({ url: redis.url, disableOfflineQueue: true });
-  client.on("error", () => {});
-  await client.connect();
-  const counter = await RedisCommandCounter.connect(redis.url);
+  const redis = await ownRedis();
   const queueClient = createClient({ url: redis.url });
   queueClient.on("error", () => {});
-  const store = new RedisTaskStore({ client });
+  const store = new RedisTaskStore({ client: redis.client });
   const runner = new BullMqTaskRunner({ connection: createNodeRedisClient(queueClient) });
   const tasks = new Tasks({ store, runner, pollIntervalMs: 1 });
   const handle = createNodeHandler(benchMcpServer({ tasks }));
@@ -31,15 +25,13 @@ export async function tasksInRedis(): Promise<Listening> {
   const listening = await listenNode((req, res) => void handle(req, res));
   return {
     ...listening,
-    redisCommands: counter,
+    redisCommands: redis.counter,
     async close() {
       await listening.close();
       await runner.close();
-      await counter.close();
       await store.close();
-      await client.close();
       queueClient.destroy();
-      await redis.stop();
+      await redis.close();
     },
   };
 }
