@@ -21,4 +21,5 @@ export {
   redisStalls,
   type StallTarget,
 } from "./redis-stalls.js";
+export { type SlowDisk, slowDisk } from "./slow-disk.js";
 export { manualInstall, TOOLS, type Tool, type ToolName, type ToolSource } from "./tools.js";

@@ -42,7 +42,9 @@ export interface RedisServerOptions {
 
 /**
  * The settings under which a Redis keeps what it acknowledged, as the server requires of its store:
- * an append-only file synced every second, no eviction. The file lives in the server's own folder.
+ * an append-only file synced before each reply (`everysec` replies first and, while a sync lags,
+ * holds writes in memory for up to 2 s, which a kill loses), no eviction. The file lives in the
+ * server's own folder.
  */
 const DURABLE = [
   "--save",
@@ -50,7 +52,7 @@ const DURABLE = [
   "--appendonly",
   "yes",
   "--appendfsync",
-  "everysec",
+  "always",
   "--maxmemory-policy",
   "noeviction",
 ];
@@ -97,6 +99,13 @@ export class RedisServer {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** The running process's id, for tools that act on it in place (see slowDisk). */
+  get pid(): number {
+    const pid = this.#process?.exitCode === null ? this.#process.pid : undefined;
+    if (pid === undefined) throw new Error(`${this.program} on port ${this.port} is not running`);
+    return pid;
   }
 
   async start(): Promise<void> {

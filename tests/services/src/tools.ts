@@ -67,6 +67,12 @@ export const TOOLS = {
     alsoAt: ["/usr/bin/openssl"],
     source: { kind: "apt", packages: ["openssl"] },
   },
+  strace: {
+    command: "strace",
+    purpose: "slows a Redis's disk syncs in place, so the durability tests can kill it while its disk lags",
+    alsoAt: ["/usr/bin/strace"],
+    source: { kind: "apt", packages: ["strace"] },
+  },
   chromium: {
     command: "chromium",
     purpose: "the headless browser the approval page's tests drive (through playwright-core)",

@@ -14,6 +14,7 @@ const VERSION_ARGS: Record<ToolName, readonly string[]> = {
   "valkey-server": ["--version"],
   prometheus: ["--version"],
   openssl: ["version"],
+  strace: ["-V"],
   chromium: ["--version"],
   kubectl: ["version", "--client"],
 };

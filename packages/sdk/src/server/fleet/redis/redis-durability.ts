@@ -1,8 +1,12 @@
 /**
  * Whether a Redis keeps the writes it acknowledged, judged from what it says of itself. A once-round
  * runs once only while the store remembers its claim: a Redis that restarts without the claim (no
- * append-only file, or one synced only when the OS decides), evicts it under memory pressure, or is a
- * replica (read-only, and behind its primary) lets a replayed round run its handler again.
+ * append-only file, or one synced after the reply), evicts it under memory pressure, or is a replica
+ * (read-only, and behind its primary) lets a replayed round run its handler again.
+ *
+ * Only `appendfsync always` syncs before it replies. `everysec` replies first, and while the previous
+ * second's sync still runs (a busy disk) Redis holds new writes in its own memory for up to 2 s: a kill
+ * of redis-server, not only a crash of its host, then loses writes it acknowledged.
  *
  * Managed services (ElastiCache, MemoryDB) often rename or block `CONFIG`: a refused command is a
  * finding that says what could not be checked and where to check it, never a crash.
@@ -36,8 +40,8 @@ export interface RedisDurabilityOptions {
 
 /**
  * Asks Redis (`INFO persistence`, `CONFIG GET appendfsync`, `CONFIG GET maxmemory-policy`, `ROLE`,
- * each within `timeoutMs`) and returns what makes it forget; empty for AOF with `appendfsync`
- * `everysec` or `always`, `noeviction`, on a primary. Rejects only when Redis cannot be reached or does
+ * each within `timeoutMs`) and returns what makes it forget; empty for AOF with `appendfsync always`
+ * (or any AOF, or none, while `replicaAcks` replicas acknowledge every write), `noeviction`, on a primary. Rejects only when Redis cannot be reached or does
  * not answer in time, since nothing can be said of it then.
  */
 export async function checkRedisDurability(
@@ -57,11 +61,12 @@ export async function checkRedisDurability(
     send("ROLE"),
   ]);
   const aof = field(persistence, "aof_enabled");
+  // Writes acknowledged by replicas need no file that syncs before it replies, only the replicas.
+  const fileKeepsWrites = aof === "1" && fsync === "always";
   return [
-    ...(aof !== "1" && replicaAcks > 0
-      ? replicationFindings(field(replication, "connected_slaves"), replicaAcks)
-      : appendOnlyFindings(aof)),
-    ...(aof === "1" ? fsyncFindings(fsync) : []),
+    ...(replicaAcks > 0 && !fileKeepsWrites
+      ? replicationFindings(field(replication, "connected_slaves"), replicaAcks, aof, fsync)
+      : [...appendOnlyFindings(aof), ...(aof === "1" ? fsyncFindings(fsync) : [])]),
     ...policyFindings(policy),
     ...roleFindings(role),
   ];
@@ -114,7 +119,7 @@ function appendOnlyFindings(aof: string | undefined): StoreFinding[] {
         value: "no",
         certain: true,
         message:
-          "appendonly is no: set it to yes (with appendfsync everysec), or a restart or crash loses every claim written since the last snapshot and a replayed round runs twice",
+          "appendonly is no: set it to yes (with appendfsync always), or a restart or crash loses every claim written since the last snapshot and a replayed round runs twice",
       },
     ];
   }
@@ -130,21 +135,27 @@ function appendOnlyFindings(aof: string | undefined): StoreFinding[] {
 }
 
 /** Durable by replication: every write is acknowledged only once `replicaAcks` replicas have it. */
-function replicationFindings(connected: string | undefined, replicaAcks: number): StoreFinding[] {
+function replicationFindings(
+  connected: string | undefined,
+  replicaAcks: number,
+  aof: string | undefined,
+  fsync: string | undefined,
+): StoreFinding[] {
   const count = Number(connected ?? "0");
   if (count >= replicaAcks) return [];
+  const file = aof === "1" ? `appendfsync is ${fsync ?? "unknown"}` : "appendonly is no";
   return [
     {
-      setting: "appendonly",
-      value: "no",
+      setting: aof === "1" ? "appendfsync" : "appendonly",
+      value: aof === "1" ? (fsync ?? "unknown") : "no",
       certain: true,
-      message: `appendonly is no and only ${count} of the ${replicaAcks} replicas replicaAcks waits for are connected: every write would be refused as not durable; bring the replicas back, or set appendonly yes`,
+      message: `${file} and only ${count} of the ${replicaAcks} replicas replicaAcks waits for are connected: every write would be refused as not durable; bring the replicas back, or set appendonly yes with appendfsync always`,
     },
   ];
 }
 
 function fsyncFindings(fsync: string | undefined): StoreFinding[] {
-  if (fsync === "everysec" || fsync === "always") return [];
+  if (fsync === "always") return [];
   if (fsync === undefined) {
     return [
       {
@@ -152,16 +163,20 @@ function fsyncFindings(fsync: string | undefined): StoreFinding[] {
         value: "unknown",
         certain: false,
         message:
-          "CONFIG GET appendfsync was refused (a managed service blocks CONFIG): check in its parameter group that appendfsync is everysec or always, or a host crash loses the claims the OS had not yet written",
+          "CONFIG GET appendfsync was refused (a managed service blocks CONFIG): check in its parameter group that appendfsync is always, or a crash loses the claims Redis acknowledged before syncing them",
       },
     ];
   }
+  const lost =
+    fsync === "everysec"
+      ? "Redis replies before syncing, and while a sync lags (a busy disk) holds writes in memory for up to 2 s, so a kill of redis-server or a crash loses claims it acknowledged"
+      : "a crash of the host loses the claims the OS had not yet written";
   return [
     {
       setting: "appendfsync",
       value: fsync,
       certain: true,
-      message: `appendfsync is ${fsync}: set it to everysec or always, or a host crash loses the claims the OS had not yet written and a replayed round runs twice`,
+      message: `appendfsync is ${fsync}: set it to always (or wait for replicas on every write with replicaAcks): ${lost}, and a replayed round runs twice`,
     },
   ];
 }
