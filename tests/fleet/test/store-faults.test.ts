@@ -7,6 +7,7 @@ import {
   RedisSentinelGroup,
   RedisServer,
   redisCommand,
+  slowDisk,
   waitFor,
 } from "@roundtrip/test-services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +29,8 @@ const BEFORE = 3;
 const DURING = 2;
 /** Rounds answered before the fault strikes: it lands in the middle of the traffic. */
 const MID_TRAFFIC = 6;
+/** How long each sync of the Redis killed mid-traffic lags. */
+const LAGGING_SYNC_MS = 1_500;
 /** A lease a failed-over Redis kept without confirming it lapses in seconds, not the default 30. */
 const LEASE_SECONDS = "3";
 const RESULTS = fileURLToPath(new URL("../results/store-faults.json", import.meta.url));
@@ -168,13 +171,24 @@ describe.each(PROGRAMS)("once-flows through faults of a single %s with AOF", (pr
     expectHeld(row, flows);
   });
 
-  it("kill -9 mid-traffic and a restart from the append-only file: refused while away, then each once", async () => {
-    const { row, flows } = await throughFault(program, "kill -9 (SIGKILL), AOF", {
-      strike: () => redis.kill(),
-      felt: "unavailable",
-      heal: () => redis.start(),
-    });
-    expectHeld(row, flows);
+  it("kill -9 mid-traffic while the disk lags, and a restart from the append-only file: refused while away, then each once", async () => {
+    // Every sync lags from the first round on, as on a busy disk, so the kill lands right after rounds
+    // whose writes Redis acknowledged while its syncs were still running: one that replied before
+    // syncing (everysec) would lose some of them, a confirmed approval or a completed round among them.
+    const disk = await slowDisk(redis.pid, LAGGING_SYNC_MS);
+    try {
+      const { row, flows } = await throughFault(program, "kill -9 (SIGKILL) while syncs lag, AOF", {
+        strike: async () => {
+          await redis.kill();
+          await disk.end();
+        },
+        felt: "unavailable",
+        heal: () => redis.start(),
+      });
+      expectHeld(row, flows);
+    } finally {
+      await disk.end();
+    }
   });
 
   it("memory exhausted under noeviction: flows refused with a clear error, none run twice", async () => {
