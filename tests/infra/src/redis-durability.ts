@@ -2,8 +2,10 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { slowDisk } from "@roundtrip/test-services";
 import { expect } from "vitest";
 import { type RunningRedis, startRedis } from "./redis.js";
+import { connectRedis } from "./redis-connection.js";
 
 /** Keys written before each fault: enough to span many event-loop turns, few enough to be quick. */
 export const WRITES = 2_000;
@@ -41,25 +43,9 @@ function pairs(reply: string): Record<string, string> {
   return record;
 }
 
-/** One field of INFO persistence, or undefined where the server does not report it (AOF off). */
-async function persistenceField(redis: RunningRedis, password: string | undefined, field: string) {
-  const info = await cli(redis, password, ["INFO persistence"]);
+/** One field of an INFO reply, or undefined where the server does not report it (AOF fields with AOF off). */
+function infoField(info: string, field: string): string | undefined {
   return new RegExp(`^${field}:(\\d+)\r?$`, "m").exec(info)?.[1];
-}
-
-/**
- * Waits until every acknowledged write has been handed to the kernel. With `everysec`, Redis
- * acknowledges a write before writing it to the AOF when the previous second's fsync is still
- * running (a busy disk), for up to 2 s; a SIGKILL then loses it, as a host crash would.
- */
-async function handedToKernel(redis: RunningRedis, password: string | undefined): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const pending = await persistenceField(redis, password, "aof_buffer_length");
-    if (pending === undefined || pending === "0") return;
-    if (Date.now() > deadline) throw new Error(`AOF buffer still holds ${pending} bytes after 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 /** Waits until a restarted server has read its AOF or snapshot back (it answers LOADING until then). */
@@ -80,13 +66,65 @@ async function keyCount(redis: RunningRedis, password: string | undefined): Prom
   return count;
 }
 
+/** Each sync of the server's files waits this long first while the SIGKILL is prepared: a busy disk, not a broken one. */
+export const SLOW_SYNC_MS = 100;
+
+/**
+ * Everysec syncs once a second: writing this long one key at a time meets at least two of its syncs
+ * under way, while each acknowledged write is checked for being held back.
+ */
+const LAGGING_WRITES_MS = 3_000;
+
+/**
+ * With the server's disk slow to sync, writes `keys` (pipelined, so writes share a sync as a busy
+ * fleet's do), then one key at a time, each followed by INFO, and SIGKILLs the server as soon as it
+ * reports acknowledged writes held only in its own memory (`aof_buffer_length` above 0: everysec does
+ * that while its previous sync lags, for up to 2 s), or after LAGGING_WRITES_MS of writing. Returns the
+ * keys acknowledged and the bytes the server held unwritten when it was killed.
+ */
+async function writeThenKill(
+  redis: RunningRedis,
+  password: string | undefined,
+  keys: readonly string[],
+): Promise<{ acknowledged: number; held: number }> {
+  const disk = await slowDisk(redis.pid, SLOW_SYNC_MS);
+  try {
+    const connection = await connectRedis(redis.port, password);
+    try {
+      await Promise.all(keys.map((key) => connection.command(["SET", key, "completed"])));
+      let acknowledged = keys.length;
+      let held = 0;
+      const deadline = Date.now() + LAGGING_WRITES_MS;
+      while (held === 0 && Date.now() < deadline) {
+        await connection.command(["SET", `once:lagging:${acknowledged}`, "completed"]);
+        acknowledged += 1;
+        const info = await connection.command(["INFO", "persistence"]);
+        held = Number(infoField(info, "aof_buffer_length") ?? 0);
+      }
+      // Killed with the connection still open: a client that leaves wakes Redis, which would then
+      // write what it held if the sync has finished meanwhile.
+      await redis.crash();
+      return { acknowledged, held };
+    } finally {
+      connection.close();
+    }
+  } finally {
+    await disk.end();
+  }
+}
+
 export interface DurabilityReport {
   /** What the server says of itself, started from the template's arguments. */
   config: Record<string, string>;
-  /** Keys written in all: half before a clean restart, half before a SIGKILL. */
+  /**
+   * Keys acknowledged before the SIGKILL, in all: WRITES / 2 before a clean restart, WRITES / 2 after
+   * it with the disk slow to sync, and those written one at a time until the kill.
+   */
   written: number;
   afterRestart: number;
-  /** Keys after a SIGKILL once every acknowledged write reached the kernel, and a start on what it left. */
+  /** Bytes of acknowledged writes the server held only in its own memory when it was killed. */
+  heldAtCrash: number;
+  /** Keys after that SIGKILL and a start on what the server left. */
   afterCrash: number;
   /** Keys held when memory fills up, the reply to a write then, and the keys left after it. */
   beforeFull: number;
@@ -97,11 +135,11 @@ export interface DurabilityReport {
 /**
  * What a template's Redis does with acknowledged writes, in a real redis-server started from the
  * template's own arguments on one data directory (the volume): written keys counted after a clean
- * restart, after SIGKILL and a start on what it left, and after memory fills up. The SIGKILL comes
- * once the writes are in the kernel (see handedToKernel): what `everysec` may lose before that is
- * the window the templates document, which no test can open on demand. Memory is "full" by lowering
- * maxmemory under what is in use, so the template's own policy decides: refuse the write
- * (noeviction) or drop keys to make room.
+ * restart, after a SIGKILL while its disk is slow to sync (see writeThenKill) and a start on what it
+ * left, and after memory fills up. The slow disk opens the window in which `everysec` acknowledges
+ * writes it has not yet handed to the kernel, so a kill there loses them; `always` has no such window.
+ * Memory is "full" by lowering maxmemory under what is in use, so the template's own policy decides:
+ * refuse the write (noeviction) or drop keys to make room.
  */
 export async function measureDurability(
   args: readonly string[],
@@ -119,16 +157,14 @@ export async function measureDurability(
           "CONFIG GET maxmemory",
         ]),
       );
-      const writes = (prefix: string) =>
-        Array.from({ length: WRITES / 2 }, (_, i) => `SET once:${prefix}:${i} completed`);
+      const keys = (prefix: string) => Array.from({ length: WRITES / 2 }, (_, i) => `once:${prefix}:${i}`);
+      const writes = (prefix: string) => keys(prefix).map((key) => `SET ${key} completed`);
       await cli(redis, password, writes("before-restart"));
       await redis.stop();
       redis = await startRedis(args, { dir });
       await loaded(redis, password);
       const afterRestart = await keyCount(redis, password);
-      await cli(redis, password, writes("before-crash"));
-      await handedToKernel(redis, password);
-      await redis.crash();
+      const { acknowledged, held } = await writeThenKill(redis, password, keys("before-crash"));
       redis = await startRedis(args, { dir });
       await loaded(redis, password);
       const afterCrash = await keyCount(redis, password);
@@ -139,8 +175,9 @@ export async function measureDurability(
       const afterFull = await keyCount(redis, password);
       return {
         config,
-        written: WRITES,
+        written: WRITES / 2 + acknowledged,
         afterRestart,
+        heldAtCrash: held,
         afterCrash,
         beforeFull,
         writeWhenFull,
@@ -155,18 +192,19 @@ export async function measureDurability(
 }
 
 /**
- * What every template's Redis must show (infra/README.md, "State that must not be forgotten"): AOF
- * fsynced every second, a memory cap that refuses writes rather than evicting, and every
- * acknowledged write still there after a clean restart and after SIGKILL.
+ * What every template's Redis must show (infra/README.md, "State that must not be forgotten"): an AOF
+ * synced before each reply, a memory cap that refuses writes rather than evicting, and every
+ * acknowledged write still there after a clean restart and after a SIGKILL while its disk lags.
  */
 export function expectKeepsState(report: DurabilityReport): void {
   expect(report.config).toMatchObject({
     appendonly: "yes",
-    appendfsync: "everysec",
+    appendfsync: "always",
     "maxmemory-policy": "noeviction",
   });
   expect(Number(report.config.maxmemory)).toBeGreaterThan(0);
-  expect(report.afterRestart).toBe(report.written / 2);
+  expect(report.afterRestart).toBe(WRITES / 2);
+  expect(report.heldAtCrash).toBe(0);
   expect(report.afterCrash).toBe(report.written);
   expect(report.writeWhenFull).toMatch(/^OOM /);
   expect(report.afterFull).toBe(report.beforeFull);

@@ -37,6 +37,8 @@ export function parseRedisUrl(url: string): RedisTarget {
 
 export interface RunningRedis {
   port: number;
+  /** The server's process id, for tools that act on it in place (slowDisk). */
+  pid: number;
   /** redis-cli from the same installation as the server. */
   cli: string;
   /** Its working directory, the container's /data: where the AOF and snapshots go. */
@@ -87,7 +89,8 @@ export async function startRedis(args: readonly string[], options: StartOptions 
       ({ stdout }) => stdout.trim(),
       () => "",
     );
-    if (reply === "PONG" || reply.startsWith("NOAUTH")) return { port, cli, dir, stop, crash };
+    if (reply === "PONG" || reply.startsWith("NOAUTH"))
+      return { port, pid: child.pid!, cli, dir, stop, crash };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`redis-server did not answer on ${port}: ${stderr}`);
