@@ -3,9 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { slowDisk } from "@roundtrip/test-services";
+import { createClient } from "redis";
 import { expect } from "vitest";
 import { type RunningRedis, startRedis } from "./redis.js";
-import { connectRedis } from "./redis-connection.js";
 
 /** Keys written before each fault: enough to span many event-loop turns, few enough to be quick. */
 export const WRITES = 2_000;
@@ -89,16 +89,23 @@ async function writeThenKill(
 ): Promise<{ acknowledged: number; held: number }> {
   const disk = await slowDisk(redis.pid, SLOW_SYNC_MS);
   try {
-    const connection = await connectRedis(redis.port, password);
+    // One connection, its commands pipelined: a write counts once its reply is in.
+    const connection = createClient({
+      url: `redis://127.0.0.1:${redis.port}`,
+      ...(password === undefined ? {} : { password }),
+      disableOfflineQueue: true,
+    });
+    connection.on("error", () => {});
+    await connection.connect();
     try {
-      await Promise.all(keys.map((key) => connection.command(["SET", key, "completed"])));
+      await Promise.all(keys.map((key) => connection.set(key, "completed")));
       let acknowledged = keys.length;
       let held = 0;
       const deadline = Date.now() + LAGGING_WRITES_MS;
       while (held === 0 && Date.now() < deadline) {
-        await connection.command(["SET", `once:lagging:${acknowledged}`, "completed"]);
+        await connection.set(`once:lagging:${acknowledged}`, "completed");
         acknowledged += 1;
-        const info = await connection.command(["INFO", "persistence"]);
+        const info = await connection.info("persistence");
         held = Number(infoField(info, "aof_buffer_length") ?? 0);
       }
       // Killed with the connection still open: a client that leaves wakes Redis, which would then
@@ -106,7 +113,7 @@ async function writeThenKill(
       await redis.crash();
       return { acknowledged, held };
     } finally {
-      connection.close();
+      connection.destroy();
     }
   } finally {
     await disk.end();
