@@ -107,8 +107,8 @@ function forgetAllBut(keep: (key: string) => boolean): Promise<string[]> {
 
 /**
  * Restarts redis-server empty on the same port, and waits for both instances to reconnect. Emptied
- * first, then shut down (SIGTERM), which writes the append-only file whole: a SIGKILL could lose the
- * last second of it, FLUSHALL included, and bring back a record the test means to be gone.
+ * first, then shut down (SIGTERM), which ends the append-only file cleanly: the restart then starts
+ * from exactly that, with no record the test means to be gone.
  */
 async function restartEmpty(): Promise<void> {
   await withRedis((client) => client.flushAll());

@@ -110,10 +110,8 @@ describe("checkRedisDurability", () => {
     await untilConnectedReplicas(client, 1);
     expect(await checkRedisDurability(client, { replicaAcks: 1 })).toEqual([]);
     const short = await checkRedisDurability(client, { replicaAcks: 2 });
-    expect(short).toEqual([expect.objectContaining({ setting: "appendonly", value: "no", certain: true })]);
-    expect(short[0]?.message).toMatch(
-      /^appendonly is no and only 1 of the 2 replicas replicaAcks waits for are connected/,
-    );
+    expect(short).toEqual([expect.objectContaining({ setting: "replicas", value: "1", certain: true })]);
+    expect(short[0]?.message).toMatch(/^only 1 of the 2 replicas replicaAcks waits for are connected/);
     // Without replicaAcks the replicas do not count: nothing waits for them.
     expect((await checkRedisDurability(client)).map((finding) => finding.setting)).toEqual(["appendonly"]);
   });
@@ -127,12 +125,16 @@ describe("checkRedisDurability", () => {
     servers.push(replica);
     await untilConnectedReplicas(client, 1);
     expect(await checkRedisDurability(client, { replicaAcks: 1 })).toEqual([]);
-    const short = await checkRedisDurability(client, { replicaAcks: 2 });
-    expect(short).toEqual([
-      expect.objectContaining({ setting: "appendfsync", value: "everysec", certain: true }),
+    expect(await checkRedisDurability(client, { replicaAcks: 2 })).toEqual([
+      expect.objectContaining({ setting: "replicas", value: "1", certain: true }),
     ]);
-    expect(short[0]?.message).toMatch(
-      /^appendfsync is everysec and only 1 of the 2 replicas replicaAcks waits for/,
+  });
+
+  it("with replicaAcks, names missing replicas even on a file synced before each reply: every write would fail its WAIT", async () => {
+    const findings = await checkRedisDurability(await redisWith(), { replicaAcks: 1 });
+    expect(findings).toEqual([expect.objectContaining({ setting: "replicas", value: "0", certain: true })]);
+    expect(findings[0]?.message).toMatch(
+      /^only 0 of the 1 replicas replicaAcks waits for are connected: every write would be refused as not durable; bring the replicas back, or stop waiting for them on a Redis with appendonly yes and appendfsync always$/,
     );
   });
 

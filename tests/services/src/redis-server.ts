@@ -103,7 +103,8 @@ export class RedisServer {
 
   /** The running process's id, for tools that act on it in place (see slowDisk). */
   get pid(): number {
-    const pid = this.#process?.exitCode === null ? this.#process.pid : undefined;
+    const child = this.#process;
+    const pid = child?.exitCode === null && child.signalCode === null ? child.pid : undefined;
     if (pid === undefined) throw new Error(`${this.program} on port ${this.port} is not running`);
     return pid;
   }

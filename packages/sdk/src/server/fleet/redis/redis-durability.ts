@@ -17,7 +17,7 @@ import type { RedisOnceClient } from "./redis-client.js";
 /** One reason a Redis may forget an acknowledged write, or one setting it would not disclose. */
 export interface StoreFinding {
   /** The Redis setting concerned. */
-  readonly setting: "appendonly" | "appendfsync" | "maxmemory-policy" | "role";
+  readonly setting: "appendonly" | "appendfsync" | "maxmemory-policy" | "role" | "replicas";
   /** What Redis says it is, or `unknown` when it would not say. */
   readonly value: string;
   /** True when Redis said so: the store can forget. False when the setting could not be read. */
@@ -31,9 +31,9 @@ export interface RedisDurabilityOptions {
   timeoutMs?: number;
   /**
    * The replicas the once-store waits for on every write (`RedisOnceStore`'s `replicaAcks.replicas`).
-   * With at least one, a store without an append-only file still keeps what it acknowledged, on its
-   * replicas, through a crash of the primary (the way ElastiCache keeps state): no `appendonly`
-   * finding, so long as that many replicas are connected.
+   * With at least one, what the store acknowledged is on its replicas, so the primary's own file is
+   * not judged (none, or one synced after the reply, as ElastiCache keeps state): the finding is
+   * instead fewer replicas connected than that.
    */
   replicaAcks?: number;
 }
@@ -41,8 +41,9 @@ export interface RedisDurabilityOptions {
 /**
  * Asks Redis (`INFO persistence`, `CONFIG GET appendfsync`, `CONFIG GET maxmemory-policy`, `ROLE`,
  * each within `timeoutMs`) and returns what makes it forget; empty for AOF with `appendfsync always`
- * (or any AOF, or none, while `replicaAcks` replicas acknowledge every write), `noeviction`, on a primary. Rejects only when Redis cannot be reached or does
- * not answer in time, since nothing can be said of it then.
+ * (or, with `replicaAcks`, that many replicas connected, whatever the file), `noeviction`, on a
+ * primary. Rejects only when Redis cannot be reached or does not answer in time, since nothing can be
+ * said of it then.
  */
 export async function checkRedisDurability(
   client: RedisOnceClient,
@@ -61,11 +62,11 @@ export async function checkRedisDurability(
     send("ROLE"),
   ]);
   const aof = field(persistence, "aof_enabled");
-  // Writes acknowledged by replicas need no file that syncs before it replies, only the replicas.
-  const fileKeepsWrites = aof === "1" && fsync === "always";
+  // Writes the replicas acknowledged need no file that syncs before it replies, only the replicas;
+  // and without them every write fails its WAIT, whatever the file keeps.
   return [
-    ...(replicaAcks > 0 && !fileKeepsWrites
-      ? replicationFindings(field(replication, "connected_slaves"), replicaAcks, aof, fsync)
+    ...(replicaAcks > 0
+      ? replicationFindings(field(replication, "connected_slaves"), replicaAcks)
       : [...appendOnlyFindings(aof), ...(aof === "1" ? fsyncFindings(fsync) : [])]),
     ...policyFindings(policy),
     ...roleFindings(role),
@@ -134,22 +135,20 @@ function appendOnlyFindings(aof: string | undefined): StoreFinding[] {
   ];
 }
 
-/** Durable by replication: every write is acknowledged only once `replicaAcks` replicas have it. */
-function replicationFindings(
-  connected: string | undefined,
-  replicaAcks: number,
-  aof: string | undefined,
-  fsync: string | undefined,
-): StoreFinding[] {
+/**
+ * Durable by replication: every write is acknowledged only once `replicaAcks` replicas have it. That
+ * holds through a lost primary when a replica is promoted in its place (Sentinel, a managed service);
+ * a primary restarted on its own data first would bring its replicas back to what its file kept.
+ */
+function replicationFindings(connected: string | undefined, replicaAcks: number): StoreFinding[] {
   const count = Number(connected ?? "0");
   if (count >= replicaAcks) return [];
-  const file = aof === "1" ? `appendfsync is ${fsync ?? "unknown"}` : "appendonly is no";
   return [
     {
-      setting: aof === "1" ? "appendfsync" : "appendonly",
-      value: aof === "1" ? (fsync ?? "unknown") : "no",
+      setting: "replicas",
+      value: String(count),
       certain: true,
-      message: `${file} and only ${count} of the ${replicaAcks} replicas replicaAcks waits for are connected: every write would be refused as not durable; bring the replicas back, or set appendonly yes with appendfsync always`,
+      message: `only ${count} of the ${replicaAcks} replicas replicaAcks waits for are connected: every write would be refused as not durable; bring the replicas back, or stop waiting for them on a Redis with appendonly yes and appendfsync always`,
     },
   ];
 }
