@@ -100,35 +100,25 @@ describe("checkRedisDurability", () => {
     expect(findings[0]?.message).toMatch(/is a replica, not a primary: point the fleet at the primary/);
   });
 
-  it("takes replicas that acknowledge every write in place of an append-only file, while enough are connected", async () => {
-    const server = await RedisServer.start({ config: ["--appendonly", "no"] });
-    servers.push(server);
-    const client = await connectedClient(server.url);
-    closers.push(() => client.destroy());
-    const replica = await RedisServer.start({ config: ["--replicaof", "127.0.0.1", String(server.port)] });
-    servers.push(replica);
-    await untilConnectedReplicas(client, 1);
-    expect(await checkRedisDurability(client, { replicaAcks: 1 })).toEqual([]);
-    const short = await checkRedisDurability(client, { replicaAcks: 2 });
-    expect(short).toEqual([expect.objectContaining({ setting: "replicas", value: "1", certain: true })]);
-    expect(short[0]?.message).toMatch(/^only 1 of the 2 replicas replicaAcks waits for are connected/);
-    // Without replicaAcks the replicas do not count: nothing waits for them.
-    expect((await checkRedisDurability(client)).map((finding) => finding.setting)).toEqual(["appendonly"]);
-  });
-
-  it("takes replicas that acknowledge every write in place of a file synced before each reply", async () => {
-    const server = await RedisServer.start({ config: ["--appendfsync", "everysec"] });
-    servers.push(server);
-    const client = await connectedClient(server.url);
-    closers.push(() => client.destroy());
-    const replica = await RedisServer.start({ config: ["--replicaof", "127.0.0.1", String(server.port)] });
-    servers.push(replica);
-    await untilConnectedReplicas(client, 1);
-    expect(await checkRedisDurability(client, { replicaAcks: 1 })).toEqual([]);
-    expect(await checkRedisDurability(client, { replicaAcks: 2 })).toEqual([
-      expect.objectContaining({ setting: "replicas", value: "1", certain: true }),
-    ]);
-  });
+  it.each([
+    { file: "no append-only file", config: ["--appendonly", "no"], alone: ["appendonly"] },
+    { file: "a file synced after the reply", config: ["--appendfsync", "everysec"], alone: ["appendfsync"] },
+  ])(
+    "takes replicas that acknowledge every write in place of $file, while enough are connected",
+    async ({ config, alone }) => {
+      const client = await redisWith(...config);
+      const port = (await client.sendCommand(["CONFIG", "GET", "port"])) as string[];
+      const replica = await RedisServer.start({ config: ["--replicaof", "127.0.0.1", String(port[1])] });
+      servers.push(replica);
+      await untilConnectedReplicas(client, 1);
+      expect(await checkRedisDurability(client, { replicaAcks: 1 })).toEqual([]);
+      const short = await checkRedisDurability(client, { replicaAcks: 2 });
+      expect(short).toEqual([expect.objectContaining({ setting: "replicas", value: "1", certain: true })]);
+      expect(short[0]?.message).toMatch(/^only 1 of the 2 replicas replicaAcks waits for are connected/);
+      // Without replicaAcks the replicas do not count: nothing waits for them.
+      expect((await checkRedisDurability(client)).map((finding) => finding.setting)).toEqual(alone);
+    },
+  );
 
   it("with replicaAcks, names missing replicas even on a file synced before each reply: every write would fail its WAIT", async () => {
     const findings = await checkRedisDurability(await redisWith(), { replicaAcks: 1 });
