@@ -19,13 +19,17 @@ afterAll(async () => {
   for (const server of servers) await server.stop();
 });
 
-/** A client of a new redis-server run with `config` over the durable defaults. */
-async function redisWith(...config: string[]) {
+/** A new redis-server run with `config` over the durable defaults, and a client of it. */
+async function serverWith(...config: string[]) {
   const server = await RedisServer.start({ config });
   servers.push(server);
   const client = await connectedClient(server.url);
   closers.push(() => client.destroy());
-  return client;
+  return { server, client };
+}
+
+async function redisWith(...config: string[]) {
+  return (await serverWith(...config)).client;
 }
 
 /** Polls INFO replication until `count` replicas are connected: a replica connects after its first sync. */
