@@ -110,9 +110,8 @@ describe("checkRedisDurability", () => {
   ])(
     "takes replicas that acknowledge every write in place of $file, while enough are connected",
     async ({ config, alone }) => {
-      const client = await redisWith(...config);
-      const port = (await client.sendCommand(["CONFIG", "GET", "port"])) as string[];
-      const replica = await RedisServer.start({ config: ["--replicaof", "127.0.0.1", String(port[1])] });
+      const { server, client } = await serverWith(...config);
+      const replica = await RedisServer.start({ config: ["--replicaof", "127.0.0.1", String(server.port)] });
       servers.push(replica);
       await untilConnectedReplicas(client, 1);
       expect(await checkRedisDurability(client, { replicaAcks: 1 })).toEqual([]);
