@@ -6,15 +6,10 @@
  */
 export type RedisOnceClient = RedisStandaloneClient | RedisClusterClient | RedisSentinelClient;
 
-/** What the stores pass with a command: a signal that drops it while it still waits in the client's queue. */
-export interface RedisCommandOptions {
-  abortSignal?: AbortSignal;
-}
-
 /** `createClient()`: every command goes to the one Redis. */
 export interface RedisStandaloneClient {
   readonly isReady: boolean;
-  sendCommand(args: ReadonlyArray<string>, options?: RedisCommandOptions): Promise<unknown>;
+  sendCommand(args: ReadonlyArray<string>, options?: { timeout?: number }): Promise<unknown>;
 }
 
 /** `createCluster()`: a command goes to the master of its first key's slot. */
@@ -26,7 +21,7 @@ export interface RedisClusterClient {
     firstKey: string | undefined,
     isReadonly: boolean | undefined,
     args: string[],
-    options?: RedisCommandOptions,
+    options?: { timeout?: number },
   ): Promise<unknown>;
 }
 
@@ -38,7 +33,7 @@ export interface RedisSentinelClient {
   sendCommand(
     isReadonly: boolean | undefined,
     args: string[],
-    options?: RedisCommandOptions,
+    options?: { timeout?: number },
   ): Promise<unknown>;
 }
 
@@ -58,7 +53,7 @@ export function sendToPrimary(
   client: RedisOnceClient,
   firstKey: string | undefined,
   args: ReadonlyArray<string>,
-  options: RedisCommandOptions,
+  options: { timeout?: number },
 ): Promise<unknown> {
   if (isClusterClient(client)) return client.sendCommand(firstKey, false, [...args], options);
   if (isSentinelClient(client)) return client.sendCommand(false, [...args], options);
