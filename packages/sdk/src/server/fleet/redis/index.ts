@@ -20,6 +20,7 @@ export type { TaskRecord, TaskStore } from "../task-store.js";
 export { RedisDeadlineError, sendWithDeadline } from "./command-deadline.js";
 export type {
   RedisClusterClient,
+  RedisCommandOptions,
   RedisOnceClient,
   RedisSentinelClient,
   RedisStandaloneClient,

@@ -6,10 +6,15 @@
  */
 export type RedisOnceClient = RedisStandaloneClient | RedisClusterClient | RedisSentinelClient;
 
+/** What the stores pass with a command: a signal that drops it while it still waits in the client's queue. */
+export interface RedisCommandOptions {
+  abortSignal?: AbortSignal;
+}
+
 /** `createClient()`: every command goes to the one Redis. */
 export interface RedisStandaloneClient {
   readonly isReady: boolean;
-  sendCommand(args: ReadonlyArray<string>, options?: { timeout?: number }): Promise<unknown>;
+  sendCommand(args: ReadonlyArray<string>, options?: RedisCommandOptions): Promise<unknown>;
 }
 
 /** `createCluster()`: a command goes to the master of its first key's slot. */
@@ -21,7 +26,7 @@ export interface RedisClusterClient {
     firstKey: string | undefined,
     isReadonly: boolean | undefined,
     args: string[],
-    options?: { timeout?: number },
+    options?: RedisCommandOptions,
   ): Promise<unknown>;
 }
 
@@ -33,7 +38,7 @@ export interface RedisSentinelClient {
   sendCommand(
     isReadonly: boolean | undefined,
     args: string[],
-    options?: { timeout?: number },
+    options?: RedisCommandOptions,
   ): Promise<unknown>;
 }
 
@@ -53,7 +58,7 @@ export function sendToPrimary(
   client: RedisOnceClient,
   firstKey: string | undefined,
   args: ReadonlyArray<string>,
-  options: { timeout?: number },
+  options: RedisCommandOptions,
 ): Promise<unknown> {
   if (isClusterClient(client)) return client.sendCommand(firstKey, false, [...args], options);
   if (isSentinelClient(client)) return client.sendCommand(false, [...args], options);
