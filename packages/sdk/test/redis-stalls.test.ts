@@ -1,5 +1,5 @@
 import { duringStall, RedisServer, redisStalls } from "@roundtrip/test-services";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { RedisDeadlineError, sendWithDeadline } from "../src/server/fleet/redis/command-deadline.js";
 import { RedisNotificationBus } from "../src/server/fleet/redis/redis-notification-bus.js";
 import { RedisOnceStore } from "../src/server/fleet/redis/redis-once-store.js";
@@ -210,4 +210,15 @@ describe("Redis stores against a Redis that stalls", () => {
     },
     STALL_TEST_MS,
   );
+
+  it("bounds a command with its own timer alone: node-redis's timeout, an AbortSignal.timeout per command, is off", async () => {
+    const client = await storeClient();
+    const timeouts = vi.spyOn(AbortSignal, "timeout");
+    try {
+      expect(await sendWithDeadline(client, ["PING"], STALL_TEST_MS)).toBe("PONG");
+      expect(timeouts).not.toHaveBeenCalled();
+    } finally {
+      timeouts.mockRestore();
+    }
+  });
 });

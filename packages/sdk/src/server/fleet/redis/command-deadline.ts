@@ -31,9 +31,10 @@ export class RedisDeadlineError extends Error {
  * Sends one command; rejects at once while the client is not connected, and with RedisDeadlineError
  * when Redis has not answered within `timeoutMs`. At the deadline the command is also dropped from
  * node-redis's queue if it never left it (behind writes a stalled Redis is not reading), so that it
- * never reaches Redis. That is done with a signal this timer aborts, not node-redis's own `timeout`:
- * that one costs an `AbortSignal.timeout` per command, whose timer and weak reference outlive the
- * command by the whole timeout, thousands at a time under load.
+ * never reaches Redis. That is done with a signal this timer aborts, and node-redis's own `timeout`
+ * (5 s unless told otherwise) is turned off: it costs an `AbortSignal.timeout` per command, whose timer
+ * and weak reference outlive the command by the whole timeout and whose firing builds an exception,
+ * thousands a second under load (a once flow's server CPU fell from 320 to 276 µs without it).
  * On Redis Cluster the command goes to the master of its first key's slot (see `firstKeyOf`), or of
  * `routeKey`'s for a command that names no key but must reach a given node (`WAIT` after a write).
  */
@@ -54,7 +55,7 @@ export function sendWithDeadline(
     }, timeoutMs);
     // Settling twice is a no-op: an answer after the deadline (or the queue's AbortError) changes
     // nothing the caller saw.
-    sendToPrimary(client, routeKey, args, { abortSignal: queued.signal })
+    sendToPrimary(client, routeKey, args, { timeout: 0, abortSignal: queued.signal })
       .then(resolve, reject)
       .finally(() => clearTimeout(timer));
   });

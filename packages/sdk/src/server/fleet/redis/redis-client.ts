@@ -6,9 +6,12 @@
  */
 export type RedisOnceClient = RedisStandaloneClient | RedisClusterClient | RedisSentinelClient;
 
-/** What the stores pass with a command: a signal that drops it while it still waits in the client's queue. */
+/** What the stores pass with a command. */
 export interface RedisCommandOptions {
+  /** Drops the command while it still waits in the client's queue. */
   abortSignal?: AbortSignal;
+  /** node-redis's own bound, 0 for none (its default is 5 s); the stores bound commands themselves. */
+  timeout?: number;
 }
 
 /** `createClient()`: every command goes to the one Redis. */
