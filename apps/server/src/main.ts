@@ -26,9 +26,11 @@ async function build(config: ServerConfig): Promise<RoundtripServer> {
     return await buildServer(config);
   } catch (error) {
     if (!(error instanceof ForgetfulStoreError)) throw error;
-    process.stderr.write(
-      `${error.message.replace("(allowForgetful)", "with ROUNDTRIP_ALLOW_FORGETFUL_STORE=1")}\n`,
-    );
+    // The SDK names its options; an operator of this server sets variables.
+    const message = error.message
+      .replace("(allowForgetful)", "with ROUNDTRIP_ALLOW_FORGETFUL_STORE=1")
+      .replaceAll("replicaAcks", "REDIS_REPLICA_ACKS");
+    process.stderr.write(`${message}\n`);
     process.exit(2);
   }
 }

@@ -75,7 +75,7 @@ describe("main.ts against a Redis that can forget", () => {
     const exit = await runChildToExit(environment(redis));
     expect(exit.code).toBe(2);
     expect(exit.output).toMatch(
-      /refusing to serve once-rounds from a Redis that can forget a claim, which would let a round run twice: appendfsync is everysec: set it to always \(or wait for replicas on every write with replicaAcks\)/,
+      /refusing to serve once-rounds from a Redis that can forget a claim, which would let a round run twice: appendfsync is everysec: set it to always \(or wait for replicas on every write with REDIS_REPLICA_ACKS\)/,
     );
     expect(exit.output).not.toContain('"msg":"listening"');
   });
@@ -154,7 +154,7 @@ describe("main.ts against a Redis durable through its replica, without AOF (as E
   }, async () => {
     const exit = await runChildToExit(environment(primary, { REDIS_REPLICA_ACKS: "2" }));
     expect(exit.code).toBe(2);
-    expect(exit.output).toMatch(/only 1 of the 2 replicas replicaAcks waits for are connected/);
+    expect(exit.output).toMatch(/only 1 of the 2 replicas REDIS_REPLICA_ACKS waits for are connected/);
   });
 });
 
