@@ -377,20 +377,28 @@ describe("RedisOnceStore", () => {
   });
 });
 
+/** The store's real client, the name of each command it sends noted in `sent` as it leaves. */
+function noting<C extends object>(client: C, sent: string[]): C {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== "sendCommand") return Reflect.get(target, property, receiver);
+      return (args: string[], ...rest: unknown[]) => {
+        sent.push(args[0] ?? "");
+        return (Reflect.get(target, "sendCommand") as (...all: unknown[]) => unknown).call(
+          target,
+          args,
+          ...rest,
+        );
+      };
+    },
+  });
+}
+
 describe("what a once-round costs Redis", () => {
   it("a two-round flow sends four commands: the readiness write, then its round's lease, start mark and outcome", async () => {
     const { client, prefix } = await connectedStore();
     const sent: string[] = [];
-    // The store's real client, its commands noted as they leave.
-    const counted = new Proxy(client, {
-      get(target, property, receiver) {
-        if (property !== "sendCommand") return Reflect.get(target, property, receiver);
-        return (args: string[], ...rest: unknown[]) => {
-          sent.push(args[0] ?? "");
-          return (target.sendCommand as (...all: unknown[]) => unknown)(args, ...rest);
-        };
-      },
-    });
+    const counted = noting(client, sent);
     const store = new RedisOnceStore({ client: counted, prefix, timeoutMs: 1000 });
     const { url, counters } = await start({ store });
     // Warm: every script is cached on this Redis before the count starts.
@@ -404,6 +412,18 @@ describe("what a once-round costs Redis", () => {
     // Redis's own count agrees: three scripts run by digest, none sent whole.
     expect([delta(before, after, "evalsha"), delta(before, after, "eval")]).toEqual([3, 0]);
     expect(counters.deploys).toBe(2);
+  });
+
+  it("first rounds that ask while a readiness write is on its way share it: one write for them all", async () => {
+    const { client, prefix } = await connectedStore();
+    const sent: string[] = [];
+    const counted = noting(client, sent);
+    const store = new RedisOnceStore({ client: counted, prefix, timeoutMs: 1000 });
+    expect(await Promise.all([store.ready(), store.ready(), store.ready()])).toEqual([true, true, true]);
+    expect(sent).toEqual(["SET"]);
+    // Once answered, the next asks afresh.
+    expect(await store.ready()).toBe(true);
+    expect(sent).toEqual(["SET", "SET"]);
   });
 });
 

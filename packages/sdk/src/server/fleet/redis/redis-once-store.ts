@@ -11,7 +11,7 @@
  *
  * Commands: claim is `SET <round> pending:<token> NX PX <ttl>`; lease, read, start, renew, complete and
  * release are one script each (`EVALSHA`, see RedisScript), so every transition is atomic; ready is
- * `SET <prefix>ready 1 PX 1000`. A round McpServer runs costs three: lease, start, complete. The start
+ * `SET <prefix>ready 1 PX 1000`, shared by the calls made while one is on its way. A round McpServer runs costs three: lease, start, complete. The start
  * mark is its own command on purpose: one that landed after its caller gave up (Redis stalled past the
  * deadline) must leave a handler that never ran free to run, not looking started.
  * With `replicaAcks`, every write a round depends on (lease, start, complete) is followed on the same
@@ -112,6 +112,7 @@ export class RedisOnceStore implements OnceStore {
   readonly #prefix: string;
   readonly #timeout: number;
   readonly #acks: { replicas: number; timeoutMs: number } | undefined;
+  #probe: Promise<boolean> | undefined;
 
   constructor(options: RedisOnceStoreOptions) {
     const client = options?.client;
@@ -181,12 +182,20 @@ export class RedisOnceStore implements OnceStore {
     return recordOf(reply);
   }
 
-  async ready(): Promise<boolean> {
-    try {
-      return (await this.#send(["SET", `${this.#prefix}ready`, "1", "PX", READY_PROBE_TTL_MS])) === "OK";
-    } catch {
-      return false;
-    }
+  /**
+   * Rounds that ask while a probe is on its way share its answer, at most one round trip older than a
+   * probe of their own: one write for them all, where each first round of a busy fleet sent its own.
+   */
+  ready(): Promise<boolean> {
+    this.#probe ??= this.#send(["SET", `${this.#prefix}ready`, "1", "PX", READY_PROBE_TTL_MS])
+      .then(
+        (reply) => reply === "OK",
+        () => false,
+      )
+      .finally(() => {
+        this.#probe = undefined;
+      });
+    return this.#probe;
   }
 
   #round(key: string): string {
