@@ -11,9 +11,10 @@
  *
  * Commands: claim is `SET <round> pending:<token> NX PX <ttl>`; lease, read, start, renew, complete and
  * release are one script each (`EVALSHA`, see RedisScript), so every transition is atomic; ready is
- * `SET <prefix>ready 1 PX 1000`, shared by the calls made while one is on its way. A round McpServer runs costs three: lease, start, complete. The start
- * mark is its own command on purpose: one that landed after its caller gave up (Redis stalled past the
- * deadline) must leave a handler that never ran free to run, not looking started.
+ * `SET <prefix>ready 1 PX 1000`, shared by the calls made while one is on its way. A round McpServer
+ * runs costs three: lease, start, complete. The start mark is its own command on purpose: one that
+ * landed after its caller gave up (Redis stalled past the deadline) must leave a handler that never
+ * ran free to run, not looking started.
  * With `replicaAcks`, every write a round depends on (lease, start, complete) is followed on the same
  * connection by `WAIT`, and counts as written only when enough replicas acknowledged it.
  */
