@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv } from "node:crypto";
 import { base64UrlDecodedLength, isCanonicalBase64Url } from "./base64url.js";
-import { GenerationalCache } from "./generational-cache.js";
 import { rejectRequestState } from "./invalid-request-state.js";
 import { type KeyRing, KID_BYTES, type TokenProfile } from "./key-ring.js";
+import { MintedTokens } from "./minted-tokens.js";
 import { type RandomSource, systemRandom } from "./random-source.js";
 import { ScratchBytes } from "./scratch-bytes.js";
 
@@ -10,8 +10,6 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const NONCE_END = KID_BYTES + NONCE_BYTES;
 const MIN_RAW_BYTES = NONCE_END + TAG_BYTES;
-/** base64url characters that cover the key id and the nonce (16 bytes, 21⅓ characters). */
-const NONCE_TEXT_CHARS = 22;
 
 /**
  * The binary token (`kid || nonce || ciphertext || tag`) on its way to or from base64url. It only
@@ -19,9 +17,6 @@ const NONCE_TEXT_CHARS = 22;
  * a seal returns is encoded from it, and the plaintext an open returns is the decipher's own buffer.
  */
 const frames = new ScratchBytes(2048, 64 * 1024);
-
-/** Payloads above this size are not remembered: rare, and they would pin memory. */
-const MAX_REMEMBERED_BYTES = 2048;
 
 /**
  * The AES-256-GCM token engine shared by the built-in and the KMS codecs:
@@ -33,13 +28,12 @@ export class AeadTokens {
 
   /**
    * The payload of each token this engine sealed lately. Round 2 usually comes back to the instance
-   * that sealed round 1, and opening what it sealed would decode and decrypt the very bytes it just
-   * encrypted: the token string is exactly what was minted, under a ring that never changes, so its
-   * tag is good and its plaintext is this payload, the same verdict as decrypting it. Anything not
-   * found here (another instance's token, an old one, a forgery) is decrypted and verified in full.
-   * Tokens hold a fresh nonce each, so this keeps the last 256 to 512 minted.
+   * that sealed round 1, and opening what it sealed would decrypt the very bytes it just encrypted:
+   * a token whose bytes are exactly what was minted, under a ring that never changes, has a good tag
+   * and this payload for plaintext, the same verdict as decrypting it. Anything not found there
+   * (another instance's token, an old one, a forgery) is decrypted and verified in full.
    */
-  readonly #minted = new GenerationalCache<string, { token: string; payload: Buffer }>(256);
+  readonly #minted = new MintedTokens(KID_BYTES);
 
   readonly profile: TokenProfile;
   readonly ring: KeyRing;
@@ -63,18 +57,15 @@ export class AeadTokens {
     raw.set(nonce, KID_BYTES);
     ciphertext.copy(raw, NONCE_END);
     cipher.getAuthTag().copy(raw, tagStart);
-    const token = this.profile.prefix + raw.toString("base64url", 0, size);
-    if (payload.length <= MAX_REMEMBERED_BYTES) {
-      this.#minted.set(this.#nonceText(token), { token, payload: Buffer.from(payload) });
-    }
-    return token;
+    this.#minted.remember(raw.subarray(0, size), payload);
+    return this.profile.prefix + raw.toString("base64url", 0, size);
   }
 
   open(token: string): Buffer {
-    const minted = typeof token === "string" ? this.#minted.get(this.#nonceText(token)) : undefined;
-    // A copy: the caller owns what open returns and may change it.
-    if (minted !== undefined && minted.token === token) return Buffer.from(minted.payload);
     const raw = this.#decode(token);
+    // A copy: the caller owns what open returns and may change it.
+    const minted = this.#minted.recall(raw);
+    if (minted !== undefined) return minted;
     const ringKey = this.ring.find(raw.readUInt32BE(0));
     if (ringKey === undefined) throw rejectRequestState("unknown key");
     const decipher = createDecipheriv("aes-256-gcm", ringKey.key, raw.subarray(KID_BYTES, NONCE_END), {
@@ -89,15 +80,6 @@ export class AeadTokens {
       throw rejectRequestState("seal");
     }
     return plaintext;
-  }
-
-  /**
-   * The text that spells a token's key id and nonce: unique per minted token, and a far shorter key
-   * to hash than the whole token. A match is only a candidate until the whole token compares equal.
-   */
-  #nonceText(token: string): string {
-    const start = this.profile.prefix.length;
-    return token.slice(start, start + NONCE_TEXT_CHARS);
   }
 
   /** The token's bytes, a view of `frames` valid until `open` returns. */
