@@ -14,7 +14,8 @@ const MIN_RAW_BYTES = NONCE_END + TAG_BYTES;
 /**
  * The binary token (`kid || nonce || ciphertext || tag`) on its way to or from base64url. It only
  * ever holds public bytes, and both seal and open are done with it before they return: the string
- * a seal returns is encoded from it, and the plaintext an open returns is the decipher's own buffer.
+ * a seal returns is encoded from it, and the plaintext an open returns is the decipher's own buffer
+ * or a copy out of the memo of minted tokens.
  */
 const frames = new ScratchBytes(2048, 64 * 1024);
 
@@ -27,11 +28,12 @@ export class AeadTokens {
   random: RandomSource = systemRandom;
 
   /**
-   * The payload of each token this engine sealed lately. Round 2 usually comes back to the instance
+   * The payload of tokens this engine sealed lately. Round 2 usually comes back to the instance
    * that sealed round 1, and opening what it sealed would decrypt the very bytes it just encrypted:
    * a token whose bytes are exactly what was minted, under a ring that never changes, has a good tag
    * and this payload for plaintext, the same verdict as decrypting it. Anything not found there
-   * (another instance's token, an old one, a forgery) is decrypted and verified in full.
+   * (another instance's token, an old one or one the memo forgot, a forgery) is decrypted and
+   * verified in full.
    */
   readonly #minted = new MintedTokens(KID_BYTES);
 

@@ -1,5 +1,7 @@
-/** Index slots, a power of two: a token's slot is its first nonce bytes masked, random by design. */
-const SLOTS = 512;
+import { timingSafeEqual } from "node:crypto";
+
+/** Index slots, a power of two: a token's slot is two of its nonce bytes masked, random by design. */
+const SLOTS = 4096;
 /** The log the remembered tokens and payloads are written to, round and round. */
 const ARENA_BYTES = 256 * 1024;
 /** Payloads above this size are not remembered: rare, and a few of them would fill the log. */
@@ -14,18 +16,23 @@ const MAX_PAYLOAD_BYTES = 2048;
  * young-generation collection or two and was promoted: under load the heap grew its young
  * generation and collected the old one every second or so, in pauses of 6 to 11 ms, which cost
  * more than the decryption saved. Here a remembered token is bytes copied into one log allocated
- * once: an index slot chosen by the token's nonce points at its raw bytes and payload, and a token
- * is found only if all of its bytes are the ones this engine sealed; a newer token landing in the
- * same slot, or the log wrapping over the bytes, just forgets it (it is then decrypted in full).
+ * at the first seal: an index slot chosen by the token's nonce points at its raw bytes and payload,
+ * and a token is found only if all of its bytes are the ones this engine sealed.
+ *
+ * What is found is a matter of chance, not a promise: a newer token landing in the same slot, or the
+ * log coming round over an entry's bytes, forgets it, and it is then decrypted in full. The log holds
+ * about 600 tokens of 200-byte payloads and at least 62 of the largest remembered; of the last 100
+ * sealed, about one in 80 shares a slot with a newer one. Forgotten entries stay in the log until it
+ * is written over: plaintext of recent states, as the heap held them before until collected.
  */
 export class MintedTokens {
   #arena: Buffer | undefined;
-  /** Bytes ever appended to the log; a position in it is this modulo the log's size. */
+  /** Bytes ever appended to the log, the tails skipped at its end included; a position is this modulo its size. */
   #written = 0;
   /** Where in the log each slot's entry starts, as a count of bytes ever appended; -1: empty. */
-  readonly #start = new Float64Array(SLOTS).fill(-1);
-  readonly #rawLength = new Uint32Array(SLOTS);
-  readonly #payloadLength = new Uint32Array(SLOTS);
+  #start: Float64Array | undefined;
+  /** Each slot's raw token length, then its payload length. */
+  #lengths: Uint32Array | undefined;
   /** Where the nonce starts in a raw token, whose bytes there pick the slot. */
   readonly #nonceAt: number;
 
@@ -35,11 +42,13 @@ export class MintedTokens {
 
   /** Remembers that `raw` (the token's bytes, nonce included) was sealed from `payload`. */
   remember(raw: Uint8Array, payload: Uint8Array): void {
-    if (payload.length > MAX_PAYLOAD_BYTES) return;
     const size = raw.length + payload.length;
+    if (payload.length > MAX_PAYLOAD_BYTES || size > ARENA_BYTES) return;
     this.#arena ??= Buffer.allocUnsafeSlow(ARENA_BYTES);
+    this.#start ??= new Float64Array(SLOTS).fill(-1);
+    this.#lengths ??= new Uint32Array(2 * SLOTS);
     let at = this.#written % ARENA_BYTES;
-    // An entry is never split across the log's end: skip to its start, which overwrites the tail.
+    // An entry is never split across the log's end: the tail is skipped, and counts as written over.
     if (at + size > ARENA_BYTES) {
       this.#written += ARENA_BYTES - at;
       at = 0;
@@ -48,23 +57,28 @@ export class MintedTokens {
     this.#arena.set(raw, at);
     this.#arena.set(payload, at + raw.length);
     this.#start[slot] = this.#written;
-    this.#rawLength[slot] = raw.length;
-    this.#payloadLength[slot] = payload.length;
+    this.#lengths[2 * slot] = raw.length;
+    this.#lengths[2 * slot + 1] = payload.length;
     this.#written += size;
   }
 
   /** A copy of the payload `raw` was sealed from, if this engine sealed exactly these bytes lately. */
   recall(raw: Uint8Array): Buffer | undefined {
     const arena = this.#arena;
-    if (arena === undefined) return undefined;
+    if (arena === undefined || this.#start === undefined || this.#lengths === undefined) return undefined;
     const slot = this.#slot(raw);
     const start = this.#start[slot] ?? -1;
-    const rawLength = this.#rawLength[slot] ?? 0;
-    const size = rawLength + (this.#payloadLength[slot] ?? 0);
-    // Bytes appended since the entry began past a whole log's length have been written over.
-    if (start < 0 || rawLength !== raw.length || this.#written - start > ARENA_BYTES) return undefined;
+    const rawLength = this.#lengths[2 * slot] ?? 0;
+    const size = rawLength + (this.#lengths[2 * slot + 1] ?? 0);
+    // Past a whole log's length of appends since the entry began, its bytes may be another entry's,
+    // one that could spell this token and then hold a payload of someone else's choosing.
+    if (start < 0 || this.#written - start > ARENA_BYTES) return undefined;
+    // timingSafeEqual needs equal lengths; a token of another length was not the one sealed here.
+    if (rawLength !== raw.length) return undefined;
     const at = start % ARENA_BYTES;
-    if (arena.compare(raw, 0, raw.length, at, at + rawLength) !== 0) return undefined;
+    // In constant time: the slot is the caller's choice, and a compare that stopped at the first
+    // difference would time how much of a recent token it had guessed.
+    if (!timingSafeEqual(raw, arena.subarray(at, at + rawLength))) return undefined;
     return Buffer.from(arena.subarray(at + rawLength, at + size));
   }
 
