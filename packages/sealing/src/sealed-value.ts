@@ -10,6 +10,7 @@ import { encodeUtf8SurrogatePass } from "./utf8.js";
  */
 const MAGIC = Buffer.from([0x00, 0x52, 0x56, 0x01]);
 const LENGTH_BYTES = 4;
+const HEADER_BYTES = MAGIC.length + LENGTH_BYTES;
 
 /**
  * Seals a value a server keeps at rest (in a store its fleet may share) with the codec that seals its
@@ -31,9 +32,14 @@ export function sealValue(codec: RequestStateCodec, value: Uint8Array, context: 
     throw new TypeError(`sealValue: value must be a Uint8Array, got ${typeName(value)}`);
   }
   const bound = contextBytes(context, "sealValue");
-  const length = Buffer.alloc(LENGTH_BYTES);
-  length.writeUInt32BE(bound.length);
-  return sealWithCodec(codec, Buffer.concat([MAGIC, length, bound, value]));
+  // Laid out in one buffer: a zero-filled one for the length alone had memory of its own, outside the
+  // pool, which cost more than the copy.
+  const payload = Buffer.allocUnsafe(HEADER_BYTES + bound.length + value.length);
+  MAGIC.copy(payload, 0);
+  payload.writeUInt32BE(bound.length, MAGIC.length);
+  bound.copy(payload, HEADER_BYTES);
+  payload.set(value, HEADER_BYTES + bound.length);
+  return sealWithCodec(codec, payload);
 }
 
 /**
@@ -46,7 +52,7 @@ export function openValue(codec: RequestStateCodec, sealed: string, context: str
   const expected = contextBytes(context, "openValue");
   if (typeof sealed !== "string") throw rejectRequestState("malformed");
   const payload = Buffer.from(unsealWithCodec(codec, sealed));
-  const start = MAGIC.length + LENGTH_BYTES;
+  const start = HEADER_BYTES;
   if (payload.length < start || !payload.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw rejectRequestState("malformed");
   }
