@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { sortedKeysJson } from "@roundtrip/sealing";
 
 /**
@@ -13,7 +13,6 @@ import { sortedKeysJson } from "@roundtrip/sealing";
  * refuse every repeat of a round whose answers hold non-ASCII text or a small float.
  */
 export function answersDigest(inputResponses: unknown): string {
-  return createHash("sha256")
-    .update(sortedKeysJson(inputResponses ?? null))
-    .digest("base64url");
+  // One-shot: a Hash object per round cost more than hashing its few hundred bytes.
+  return hash("sha256", sortedKeysJson(inputResponses ?? null), "base64url");
 }
