@@ -53,6 +53,7 @@ import { randomId } from "../random-id.js";
 import { onceLayer } from "../request-state-layers.js";
 import { currentRound } from "../telemetry/round-record.js";
 import { answersDigest } from "./answers-digest.js";
+import { LeaseRenewals } from "./lease-renewals.js";
 import type { OnceEnvelope } from "./once-envelope.js";
 import { InProgress, OutcomeUnknown, Refused, StoreDown, wireError } from "./once-round-errors.js";
 
@@ -93,7 +94,6 @@ export interface OnceParams {
   [key: string]: unknown;
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const FIRST_POLL_MS = 5;
 const LAST_POLL_MS = 100;
@@ -125,6 +125,8 @@ export class OnceRounds {
   readonly #flowLifetime: number;
   readonly #waitMs: number;
   readonly #leaseMs: number;
+  /** Every third of a lease, so that it lapses only once this process can no longer renew it. */
+  readonly #renewals: LeaseRenewals;
   #holder: string | undefined;
 
   constructor(settings: OnceSettings) {
@@ -145,6 +147,9 @@ export class OnceRounds {
     this.#flowSpan = this.#flowLifetime + settings.security.ttl + CLOCK_SKEW_SECONDS;
     this.#waitMs = positiveSeconds(options.wait, 10, "wait") * 1000;
     this.#leaseMs = Math.ceil(positiveSeconds(options.lease, 30, "lease") * 1000);
+    this.#renewals = new LeaseRenewals(Math.max(1, Math.floor(this.#leaseMs / 3)), (key, token) =>
+      this.#renew(key, token),
+    );
     const { instanceId } = options;
     if (instanceId !== undefined && (typeof instanceId !== "string" || instanceId === "")) {
       throw new TypeError(`once.instanceId must be a non-empty string, got ${String(instanceId)}`);
@@ -243,7 +248,7 @@ export class OnceRounds {
     // This process stalled past its lease and another attempt took the round: that one runs it.
     if (!started) throw new InProgress(Math.ceil(this.#leaseMs / 1000));
     currentRound()?.once("ran");
-    const renewal = this.#renewWhileRunning(key, token);
+    this.#renewals.hold(key, token);
     let result: ResultObject;
     try {
       result = this.#withEnvelope(await inner(), envelope.f, envelope.t);
@@ -252,14 +257,14 @@ export class OnceRounds {
       await this.#release(key, token);
       throw error;
     } finally {
-      clearInterval(renewal);
+      this.#renewals.release(token);
     }
     const consumedMs = this.#untilFlowEnds(envelope);
     const ttl = { outcomeMs: Math.min(this.#outcomeMs, consumedMs), consumedMs };
     try {
       const outcome = sealValue(
         this.#codec,
-        encoder.encode(JSON.stringify({ d: digest, r: result })),
+        Buffer.from(JSON.stringify({ d: digest, r: result })),
         outcomeContext(key),
       );
       await this.store.complete(key, token, outcome, ttl);
@@ -274,25 +279,18 @@ export class OnceRounds {
     return result;
   }
 
-  /** Renews the lease every third of it: it lapses only when this process can no longer renew it. */
-  #renewWhileRunning(key: string, token: string): ReturnType<typeof setInterval> {
-    const timer = setInterval(
-      () => {
-        this.store.renew(key, token, this.#leaseMs).then(
-          (held) => {
-            if (!held) this.#logger.warn({ key }, "once-store: a running round's lease is held by no one");
-          },
-          (cause: unknown) =>
-            this.#logger.warn(
-              { key, ...describeError(cause) },
-              "once-store: could not renew a running round's lease",
-            ),
-        );
+  /** Renews a running round's lease; a round's renewals stop when its handler returns. */
+  #renew(key: string, token: string): void {
+    this.store.renew(key, token, this.#leaseMs).then(
+      (held) => {
+        if (!held) this.#logger.warn({ key }, "once-store: a running round's lease is held by no one");
       },
-      Math.max(1, Math.floor(this.#leaseMs / 3)),
+      (cause: unknown) =>
+        this.#logger.warn(
+          { key, ...describeError(cause) },
+          "once-store: could not renew a running round's lease",
+        ),
     );
-    timer.unref();
-    return timer;
   }
 
   async #release(key: string, token: string): Promise<void> {
