@@ -25,14 +25,19 @@ const MAX_PAYLOAD_BYTES = 2048;
  * sealed, about one in 80 shares a slot with a newer one. Forgotten entries stay in the log until it
  * is written over: plaintext of recent states, as the heap held them before until collected.
  */
+interface Log {
+  bytes: Buffer;
+  /** Where in the log each slot's entry starts, as a count of bytes ever appended; -1: empty. */
+  start: Float64Array;
+  /** Each slot's raw token length, then its payload length. */
+  lengths: Uint32Array;
+}
+
 export class MintedTokens {
-  #arena: Buffer | undefined;
+  /** Made at the first seal: a codec that only opens, or is never used, holds none of it. */
+  #log: Log | undefined;
   /** Bytes ever appended to the log, the tails skipped at its end included; a position is this modulo its size. */
   #written = 0;
-  /** Where in the log each slot's entry starts, as a count of bytes ever appended; -1: empty. */
-  #start: Float64Array | undefined;
-  /** Each slot's raw token length, then its payload length. */
-  #lengths: Uint32Array | undefined;
   /** Where the nonce starts in a raw token, whose bytes there pick the slot. */
   readonly #nonceAt: number;
 
@@ -44,9 +49,12 @@ export class MintedTokens {
   remember(raw: Uint8Array, payload: Uint8Array): void {
     const size = raw.length + payload.length;
     if (payload.length > MAX_PAYLOAD_BYTES || size > ARENA_BYTES) return;
-    this.#arena ??= Buffer.allocUnsafeSlow(ARENA_BYTES);
-    this.#start ??= new Float64Array(SLOTS).fill(-1);
-    this.#lengths ??= new Uint32Array(2 * SLOTS);
+    this.#log ??= {
+      bytes: Buffer.allocUnsafeSlow(ARENA_BYTES),
+      start: new Float64Array(SLOTS).fill(-1),
+      lengths: new Uint32Array(2 * SLOTS),
+    };
+    const log = this.#log;
     let at = this.#written % ARENA_BYTES;
     // An entry is never split across the log's end: the tail is skipped, and counts as written over.
     if (at + size > ARENA_BYTES) {
@@ -54,22 +62,22 @@ export class MintedTokens {
       at = 0;
     }
     const slot = this.#slot(raw);
-    this.#arena.set(raw, at);
-    this.#arena.set(payload, at + raw.length);
-    this.#start[slot] = this.#written;
-    this.#lengths[2 * slot] = raw.length;
-    this.#lengths[2 * slot + 1] = payload.length;
+    log.bytes.set(raw, at);
+    log.bytes.set(payload, at + raw.length);
+    log.start[slot] = this.#written;
+    log.lengths[2 * slot] = raw.length;
+    log.lengths[2 * slot + 1] = payload.length;
     this.#written += size;
   }
 
   /** A copy of the payload `raw` was sealed from, if this engine sealed exactly these bytes lately. */
   recall(raw: Uint8Array): Buffer | undefined {
-    const arena = this.#arena;
-    if (arena === undefined || this.#start === undefined || this.#lengths === undefined) return undefined;
+    const log = this.#log;
+    if (log === undefined) return undefined;
     const slot = this.#slot(raw);
-    const start = this.#start[slot] ?? -1;
-    const rawLength = this.#lengths[2 * slot] ?? 0;
-    const size = rawLength + (this.#lengths[2 * slot + 1] ?? 0);
+    const start = log.start[slot] ?? -1;
+    const rawLength = log.lengths[2 * slot] ?? 0;
+    const size = rawLength + (log.lengths[2 * slot + 1] ?? 0);
     // Past a whole log's length of appends since the entry began, its bytes may be another entry's,
     // one that could spell this token and then hold a payload of someone else's choosing.
     if (start < 0 || this.#written - start > ARENA_BYTES) return undefined;
@@ -78,8 +86,8 @@ export class MintedTokens {
     const at = start % ARENA_BYTES;
     // In constant time: the slot is the caller's choice, and a compare that stopped at the first
     // difference would time how much of a recent token it had guessed.
-    if (!timingSafeEqual(raw, arena.subarray(at, at + rawLength))) return undefined;
-    return Buffer.from(arena.subarray(at + rawLength, at + size));
+    if (!timingSafeEqual(raw, log.bytes.subarray(at, at + rawLength))) return undefined;
+    return Buffer.from(log.bytes.subarray(at + rawLength, at + size));
   }
 
   #slot(raw: Uint8Array): number {

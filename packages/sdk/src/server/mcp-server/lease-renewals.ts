@@ -1,11 +1,10 @@
 /**
  * The leases of the once-rounds this instance is running, renewed every `periodMs` on one timer.
  *
- * A timer per round (created when its handler is entered, cleared when it returns) cost a timer
- * object, a timer list and their async context thousands of times a second, and the timers a
- * collection found still linked were promoted, so the old generation filled with dead ones and was
- * collected in pauses of up to 10 ms. One timer for all of them runs while any round is held, and a
- * round is renewed within a period of its start, as its own timer's first firing did.
+ * A timer per round (created when its handler is entered, cleared when it returns) was made and
+ * dropped thousands of times a second under load; with them a once-tool server's longest collection
+ * pause measured 7.5 ms, without them 1.4 ms. One timer for all of them runs while any round is held,
+ * and a round is renewed within a period of its start, as its own timer's first firing did.
  */
 export class LeaseRenewals {
   /** The attempt's token to the round it holds: tokens are unique per attempt, round keys need not be. */
