@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ensureTool, freePort } from "@roundtrip/test-services";
+import { ensureTool, exitOf, freePort, killWithForks } from "@roundtrip/test-services";
 import { run } from "./repo.js";
 
 /**
@@ -74,14 +74,22 @@ export async function startRedis(args: readonly string[], options: StartOptions 
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const end = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
-    if (ownsDir) await rm(dir, { recursive: true, force: true });
+  const exited = exitOf(child);
+  const removeDir = async () => {
+    // A fork may create a file until it has ended: a crash's SIGKILL reaches it a moment later, and a
+    // shutdown ends the server's forks without waiting for them.
+    if (ownsDir) await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   };
-  const stop = () => end("SIGTERM");
-  const crash = () => end("SIGKILL");
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+    await removeDir();
+  };
+  // As the crash of a host: the forks of the process (an AOF rewrite, a save) die with it.
+  const crash = async () => {
+    await killWithForks(child);
+    await removeDir();
+  };
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`redis-server exited ${child.exitCode}: ${stderr}`);

@@ -9,6 +9,7 @@ export {
 export { findExecutable } from "./find-executable.js";
 export { freePort } from "./free-port.js";
 export { type PrivateCa, privateCa } from "./private-ca.js";
+export { exitOf, forksOf, killWithForks } from "./process-forks.js";
 export { RedisCluster } from "./redis-cluster.js";
 export { redisCommand, waitFor } from "./redis-command.js";
 export { dumpRedis, type RedisDump } from "./redis-dump.js";

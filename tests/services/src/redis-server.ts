@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureTool } from "./ensure-tool.js";
 import { freePort } from "./free-port.js";
+import { exitOf, killWithForks } from "./process-forks.js";
 
 function pings(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -58,11 +59,19 @@ const DURABLE = [
 ];
 
 // A killed server's folder outlives it (a restart reads its file back); stop() removes it, and what a
-// test left running goes when this process ends.
+// test left goes when this process ends.
 const folders = new Set<string>();
 process.once("exit", () => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+  for (const folder of folders) removeFolder(folder);
 });
+
+/**
+ * Removes a server's folder. A fork just sent SIGKILL may still create a file in it until the kernel
+ * delivers the signal, which rm meets as ENOTEMPTY and retries.
+ */
+function removeFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+}
 
 /**
  * A real redis-server (or valkey-server) on 127.0.0.1, durable by default (its append-only file in a
@@ -164,25 +173,27 @@ export class RedisServer {
   }
 
   /**
-   * Ends the process (SIGKILL, as a crash: only what its file already holds survives; SIGTERM, as an
-   * operator's restart: Redis finishes its append-only file first) and waits for it; the folder and
+   * Ends the server (SIGKILL, as a crash of its host: the process and any AOF rewrite or save it forked
+   * die at once, and only what its file already holds survives; SIGTERM, as an operator's restart:
+   * Redis ends its forks and finishes its append-only file itself) and waits for it; the folder and
    * port stay for `start()`. A frozen server is thawed first, since it would not see SIGTERM otherwise.
    */
   async kill(signal: "SIGKILL" | "SIGTERM" = "SIGKILL"): Promise<void> {
-    if (signal === "SIGTERM") this.#process?.kill("SIGCONT");
     const child = this.#process;
     this.#process = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    if (!child) return;
+    if (signal === "SIGKILL") return killWithForks(child);
+    const exited = exitOf(child);
+    child.kill("SIGCONT");
     child.kill(signal);
     await exited;
   }
 
-  /** Ends the process and removes its folder; it cannot start again. */
+  /** Ends the server and what it forked, and removes its folder; it cannot start again. */
   async stop(): Promise<void> {
     this.#stopped = true;
     await this.kill();
     folders.delete(this.dir);
-    rmSync(this.dir, { recursive: true, force: true });
+    removeFolder(this.dir);
   }
 }

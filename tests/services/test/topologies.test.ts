@@ -1,6 +1,28 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createCluster } from "redis";
 import { describe, expect, it } from "vitest";
-import { RedisCluster, RedisSentinelGroup, RedisServer, redisCommand } from "../src/index.js";
+import {
+  forksOf,
+  RedisCluster,
+  RedisSentinelGroup,
+  RedisServer,
+  redisCommand,
+  waitFor,
+} from "../src/index.js";
+
+/**
+ * Whether process `pid` can no longer run anything: it is gone, a zombie, or SIGKILL waits for it (the
+ * kernel acts on it before the process runs another instruction).
+ */
+async function ending(pid: number): Promise<boolean> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const field = (name: string) => status.match(new RegExp(`^${name}:\\s*(\\S+)`, "m"))?.[1] ?? "";
+  const sigkill = (mask: string) => mask !== "" && (BigInt(`0x${mask}`) & (1n << 8n)) !== 0n;
+  return (
+    status === "" || /^[ZX]/.test(field("State")) || sigkill(field("SigPnd")) || sigkill(field("ShdPnd"))
+  );
+}
 
 describe.each(["redis-server", "valkey-server"] as const)("topologies of %s", (program) => {
   it("a single server answers, and says which server it is", async () => {
@@ -11,6 +33,23 @@ describe.each(["redis-server", "valkey-server"] as const)("topologies of %s", (p
     } finally {
       await server.stop();
     }
+  });
+
+  it("stop() ends an AOF rewrite the server forked, and removes its folder", async () => {
+    // Each key the rewrite writes waits a second: left alone, it writes into the folder until it next
+    // reports to its parent and finds it gone.
+    const server = await RedisServer.start({ program, config: ["--rdb-key-save-delay", "1000000"] });
+    const keys = Array.from({ length: 100 }, (_, i) => [`k${i}`, "v"]).flat();
+    await redisCommand(server.url, ["MSET", ...keys]);
+    await redisCommand(server.url, ["BGREWRITEAOF"]);
+    let forks: number[] = [];
+    await waitFor("the AOF rewrite's fork", async () => {
+      forks = await forksOf(server.pid);
+      return forks.length > 0;
+    });
+    await server.stop();
+    expect(existsSync(server.dir)).toBe(false);
+    expect(await Promise.all(forks.map(ending))).not.toContain(false);
   });
 
   it("a server that exits at start says why, from its own log", async () => {
