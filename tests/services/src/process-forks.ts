@@ -56,8 +56,8 @@ export async function forksOf(parent: number): Promise<number[]> {
   const forks: number[] = [];
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    const process = await stateOf(Number(entry));
-    if (process?.ppid === parent && process.state !== "Z") forks.push(Number(entry));
+    const found = await stateOf(Number(entry));
+    if (found?.ppid === parent && found.state !== "Z") forks.push(Number(entry));
   }
   return forks;
 }
