@@ -1,8 +1,7 @@
 import { mkdir, stat } from "node:fs/promises";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { refusedPort } from "@roundtrip/test-services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_DIR, loginAsMachine, newHome, runCli, writeAnswers } from "./support/run-cli.js";
 import { startScriptedMcp } from "./support/scripted-mcp.js";
@@ -289,10 +288,7 @@ describe("commands against the reference server", () => {
   });
 
   it("a server that is not running is named with its URL and the reason, exit 1", async () => {
-    const gone = createServer();
-    await new Promise<void>((resolve) => gone.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/mcp`;
-    await new Promise((resolve) => gone.close(resolve));
+    const url = `http://127.0.0.1:${await refusedPort()}/mcp`;
     const run = await runCli(["--server", url, "tools"], { home: await newHome() });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`cannot reach ${url} (ECONNREFUSED): `);

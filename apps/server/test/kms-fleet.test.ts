@@ -11,7 +11,7 @@ import {
   useDummyAwsEnvironment,
 } from "@roundtrip/test-kms/kms-fixture";
 import { type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-kms/moto-server";
-import { freePort, waitFor } from "@roundtrip/test-services";
+import { refusedPort, waitFor } from "@roundtrip/test-services";
 import { another, CONFIRMED, createServiceAnswers, type Retry } from "@roundtrip/test-support/rounds";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { processState, type SharedState } from "../src/state/shared-state.js";
@@ -256,7 +256,7 @@ describe("request-state keys unwrapped by KMS (moto_server)", () => {
     "names KMS_ENDPOINT, not AWS_ENDPOINT_URL_KMS, when the configured endpoint is unreachable",
     WITH_CHILD,
     async () => {
-      const url = `http://127.0.0.1:${await freePort()}`;
+      const url = `http://127.0.0.1:${await refusedPort()}`;
       const failure = await keyFailure(
         fleetEnvironment({ KMS_ENDPOINT: url, AWS_ENDPOINT_URL_KMS: "http://127.0.0.1:1" }),
       );

@@ -5,7 +5,12 @@ import {
   createKey,
   useDummyAwsEnvironment,
 } from "@roundtrip/test-kms/kms-fixture";
-import { freePort, type MotoServer, READY_WITHIN_MS, startMotoServer } from "@roundtrip/test-kms/moto-server";
+import {
+  type MotoServer,
+  READY_WITHIN_MS,
+  refusedPort,
+  startMotoServer,
+} from "@roundtrip/test-kms/moto-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AesGcmRequestStateCodec } from "../src/aes-gcm-codec.js";
 import { InvalidRequestState } from "../src/invalid-request-state.js";
@@ -173,7 +178,7 @@ describe("KMS envelope codec against moto_server", () => {
   });
 
   it("fails closed, quickly, when the KMS endpoint is unreachable", async () => {
-    const closed = `http://127.0.0.1:${await freePort()}`;
+    const closed = `http://127.0.0.1:${await refusedPort()}`;
     const started = Date.now();
 
     const error = await rejection(

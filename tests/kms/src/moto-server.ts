@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
-import { ensureTool, freePort } from "@roundtrip/test-services";
+import { ensureTool, freePort, refusedPort } from "@roundtrip/test-services";
 
 /** A KMS emulator endpoint for the duration of a test file. */
 export interface MotoServer {
@@ -79,4 +79,4 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-export { freePort };
+export { freePort, refusedPort };

@@ -22,5 +22,6 @@ export {
   redisStalls,
   type StallTarget,
 } from "./redis-stalls.js";
+export { refusedPort } from "./refused-port.js";
 export { type SlowDisk, slowDisk } from "./slow-disk.js";
 export { manualInstall, TOOLS, type Tool, type ToolName, type ToolSource } from "./tools.js";

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { type LocalAuthServer, startLocalAuthServer } from "@roundtrip/local-auth";
 import {
   createMessage,
@@ -9,6 +8,7 @@ import {
   inputResponse,
 } from "@roundtrip/sdk";
 import { buildServer, loadConfig, type RoundtripServer } from "@roundtrip/server";
+import { freePort } from "@roundtrip/test-services";
 
 /**
  * The real reference server (buildServer) trusting the real development authorization server, both on
@@ -69,14 +69,6 @@ export const PROFILE_SCHEMA: ElicitationSchema = {
   },
   required: ["name", "email", "age", "plan", "tags"],
 };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** Test-only capabilities, added to the reference server the way its README shows. */
 function addTestTools(server: RoundtripServer): void {

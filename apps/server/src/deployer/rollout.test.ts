@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { DownstreamTokens } from "@roundtrip/sdk/resource-server";
 import { DownstreamTokenError } from "@roundtrip/sdk/resource-server";
 import { ToolError } from "@roundtrip/sdk/server";
+import { refusedPort } from "@roundtrip/test-services";
 import { afterEach, describe, expect, it } from "vitest";
 import { deployerRollout } from "./rollout.js";
 
@@ -70,11 +71,11 @@ describe("deployerRollout", () => {
     expect((await failureOf(slow(request, undefined))).message).toMatch(
       /the deployer at http:\/\/127\.0\.0\.1:\d+ did not answer within 200 ms; .*call deploy again for a new one/,
     );
-    const closed = await deployer(() => ({ status: 201 }));
-    const server = servers.pop();
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-    const gone = deployerRollout({ url: closed.url, audience: "deployer", tokens: token });
+    const gone = deployerRollout({
+      url: `http://127.0.0.1:${await refusedPort()}`,
+      audience: "deployer",
+      tokens: token,
+    });
     expect((await failureOf(gone(request, undefined))).message).toMatch(
       /could not be reached \(.*ECONNREFUSED.*\); check that it runs/,
     );

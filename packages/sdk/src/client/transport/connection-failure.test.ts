@@ -1,18 +1,13 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { refusedPort } from "@roundtrip/test-services";
 import { describe, expect, it } from "vitest";
 import { Client } from "../client.js";
 import { nameConnectionFailures } from "./connection-failure.js";
 import { isConnectionReset } from "./connection-reset.js";
 import { ConnectionFailedError } from "./http-errors.js";
 
-/** A loopback URL nothing listens on: a port the system gave out a moment ago and took back. */
+/** A loopback URL where every connection is refused. */
 async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}/mcp`;
+  return `http://127.0.0.1:${await refusedPort()}/mcp`;
 }
 
 describe("a request that reaches no server", () => {

@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+import { connect } from "node:net";
+import { describe, expect, it } from "vitest";
+import { refusedPort } from "../src/index.js";
+
+function connectOutcome(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve("connected");
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+}
+
+describe("refusedPort", () => {
+  it("is below the range the kernel hands out, so no listen(0) and no connection's source port is ever it", async () => {
+    const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8")
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    const port = await refusedPort();
+    expect(port).toBeGreaterThan(0);
+    expect(port).toBeLessThan(low ?? 0);
+  });
+
+  it("refuses every connection, many in a row", async () => {
+    const port = await refusedPort();
+    const outcomes = new Set<string>();
+    for (let attempt = 0; attempt < 200; attempt++) outcomes.add(await connectOutcome(port));
+    expect([...outcomes]).toEqual(["ECONNREFUSED"]);
+  });
+
+  it("refuses fetch the same way: the port is not one fetch itself forbids", async () => {
+    const error = await fetch(`http://127.0.0.1:${await refusedPort()}/`).catch((e: unknown) => e);
+    expect((error as { cause?: { code?: string } }).cause?.code).toBe("ECONNREFUSED");
+  });
+});
