@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import { connect } from "node:net";
+import { connect, createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { refusedPort } from "../src/index.js";
+import { expectRefused } from "../src/refused-port.js";
 
 function connectOutcome(port: number): Promise<string> {
   return new Promise((resolve) => {
@@ -35,5 +36,18 @@ describe("refusedPort", () => {
   it("refuses fetch the same way: the port is not one fetch itself forbids", async () => {
     const error = await fetch(`http://127.0.0.1:${await refusedPort()}/`).catch((e: unknown) => e);
     expect((error as { cause?: { code?: string } }).cause?.code).toBe("ECONNREFUSED");
+  });
+
+  it("fails, naming the port and what to do, where something listens", async () => {
+    const listener = createServer();
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const { port } = listener.address() as { port: number };
+    try {
+      await expect(expectRefused(port)).rejects.toThrow(
+        `127.0.0.1:${port} should refuse connections, for tests of a server that does not run, but something accepted a connection there: stop what listens on port ${port} of this machine`,
+      );
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 });
